@@ -1,0 +1,91 @@
+/* The backend interface: one ops table that every backend fills (the way dav1d's DSP tables
+ * have a plain-C reference). The runner sees nothing else of a backend.
+ *
+ * `cpu` (C11 + OpenMP) runs everywhere and is the reference; `cuda` runs the kernels of
+ * kernels/ where a GPU answers. All calls return FB_OK or a negative fb_status with err set.
+ * Device pointers are opaque to the runner: it moves data only through upload/download. */
+#ifndef FB_BACKENDS_BACKEND_H
+#define FB_BACKENDS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "plan/variants.h"
+
+struct fb_backend_params {
+    int device;      /* CUDA device index */
+    int cpu_threads; /* 0 = all cores */
+};
+
+/* What the backend knows about where it runs; 0 or "" when unknown. */
+struct fb_device_info {
+    char name[128];          /* "NVIDIA H200", "AMD EPYC 7B13 64-Core Processor" */
+    char chip[32];           /* "GH100" (CUPTI), "" on a CPU */
+    char driver_version[32];
+    char runtime_version[32];
+    uint64_t memory_total_bytes;
+    uint64_t memory_available_bytes; /* what a sweep may allocate now */
+    uint64_t cache_bytes;            /* the cache that decides the middle regime: GPU L2, CPU LLC */
+    char cache_name[16];             /* "L2", "L3" */
+    double peak_bandwidth_gbps;      /* theoretical, from the memory clock and bus width */
+    int compute_units;               /* SMs or CPU threads */
+    int memory_bus_bits;
+    int memory_clock_khz;
+    double timer_resolution_s;       /* shortest interval the timer resolves */
+};
+
+/* One kernel (GPU) or parallel pass (CPU) seen while tracing, for kernel tables. */
+struct fb_trace_entry {
+    char name[64];
+    double duration_s;
+};
+
+struct fb_backend_ops {
+    const char *name; /* "cpu", "cuda" */
+
+    /* Creates the backend's state. FB_ERR_UNAVAILABLE (with the reason) when it cannot run
+     * here, e.g. no GPU: `backend = auto` then falls back to cpu. */
+    int (*init)(void **state, const struct fb_backend_params *params, struct fb_error *err);
+    void (*fini)(void *state);
+    int (*describe)(void *state, struct fb_device_info *info, struct fb_error *err);
+
+    int (*alloc)(void *state, size_t bytes, void **ptr, struct fb_error *err);
+    void (*free)(void *state, void *ptr);
+    int (*upload)(void *state, void *dst, const void *src, size_t bytes, struct fb_error *err);
+    int (*download)(void *state, void *dst, const void *src, size_t bytes,
+                    struct fb_error *err);
+    /* Sets every byte of ptr to `byte` (poisoning outputs before a verification run). */
+    int (*fill_bytes)(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err);
+
+    /* Enqueues one step (one launch / one parallel pass) on n elements. */
+    int (*run_step)(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
+                    int64_t n, struct fb_error *err);
+    int (*synchronize)(void *state, struct fb_error *err);
+
+    /* Times `calls` back-to-back calls of the variant, already enqueued by run (which
+     * enqueues one call): the backend brackets them with its clock (CUDA events on the GPU,
+     * CLOCK_MONOTONIC on the CPU) and returns the elapsed seconds for all of them. */
+    int (*time_calls)(void *state, int calls,
+                      int (*run)(void *ctx, struct fb_error *err), void *ctx,
+                      double *seconds, struct fb_error *err);
+
+    /* Launches (GPU kernels or CPU parallel passes) issued since the backend started:
+     * counted where they are issued, never taken from the variant table. */
+    uint64_t (*launch_count)(void *state);
+
+    /* Evicts the measured arrays from the cache that matters (cold mode): writes over a
+     * buffer larger than it. Not timed. */
+    int (*flush_cache)(void *state, struct fb_error *err);
+};
+
+extern const struct fb_backend_ops fb_cpu_backend;
+#ifdef FB_HAVE_CUDA
+extern const struct fb_backend_ops fb_cuda_backend;
+#endif
+
+/* The backend named `name` ("cpu", "cuda"), or NULL when unknown or not compiled in. */
+const struct fb_backend_ops *fb_backend_find(const char *name);
+
+#endif

@@ -1,0 +1,15 @@
+#include "common/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int fb_fail(struct fb_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}

@@ -1,0 +1,96 @@
+/* The sweep's configuration: parsed from an INI file (inih), validated as a whole,
+ * then immutable. Every consumer takes a `const struct fb_config *`; nothing is global.
+ *
+ * File format (configs/default.ini documents every key with its unit):
+ *   [sweep]    sizes, points_per_decade, variants, dtype, label
+ *   [backend]  backend, device, cpu_threads
+ *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache
+ *   [cupti]    activity, counters
+ *   [output]   csv, plots
+ */
+#ifndef FB_CONFIG_CONFIG_H
+#define FB_CONFIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+#define FB_PATH_MAX 1024
+#define FB_MAX_SIZES 1024
+
+enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
+enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
+
+struct fb_config {
+    /* where it came from */
+    char path[FB_PATH_MAX];
+    uint64_t content_hash;  /* FNV-1a 64 of the file's bytes, for the CSV metadata */
+    char label[256];        /* free text stored in the results */
+
+    /* [sweep] */
+    uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
+    size_t n_sizes;
+    bool variant_enabled[16];     /* indexed like fb_variants[] (plan/variants.h) */
+    int points_per_decade;        /* log spacing of a "lo..hi" range */
+    char dtype[16];               /* "fp32" (the only one so far) */
+
+    /* [backend] */
+    enum fb_backend_choice backend;
+    int device;          /* CUDA device index */
+    int cpu_threads;     /* OpenMP threads; 0 = all cores */
+
+    /* [measure] */
+    int warmup;          /* untimed calls before timing */
+    int min_reps, max_reps;
+    double min_time_s;   /* keep repeating until this much time was spent timing a point */
+    double max_time_s;   /* stop repeating after this much, noisy or not */
+    double target_noise; /* relative half-width of the median's 95% confidence interval */
+    enum fb_cache_mode cache;
+
+    /* [cupti] (GPU only) */
+    bool cupti_activity; /* launches and kernel time from activity records */
+    bool cupti_counters; /* DRAM and L2 bytes from the range profiler */
+
+    /* [output] */
+    char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
+    char plot_dir[FB_PATH_MAX];
+
+    /* The line each key was set on (0: default), for messages about values that are only
+     * found wrong later, such as sizes that do not fit in the device's memory. */
+    int sizes_line;
+    int csv_line;
+};
+
+/* Sets every field to its default (the values configs/default.ini documents). */
+void fb_config_defaults(struct fb_config *cfg);
+
+/* Parses and validates the INI file at path into cfg (defaults first, then the file).
+ * Every problem is reported, not only the first: each as one line
+ * "path:line: [section] key: message" written to `diag` (unknown keys and sections name the
+ * nearest valid one; out-of-range values give the range).
+ * Returns FB_OK, FB_ERR_USAGE when the file has any error (diag says which), or
+ * FB_ERR_RUNTIME when it cannot be read (err says why). */
+int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err);
+
+/* Applies one command-line override ("sizes", "variants", "backend", "output", ...: the
+ * same key names and value syntax as the file) on top of a loaded config.
+ * Returns FB_OK or FB_ERR_USAGE with err = "--key: message". */
+int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
+                       struct fb_error *err);
+
+/* Parses a size list such as "8..100M", "8, 1K, 1Mi, 1e6" or "1K..1M, 4099" into sorted,
+ * unique sizes. A range "lo..hi" is log-spaced at points_per_decade and always includes lo,
+ * hi and every exact power of ten in between. SI suffixes: K M G (x1000), Ki Mi Gi (x1024);
+ * plain decimal or scientific notation; every size must be an integer >= 1.
+ * Returns FB_OK or FB_ERR_USAGE with err saying which token is wrong. */
+int fb_sizes_parse(const char *text, int points_per_decade, uint64_t *sizes, size_t max_sizes,
+                   size_t *n_sizes, struct fb_error *err);
+
+/* The name of a backend choice / cache mode, as written in the file. */
+const char *fb_backend_choice_name(enum fb_backend_choice b);
+const char *fb_cache_mode_name(enum fb_cache_mode c);
+
+#endif

@@ -1,0 +1,44 @@
+/* One measured point: a flat record, produced by the runner, formatted only by the writers.
+ *
+ * A field that was not measured is NaN (doubles) or -1 (counts) and is written as an empty
+ * CSV cell, never as a made-up number. The CSV columns (src/output/csv.c) are these fields,
+ * in this order, with these names. */
+#ifndef FB_MEASURE_RECORD_H
+#define FB_MEASURE_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum fb_point_status { FB_POINT_OK, FB_POINT_FAILED, FB_POINT_SKIPPED };
+
+struct fb_record {
+    char backend[32];  /* "cpu", "cuda" (torch peers: "torch-eager", "torch-compile") */
+    char device[128];  /* device name */
+    char variant[48];
+    char dtype[16];
+    int64_t n;         /* elements */
+    int64_t launches;  /* per call: counted (CPU passes, CUDA launches, CUPTI records) */
+    int64_t bytes_model;   /* elements_moved * sizeof(dtype) * n */
+    int64_t reps;          /* timed samples */
+    int64_t batch;         /* calls per timed sample (> 1 when one call is below the timer's
+                              resolution: the sample is the batch time divided by batch) */
+    double time_median_s, time_min_s, time_max_s, time_p10_s, time_p90_s; /* per call */
+    double noise;          /* relative half-width of the median's 95% confidence interval */
+    double bandwidth_gbps; /* bytes_model / time_median_s / 1e9 */
+    double copy_fraction;  /* bandwidth over the copy variant's at the same n, same run */
+    double kernel_time_s;  /* median summed kernel durations per call (CUPTI) */
+    double launch_overhead_s; /* time_median_s - kernel_time_s */
+    int64_t dram_read_bytes, dram_write_bytes, l2_bytes; /* one call (CUPTI range profiler) */
+    double dram_bytes_per_element; /* (dram_read + dram_write) / n / sizeof(dtype) */
+    char cache[8];         /* "warm" or "cold" */
+    bool verified;         /* output matched the CPU reference before timing */
+    enum fb_point_status status;
+    char reason[256];      /* why failed or skipped; "" when ok */
+};
+
+/* A record with every measured field set to "not measured". */
+void fb_record_init(struct fb_record *r);
+
+const char *fb_point_status_name(enum fb_point_status s);
+
+#endif
