@@ -1,1 +1,349 @@
-int main(void) { return 0; }
+/* fusebench: measure what kernel fusion saves. This file decides exit codes and prints
+ * errors; everything it calls returns them. Flow: command line -> config (validated) ->
+ * backend -> plan checks (memory, output path) -> sweep -> CSV after every point ->
+ * summary -> charts. */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/plots.h"
+#include "app/probe.h"
+#include "app/results.h"
+#include "backends/backend.h"
+#include "cli/cli.h"
+#include "config/config.h"
+#include "fb_build_config.h"
+#include "git_version.h"
+#include "measure/runner.h"
+#include "output/progress.h"
+#include "output/summary.h"
+
+enum { EXIT_MEASURE_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    if (interrupted) /* a second Ctrl-C: stop now; the results file is whole after each point */
+        _exit(EXIT_INTERRUPTED);
+    interrupted = 1;
+}
+
+/* Everything the sweep callbacks need. */
+struct run_state {
+    struct fb_results results;
+    struct fb_progress progress;
+    bool resume;
+};
+
+static bool cb_skip(void *user, const struct fb_variant *v, int64_t n);
+static void cb_started(void *user, const struct fb_variant *v, int64_t n);
+static int cb_done(void *user, const struct fb_record *r, struct fb_error *err);
+
+/* The backend asked for, or for auto the GPU when one answers, else the CPU (saying why). */
+static int open_backend(const struct fb_config *cfg, const struct fb_backend_ops **ops,
+                        void **state, struct fb_error *err)
+{
+    const struct fb_backend_params params = {.device = cfg->device,
+                                             .cpu_threads = cfg->cpu_threads};
+    if (cfg->backend == FB_BACKEND_CPU) {
+        *ops = &fb_cpu_backend;
+        return fb_cpu_backend.init(state, &params, err);
+    }
+    const struct fb_backend_ops *cuda = fb_backend_find("cuda");
+    if (!cuda) {
+        if (cfg->backend == FB_BACKEND_CUDA)
+            return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda, but this build has "
+                           "no CUDA backend (rebuild with nvcc on PATH and -Dcuda=enabled)",
+                           cfg->path);
+        fprintf(stderr, "backend auto: this build has no CUDA backend; using cpu\n");
+        *ops = &fb_cpu_backend;
+        return fb_cpu_backend.init(state, &params, err);
+    }
+    int rc = cuda->init(state, &params, err);
+    if (rc == FB_OK) {
+        *ops = cuda;
+        return FB_OK;
+    }
+    if (cfg->backend == FB_BACKEND_CUDA || rc != FB_ERR_UNAVAILABLE)
+        return rc == FB_ERR_UNAVAILABLE ? fb_fail(err, FB_ERR_USAGE, "backend cuda: %s", err->msg)
+                                        : rc;
+    fprintf(stderr, "backend auto: %s; using cpu\n", err->msg);
+    *ops = &fb_cpu_backend;
+    return fb_cpu_backend.init(state, &params, err);
+}
+
+static void format_bytes(char *buf, size_t size, uint64_t bytes)
+{
+    if (bytes >= (1ull << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+    else
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+}
+
+/* A sweep that cannot fit is a config error, reported before anything runs. */
+static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
+                        const struct fb_device_info *dev, struct fb_error *err)
+{
+    uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
+    uint64_t host_bytes = total - backend_bytes;
+    uint64_t host_total = strcmp(ops->name, "cpu") == 0 ? total : host_bytes;
+    uint64_t host_available = dev->memory_available_bytes;
+    if (strcmp(ops->name, "cpu") != 0) {
+        struct fb_device_info cpu;
+        void *s = NULL;
+        host_available = 0;
+        if (fb_cpu_backend.init(&s, &(struct fb_backend_params){0, 0}, err) == FB_OK &&
+            fb_cpu_backend.describe(s, &cpu, err) == FB_OK)
+            host_available = cpu.memory_available_bytes;
+        fb_cpu_backend.fini(s);
+        char need[32], have[32];
+        format_bytes(need, sizeof need, backend_bytes);
+        format_bytes(have, sizeof have, dev->memory_available_bytes);
+        if (backend_bytes > dev->memory_available_bytes)
+            return fb_fail(err, FB_ERR_USAGE,
+                           "%s:%d: [sweep] sizes: the largest size (%" PRIu64 " elements) needs "
+                           "%s of %s memory, %s is free",
+                           cfg->path, cfg->sizes_line, cfg->sizes[cfg->n_sizes - 1], need,
+                           dev->name, have);
+    }
+    char need[32], have[32];
+    format_bytes(need, sizeof need, host_total);
+    format_bytes(have, sizeof have, host_available);
+    if (host_available && host_total > host_available * 9 / 10)
+        return fb_fail(err, FB_ERR_USAGE,
+                       "%s:%d: [sweep] sizes: the largest size (%" PRIu64 " elements) needs %s "
+                       "of host memory, %s is available",
+                       cfg->path, cfg->sizes_line, cfg->sizes[cfg->n_sizes - 1], need, have);
+    return FB_OK;
+}
+
+static int count_enabled(const struct fb_config *cfg)
+{
+    int count = 0;
+    for (size_t i = 0; i < fb_variant_count; i++)
+        count += cfg->variant_enabled[i];
+    return count;
+}
+
+static void print_plan(FILE *out, const struct fb_config *cfg, const char *backend,
+                       const struct fb_device_info *dev, const char *csv)
+{
+    uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
+    char total_text[32], backend_text[32];
+    format_bytes(total_text, sizeof total_text, total);
+    format_bytes(backend_text, sizeof backend_text, backend_bytes);
+    fprintf(out, "plan: %d variant%s x %zu sizes = %zu points on %s (%s)\n", count_enabled(cfg),
+            count_enabled(cfg) == 1 ? "" : "s", cfg->n_sizes,
+            (size_t)count_enabled(cfg) * cfg->n_sizes, backend, dev->name);
+    fprintf(out, "variants:");
+    for (size_t i = 0; i < fb_variant_count; i++)
+        if (cfg->variant_enabled[i])
+            fprintf(out, " %s", fb_variants[i].name);
+    fprintf(out, "\nsizes:");
+    for (size_t i = 0; i < cfg->n_sizes; i++)
+        fprintf(out, " %" PRIu64, cfg->sizes[i]);
+    fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
+            backend_text);
+    fprintf(out, "results: %s (%s cache)\n", csv, fb_cache_mode_name(cfg->cache));
+}
+
+static int redraw(const struct fb_cli *cli)
+{
+    int rc = fb_plots_render(cli->plot_files, cli->n_plot_files, cli->plot_dir);
+    return rc == 0 ? 0 : (rc == 2 || rc == 3 ? EXIT_USAGE : EXIT_MEASURE_FAILED);
+}
+
+static int load_config(const struct fb_cli *cli, struct fb_config *cfg)
+{
+    struct fb_error err = {{0}};
+    int rc = fb_config_load(cfg, cli->config_path, stderr, &err);
+    if (rc == FB_ERR_RUNTIME)
+        fprintf(stderr, "%s\n", err.msg);
+    if (rc != FB_OK)
+        return EXIT_USAGE;
+    for (int i = 0; i < cli->n_overrides; i++) {
+        rc = fb_config_override(cfg, cli->overrides[i].key, cli->overrides[i].value, &err);
+        if (rc != FB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return EXIT_USAGE;
+        }
+    }
+    if (cli->plot_dir)
+        snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "%s", cli->plot_dir);
+    return 0;
+}
+
+static int exit_code_for(int rc)
+{
+    switch (rc) {
+    case FB_OK: return 0;
+    case FB_ERR_USAGE: return EXIT_USAGE;
+    case FB_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
+    default: return EXIT_MEASURE_FAILED;
+    }
+}
+
+static int run(const struct fb_cli *cli, const struct fb_config *cfg)
+{
+    struct fb_error err = {{0}};
+    const struct fb_backend_ops *ops = NULL;
+    void *backend = NULL;
+    int rc = open_backend(cfg, &ops, &backend, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return exit_code_for(rc);
+    }
+    struct fb_device_info dev;
+    struct fb_probe probe;
+    struct fb_app_probe *probe_state = NULL;
+    char counters_status[256] = "not applicable (cpu backend)";
+    char csv[FB_PATH_MAX];
+    struct run_state state = {.resume = cli->resume};
+    int failed = 0;
+
+    rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK)
+        rc = check_memory(cfg, ops, &dev, &err);
+    if (rc == FB_OK)
+        rc = fb_expand_output_path(csv, sizeof csv, cfg->csv_path, ops->name, dev.name, &err);
+    if (rc == FB_OK && cli->dry_run) {
+        print_plan(stdout, cfg, ops->name, &dev, csv);
+        ops->fini(backend);
+        return 0;
+    }
+    if (rc == FB_OK)
+        rc = fb_results_check_writable(csv, &err);
+    if (rc == FB_OK)
+        rc = fb_app_probe_open(&probe_state, &probe, ops, cfg, &dev, counters_status,
+                               sizeof counters_status, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        ops->fini(backend);
+        return exit_code_for(rc);
+    }
+
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
+    fb_results_init(&state.results, csv, cfg, ops->name, &dev, seed, counters_status);
+    size_t kept = 0;
+    if (cli->resume) {
+        rc = fb_results_load(&state.results, &kept, &err);
+        if (rc != FB_OK) {
+            fprintf(stderr, "--resume: %s\n", err.msg);
+            rc = FB_ERR_USAGE;
+            goto done;
+        }
+    }
+
+    int points = 0;
+    double work = 0.0;
+    for (size_t s = 0; s < cfg->n_sizes; s++)
+        for (size_t v = 0; v < fb_variant_count; v++)
+            if (cfg->variant_enabled[v] && !cb_skip(&state, &fb_variants[v], (int64_t)cfg->sizes[s])) {
+                points++;
+                work += fb_progress_weight((int64_t)cfg->sizes[s]);
+            }
+    if (!cli->quiet)
+        fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
+                ops->name, dev.name, kept ? " (resumed)" : "", csv);
+    fb_progress_begin(&state.progress, stderr, cli->quiet, points, work);
+
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    const struct fb_sweep sweep = {cfg, ops, backend, &dev, probe_state ? &probe : NULL, seed,
+                                   &interrupted};
+    const struct fb_sweep_callbacks callbacks = {&state, cb_skip, cb_started, cb_done};
+    rc = fb_sweep_run(&sweep, &callbacks, &failed, &err);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    fb_progress_end(&state.progress);
+
+    if (rc == FB_ERR_INTERRUPTED)
+        fprintf(stderr, "interrupted: %zu finished point%s kept in %s\n", state.results.count,
+                state.results.count == 1 ? "" : "s", csv);
+    else if (rc != FB_OK)
+        fprintf(stderr, "sweep stopped: %s\n", err.msg);
+    if (state.results.count > 0) {
+        fb_summary_print(stdout, state.results.records, state.results.count);
+        printf("results: %s\n", csv);
+    }
+    if (rc == FB_OK && !cli->no_plot && state.results.count > 0) {
+        const char *files[1] = {csv};
+        int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
+        if (plot_rc != 0)
+            fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
+                            "./sweep --plot %s\n", csv, csv);
+    }
+    if (rc == FB_OK && failed > 0) {
+        fprintf(stderr, "%d point%s failed verification: see %s\n", failed,
+                failed == 1 ? "" : "s", csv);
+        rc = FB_ERR_VERIFY;
+    }
+done:
+    fb_results_free(&state.results);
+    fb_app_probe_close(probe_state);
+    ops->fini(backend);
+    return exit_code_for(rc);
+}
+
+static bool cb_skip(void *user, const struct fb_variant *v, int64_t n)
+{
+    struct run_state *s = user;
+    if (!s->resume)
+        return false;
+    const char *backend = NULL, *device = NULL;
+    for (size_t i = 0; i < s->results.n_meta; i++) {
+        if (strcmp(s->results.meta[i].key, "backend") == 0)
+            backend = s->results.meta[i].value;
+        else if (strcmp(s->results.meta[i].key, "device") == 0)
+            device = s->results.meta[i].value;
+    }
+    return backend && device &&
+           fb_results_has_ok(&s->results, backend, device, v->name, "fp32", n);
+}
+
+static void cb_started(void *user, const struct fb_variant *v, int64_t n)
+{
+    struct run_state *s = user;
+    fb_progress_point_started(&s->progress, v->name, n);
+}
+
+static int cb_done(void *user, const struct fb_record *r, struct fb_error *err)
+{
+    struct run_state *s = user;
+    int rc = fb_results_add(&s->results, r, err);
+    fb_progress_point_done(&s->progress, &s->results.records[s->results.count - 1]);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct fb_cli cli;
+    if (fb_cli_parse(argc, argv, &cli, stderr) != 0)
+        return EXIT_USAGE;
+    if (cli.help) {
+        fb_cli_usage(stdout, "sweep");
+        return 0;
+    }
+    if (cli.version) {
+        printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
+        return 0;
+    }
+    if (cli.n_plot_files > 0)
+        return redraw(&cli);
+    struct fb_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        return EXIT_MEASURE_FAILED;
+    int code = load_config(&cli, cfg);
+    if (code == 0)
+        code = cli.profile_n > 0 ? fb_app_profile(cfg, cli.profile_n) : run(&cli, cfg);
+    free(cfg);
+    return code;
+}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "fb_build_config.h"
 #include "plan/variants.h"
 
 struct fb_backend_params {
@@ -34,12 +35,6 @@ struct fb_device_info {
     int memory_bus_bits;
     int memory_clock_khz;
     double timer_resolution_s;       /* shortest interval the timer resolves */
-};
-
-/* One kernel (GPU) or parallel pass (CPU) seen while tracing, for kernel tables. */
-struct fb_trace_entry {
-    char name[64];
-    double duration_s;
 };
 
 struct fb_backend_ops {

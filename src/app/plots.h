@@ -1,0 +1,11 @@
+/* Drawing the charts: fusebench hands the CSV to plots/render.sh (gnuplot) rather than
+ * drawing itself, so charts can be redrawn from any results file without measuring. */
+#ifndef FB_APP_PLOTS_H
+#define FB_APP_PLOTS_H
+
+/* Runs plots/render.sh on csv_files (n of them) into out_dir (NULL: the script's default).
+ * Returns the script's exit status (0 drawn, 3 gnuplot missing, 2 bad input), or 1 when the
+ * script could not be started. The script prints its own messages. */
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
+
+#endif

@@ -1,0 +1,57 @@
+/* The results of one run as they accumulate: the rows kept from a resumed file plus every
+ * finished point, rewritten atomically to the CSV after each point, so that a crash or a
+ * Ctrl-C loses at most the point in progress and a run that fails before its first point
+ * never touches an existing file. */
+#ifndef FB_APP_RESULTS_H
+#define FB_APP_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backends/backend.h"
+#include "config/config.h"
+#include "measure/record.h"
+#include "output/csv.h"
+
+#define FB_RESULTS_MAX_META 40
+
+struct fb_results {
+    char path[FB_PATH_MAX];
+    struct fb_csv_meta meta[FB_RESULTS_MAX_META];
+    size_t n_meta;
+    struct fb_record *records;
+    size_t count, capacity;
+};
+
+/* Sets up an empty store writing to path, with the run's metadata (version, commit, date,
+ * host, backend, device, caches, peak bandwidth, config path and hash, label, seed...). */
+void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
+                     const char *backend, const struct fb_device_info *dev, uint64_t seed,
+                     const char *counters_status);
+
+/* --resume: loads the rows of an existing results file (a missing file is no error: the
+ * run starts empty, *loaded = 0). */
+int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
+
+/* Whether the store already holds an ok row for this point. */
+bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
+                       const char *variant, const char *dtype, int64_t n);
+
+/* Appends r, fills its copy_fraction from the copy row at the same n (same backend and
+ * device), and rewrites the CSV atomically. */
+int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
+
+/* Checks up front that the results file can be written: creates the parent directories and
+ * a probe "<path>.tmp" (removed again). FB_ERR_USAGE naming the path when it cannot. */
+int fb_results_check_writable(const char *path, struct fb_error *err);
+
+void fb_results_free(struct fb_results *res);
+
+/* "AMD EPYC 7B13 64-Core Processor" -> "amd-epyc-7b13-64-core", for file names. */
+void fb_slugify(char *out, size_t size, const char *text);
+
+/* Expands {backend} and {device} (slugified) in pattern. FB_ERR_USAGE for an unknown {...}. */
+int fb_expand_output_path(char *out, size_t size, const char *pattern, const char *backend,
+                          const char *device, struct fb_error *err);
+
+#endif

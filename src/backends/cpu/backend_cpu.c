@@ -1,0 +1,183 @@
+/* The CPU backend: host memory, the OpenMP kernels of cpu_kernels.c, CLOCK_MONOTONIC.
+ * It runs everywhere and is the reference the other backends are checked against.
+ * A "launch" here is one OpenMP parallel pass (fork, compute, join). */
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/cpu_info.h"
+
+struct cpu_state {
+    uint64_t launches;
+    void *flush_buffer; /* lazily allocated, 2x the last-level cache */
+    size_t flush_bytes;
+    uint64_t cache_bytes;
+};
+
+static int cpu_init(void **state, const struct fb_backend_params *params, struct fb_error *err)
+{
+    struct cpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: out of memory");
+    if (params->cpu_threads > 0)
+        omp_set_num_threads(params->cpu_threads);
+    s->cache_bytes = fb_cpu_last_level_cache(NULL, 0);
+    *state = s;
+    return FB_OK;
+}
+
+static void cpu_fini(void *state)
+{
+    struct cpu_state *s = state;
+    if (!s)
+        return;
+    free(s->flush_buffer);
+    free(s);
+}
+
+static int cpu_describe(void *state, struct fb_device_info *info, struct fb_error *err)
+{
+    (void)state;
+    (void)err;
+    memset(info, 0, sizeof *info);
+    fb_cpu_model_name(info->name, sizeof info->name);
+    info->cache_bytes = fb_cpu_last_level_cache(info->cache_name, sizeof info->cache_name);
+    fb_cpu_memory(&info->memory_total_bytes, &info->memory_available_bytes);
+    info->compute_units = omp_get_max_threads();
+    info->timer_resolution_s = fb_cpu_timer_resolution();
+    snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d", _OPENMP);
+    return FB_OK;
+}
+
+/* 64-byte alignment: a cache line, and more than the 16 bytes the vector paths want. */
+static int cpu_alloc(void *state, size_t bytes, void **ptr, struct fb_error *err)
+{
+    (void)state;
+    void *p = NULL;
+    int rc = posix_memalign(&p, 64, bytes ? bytes : 64);
+    if (rc != 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "posix_memalign(%zu bytes): %s", bytes,
+                       strerror(rc));
+    *ptr = p;
+    return FB_OK;
+}
+
+static void cpu_free(void *state, void *ptr)
+{
+    (void)state;
+    free(ptr);
+}
+
+static int cpu_copy(void *state, void *dst, const void *src, size_t bytes, struct fb_error *err)
+{
+    (void)state;
+    (void)err;
+    memcpy(dst, src, bytes);
+    return FB_OK;
+}
+
+static int cpu_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err)
+{
+    (void)state;
+    (void)err;
+    memset(ptr, byte, bytes);
+    return FB_OK;
+}
+
+static int cpu_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
+                        int64_t n, struct fb_error *err)
+{
+    struct cpu_state *s = state;
+    const float *x = buffers[step->in0];
+    const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
+    float *out = buffers[step->out];
+    switch (step->op) {
+    case FB_OP_COPY: fb_cpu_copy(x, out, n); break;
+    case FB_OP_ADD: fb_cpu_add(x, y, out, n); break;
+    case FB_OP_RELU: fb_cpu_relu(x, out, n); break;
+    case FB_OP_THRESHOLD: fb_cpu_threshold(x, out, n, step->threshold, step->value); break;
+    case FB_OP_ADD_RELU: fb_cpu_add_relu(x, y, out, n); break;
+    default: return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: unknown op %d", (int)step->op);
+    }
+    s->launches++;
+    return FB_OK;
+}
+
+static int cpu_synchronize(void *state, struct fb_error *err)
+{
+    (void)state;
+    (void)err;
+    return FB_OK; /* every pass joins its threads before returning */
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cpu_time_calls(void *state, int calls, int (*run)(void *ctx, struct fb_error *err),
+                          void *ctx, double *seconds, struct fb_error *err)
+{
+    (void)state;
+    double start = now_s();
+    for (int i = 0; i < calls; i++) {
+        int rc = run(ctx, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    *seconds = now_s() - start;
+    return FB_OK;
+}
+
+static uint64_t cpu_launch_count(void *state)
+{
+    return ((struct cpu_state *)state)->launches;
+}
+
+/* Cold mode: writing twice the last-level cache's size evicts the arrays under test. The
+ * write is a parallel pass like the kernels, so every core's private caches are swept too. */
+static int cpu_flush_cache(void *state, struct fb_error *err)
+{
+    struct cpu_state *s = state;
+    if (!s->flush_buffer) {
+        size_t bytes = 2 * (s->cache_bytes ? s->cache_bytes : (64u << 20));
+        int rc = cpu_alloc(state, bytes, &s->flush_buffer, err);
+        if (rc != FB_OK)
+            return rc;
+        s->flush_bytes = bytes;
+    }
+    unsigned char *p = s->flush_buffer;
+    const int64_t count = (int64_t)s->flush_bytes;
+    static unsigned char round;
+    round++;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < count; i += 64)
+        p[i] = round;
+    return FB_OK;
+}
+
+const struct fb_backend_ops fb_cpu_backend = {
+    .name = "cpu",
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .describe = cpu_describe,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .fill_bytes = cpu_fill_bytes,
+    .run_step = cpu_run_step,
+    .synchronize = cpu_synchronize,
+    .time_calls = cpu_time_calls,
+    .launch_count = cpu_launch_count,
+    .flush_cache = cpu_flush_cache,
+};

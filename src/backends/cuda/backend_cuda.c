@@ -1,0 +1,249 @@
+/* The CUDA backend: device memory, the kernels of kernels/ through their C launchers, one
+ * non-blocking stream, CUDA events for time. Usable only when a device answers: init says
+ * FB_ERR_UNAVAILABLE (with the runtime's reason) otherwise, and `backend = auto` falls back
+ * to the CPU. Every CUDA call goes through CUDA_TRY, which names the call, file and line. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_check.h"
+#include "kernels.h"
+
+struct cuda_state {
+    int device;
+    struct fb_cuda_launch_context launch;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    uint64_t launches;
+    void *flush_buffer; /* 2x L2, allocated on first use */
+    size_t flush_bytes;
+    int l2_bytes;
+};
+
+int fb_cuda_device_count(int *count, struct fb_error *err)
+{
+    *count = 0;
+    cudaError_t status = cudaGetDeviceCount(count);
+    if (status != cudaSuccess) {
+        /* No driver (35) or no device (100): a fact about this machine, not a failure. */
+        *count = 0;
+        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device: cudaGetDeviceCount: %s (%d)",
+                       cudaGetErrorString(status), (int)status);
+    }
+    if (*count == 0)
+        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device: cudaGetDeviceCount found 0");
+    return FB_OK;
+}
+
+static void cuda_fini(void *state);
+
+static int cuda_init(void **state, const struct fb_backend_params *params, struct fb_error *err)
+{
+    int count, rc = fb_cuda_device_count(&count, err);
+    if (rc != FB_OK)
+        return rc;
+    if (params->device < 0 || params->device >= count)
+        return fb_fail(err, FB_ERR_USAGE, "CUDA device %d does not exist (%d device%s: 0..%d)",
+                       params->device, count, count == 1 ? "" : "s", count - 1);
+    struct cuda_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: out of memory");
+    *state = s;
+    s->device = params->device;
+    CUDA_TRY(cudaSetDevice(s->device));
+    CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    CUDA_TRY(cudaEventCreate(&s->start));
+    CUDA_TRY(cudaEventCreate(&s->stop));
+    CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
+                                    s->device));
+    CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
+    s->launch.stream = s->stream;
+    return FB_OK;
+}
+
+static void cuda_fini(void *state)
+{
+    struct cuda_state *s = state;
+    if (!s)
+        return;
+    /* Teardown errors cannot be acted on; the first error was already reported. */
+    if (s->flush_buffer)
+        cudaFree(s->flush_buffer);
+    if (s->start)
+        cudaEventDestroy(s->start);
+    if (s->stop)
+        cudaEventDestroy(s->stop);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    free(s);
+}
+
+static void format_version(char *out, size_t size, int version)
+{
+    snprintf(out, size, "%d.%d", version / 1000, (version % 1000) / 10);
+}
+
+static int cuda_describe(void *state, struct fb_device_info *info, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    memset(info, 0, sizeof *info);
+    struct cudaDeviceProp prop;
+    CUDA_TRY(cudaGetDeviceProperties(&prop, s->device));
+    snprintf(info->name, sizeof info->name, "%.127s", prop.name);
+    int driver = 0, runtime = 0;
+    CUDA_TRY(cudaDriverGetVersion(&driver));
+    CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+    format_version(info->driver_version, sizeof info->driver_version, driver);
+    format_version(info->runtime_version, sizeof info->runtime_version, runtime);
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    info->memory_total_bytes = total_bytes;
+    info->memory_available_bytes = free_bytes;
+    info->cache_bytes = (uint64_t)s->l2_bytes;
+    snprintf(info->cache_name, sizeof info->cache_name, "L2");
+    info->compute_units = s->launch.sm_count;
+    /* memoryClockRate left cudaDeviceProp in CUDA 13: attributes instead (CUDA13-NOTES). */
+    CUDA_TRY(cudaDeviceGetAttribute(&info->memory_clock_khz, cudaDevAttrMemoryClockRate,
+                                    s->device));
+    CUDA_TRY(cudaDeviceGetAttribute(&info->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+                                    s->device));
+    /* Double data rate: 2 transfers per clock, bus_bits / 8 bytes each. */
+    info->peak_bandwidth_gbps =
+        2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_bits / 8.0) / 1e9;
+    /* cudaEventElapsedTime's documented resolution. */
+    info->timer_resolution_s = 0.5e-6;
+    return FB_OK;
+}
+
+static int cuda_alloc(void *state, size_t bytes, void **ptr, struct fb_error *err)
+{
+    (void)state;
+    cudaError_t status = cudaMalloc(ptr, bytes ? bytes : 256);
+    if (status != cudaSuccess)
+        return fb_fail(err, FB_ERR_RUNTIME, "cudaMalloc(%zu bytes) (%s:%d): %s", bytes,
+                       __FILE__, __LINE__, cudaGetErrorString(status));
+    return FB_OK;
+}
+
+static void cuda_free(void *state, void *ptr)
+{
+    (void)state;
+    cudaFree(ptr);
+}
+
+static int cuda_upload(void *state, void *dst, const void *src, size_t bytes, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s->stream));
+    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    return FB_OK;
+}
+
+static int cuda_download(void *state, void *dst, const void *src, size_t bytes,
+                         struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s->stream));
+    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    return FB_OK;
+}
+
+static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    CUDA_TRY(cudaMemsetAsync(ptr, byte, bytes, s->stream));
+    return FB_OK;
+}
+
+static int cuda_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    const float *x = buffers[step->in0];
+    const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
+    float *out = buffers[step->out];
+    int rc;
+    switch (step->op) {
+    case FB_OP_COPY: rc = fb_cuda_copy(&s->launch, x, out, n, err); break;
+    case FB_OP_ADD: rc = fb_cuda_add(&s->launch, x, y, out, n, err); break;
+    case FB_OP_RELU: rc = fb_cuda_relu(&s->launch, x, out, n, err); break;
+    case FB_OP_THRESHOLD:
+        rc = fb_cuda_threshold(&s->launch, x, out, n, step->threshold, step->value, err);
+        break;
+    case FB_OP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
+    default: return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown op %d", (int)step->op);
+    }
+    if (rc == FB_OK && n > 0)
+        s->launches++; /* the launchers launch nothing for n == 0 */
+    return rc;
+}
+
+static int cuda_synchronize(void *state, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    return FB_OK;
+}
+
+/* Events bracket the whole batch on the stream: the time is what the GPU spent from the
+ * first launch's start to the last one's end, launch gaps included (the eager chain pays
+ * them, which is the point), host time before the first launch excluded. */
+static int cuda_time_calls(void *state, int calls, int (*run)(void *ctx, struct fb_error *err),
+                           void *ctx, double *seconds, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    CUDA_TRY(cudaEventRecord(s->start, s->stream));
+    for (int i = 0; i < calls; i++) {
+        int rc = run(ctx, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    CUDA_TRY(cudaEventRecord(s->stop, s->stream));
+    CUDA_TRY(cudaEventSynchronize(s->stop));
+    float ms = 0.0f;
+    CUDA_TRY(cudaEventElapsedTime(&ms, s->start, s->stop));
+    *seconds = ms * 1e-3;
+    return FB_OK;
+}
+
+static uint64_t cuda_launch_count(void *state)
+{
+    return ((struct cuda_state *)state)->launches;
+}
+
+/* Cold mode: a memset over twice the L2 evicts the arrays under test (nvbench does the same
+ * with one L2's worth). */
+static int cuda_flush_cache(void *state, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    if (!s->flush_buffer) {
+        s->flush_bytes = 2 * (size_t)(s->l2_bytes > 0 ? s->l2_bytes : (64 << 20));
+        int rc = cuda_alloc(state, s->flush_bytes, &s->flush_buffer, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    static int round;
+    round = (round + 1) & 0xff;
+    CUDA_TRY(cudaMemsetAsync(s->flush_buffer, round, s->flush_bytes, s->stream));
+    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    return FB_OK;
+}
+
+const struct fb_backend_ops fb_cuda_backend = {
+    .name = "cuda",
+    .init = cuda_init,
+    .fini = cuda_fini,
+    .describe = cuda_describe,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .download = cuda_download,
+    .fill_bytes = cuda_fill_bytes,
+    .run_step = cuda_run_step,
+    .synchronize = cuda_synchronize,
+    .time_calls = cuda_time_calls,
+    .launch_count = cuda_launch_count,
+    .flush_cache = cuda_flush_cache,
+};

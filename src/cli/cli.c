@@ -1,0 +1,154 @@
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fb_cli_usage(FILE *out, const char *prog)
+{
+    fprintf(out,
+"usage: %s CONFIG.ini [options]          measure, write the CSV, draw the charts\n"
+"       %s --plot RESULTS.csv [MORE.csv ...] [--plot-dir DIR]   redraw charts only\n"
+"\n"
+"Measures what kernel fusion saves: c = relu(a + b) as two kernels (eager) and as one\n"
+"(fused), with a copy kernel as the bandwidth ceiling, at every size of the config.\n"
+"\n"
+"Options (each overrides the config key of the same name):\n"
+"  --backend auto|cpu|cuda   where to run (auto: cuda when a GPU answers, else cpu)\n"
+"  --output CSV              results file; {backend} and {device} are filled in\n"
+"  --sizes LIST              e.g. 8..100M, or 1K,1M,100M (K M G = 1e3.., Ki Mi Gi = 2^10..)\n"
+"  --variants LIST           comma list of copy, eager_add_relu, eager_add_threshold,\n"
+"                            fused_add_relu, or all\n"
+"  --cache warm|cold         cold: evict the cache before every timed call\n"
+"  --label TEXT              free text stored in the results' metadata\n"
+"  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2)\n"
+"Modes:\n"
+"  --resume                  keep the rows already in the results file, measure the rest\n"
+"  --dry-run                 print the plan and the memory it needs, measure nothing\n"
+"  --profile N               print a kernel table (name, calls, time) per variant at N\n"
+"  --no-plot                 do not draw the charts after the sweep\n"
+"  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
+"  --plot-dir DIR            where charts go (default: the config's [output] plots)\n"
+"  --quiet                   no progress on stderr\n"
+"  -h, --help                this text;  --version  the version\n"
+"\n"
+"Exit status: 0 success, 1 a measurement or verification failed, 2 usage or config\n"
+"error, 130 interrupted (every finished point is kept in the results file).\n",
+            prog, prog);
+}
+
+static int add_override(struct fb_cli *cli, const char *key, const char *value, FILE *err_out)
+{
+    if (cli->n_overrides >= FB_CLI_MAX_OVERRIDES) {
+        fprintf(err_out, "too many overrides (at most %d)\n", FB_CLI_MAX_OVERRIDES);
+        return 2;
+    }
+    cli->overrides[cli->n_overrides].key = key;
+    cli->overrides[cli->n_overrides].value = value;
+    cli->n_overrides++;
+    return 0;
+}
+
+enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
+       OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
+       OPT_VERSION };
+
+int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
+{
+    static const struct option options[] = {
+        {"backend", required_argument, NULL, OPT_BACKEND},
+        {"output", required_argument, NULL, OPT_OUTPUT},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"variants", required_argument, NULL, OPT_VARIANTS},
+        {"cache", required_argument, NULL, OPT_CACHE},
+        {"label", required_argument, NULL, OPT_LABEL},
+        {"set", required_argument, NULL, OPT_SET},
+        {"resume", no_argument, NULL, OPT_RESUME},
+        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"profile", required_argument, NULL, OPT_PROFILE},
+        {"no-plot", no_argument, NULL, OPT_NO_PLOT},
+        {"plot", no_argument, NULL, OPT_PLOT},
+        {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    memset(cli, 0, sizeof *cli);
+    bool plot_mode = false;
+    opterr = 0;
+    optind = 1;
+    int c, rc = 0;
+    while (rc == 0 && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_BACKEND: rc = add_override(cli, "backend", optarg, err_out); break;
+        case OPT_OUTPUT: rc = add_override(cli, "csv", optarg, err_out); break;
+        case OPT_SIZES: rc = add_override(cli, "sizes", optarg, err_out); break;
+        case OPT_VARIANTS: rc = add_override(cli, "variants", optarg, err_out); break;
+        case OPT_CACHE: rc = add_override(cli, "cache", optarg, err_out); break;
+        case OPT_LABEL: rc = add_override(cli, "label", optarg, err_out); break;
+        case OPT_SET: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg) {
+                fprintf(err_out, "--set %s: expected KEY=VALUE\n", optarg);
+                return 2;
+            }
+            *eq = '\0';
+            rc = add_override(cli, optarg, eq + 1, err_out);
+            break;
+        }
+        case OPT_RESUME: cli->resume = true; break;
+        case OPT_DRY_RUN: cli->dry_run = true; break;
+        case OPT_PROFILE: {
+            char *end;
+            errno = 0;
+            cli->profile_n = strtoll(optarg, &end, 10);
+            if (errno || *end || cli->profile_n < 1) {
+                fprintf(err_out, "--profile %s: expected a size in elements (an integer >= 1)\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        }
+        case OPT_NO_PLOT: cli->no_plot = true; break;
+        case OPT_PLOT: plot_mode = true; break;
+        case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
+        case OPT_QUIET: cli->quiet = true; break;
+        case 'h': cli->help = true; return 0;
+        case OPT_VERSION: cli->version = true; return 0;
+        case ':':
+            fprintf(err_out, "%s: needs a value (see --help)\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(err_out, "%s: unknown option (see --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (rc)
+        return rc;
+    for (int i = optind; i < argc; i++) {
+        if (plot_mode) {
+            if (cli->n_plot_files >= FB_CLI_MAX_PLOT_FILES) {
+                fprintf(err_out, "--plot: at most %d files\n", FB_CLI_MAX_PLOT_FILES);
+                return 2;
+            }
+            cli->plot_files[cli->n_plot_files++] = argv[i];
+        } else if (!cli->config_path) {
+            cli->config_path = argv[i];
+        } else {
+            fprintf(err_out, "%s: unexpected argument (one config file only; see --help)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (plot_mode && cli->n_plot_files == 0) {
+        fprintf(err_out, "--plot: give at least one results CSV\n");
+        return 2;
+    }
+    if (!plot_mode && !cli->config_path) {
+        fprintf(err_out, "missing CONFIG.ini (try configs/default.ini; see --help)\n");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* The command line of fusebench (and of ./sweep, which forwards to it). */
+#ifndef FB_CLI_CLI_H
+#define FB_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define FB_CLI_MAX_OVERRIDES 16
+#define FB_CLI_MAX_PLOT_FILES 8
+
+struct fb_cli_override {
+    const char *key;   /* a config key name understood by fb_config_override() */
+    const char *value;
+};
+
+struct fb_cli {
+    const char *config_path;
+    struct fb_cli_override overrides[FB_CLI_MAX_OVERRIDES];
+    int n_overrides;
+    bool resume, dry_run, no_plot, quiet, help, version;
+    long long profile_n;             /* --profile N: kernel table at N elements; 0 = off */
+    const char *plot_files[FB_CLI_MAX_PLOT_FILES]; /* --plot: redraw from these CSVs */
+    int n_plot_files;
+    const char *plot_dir;            /* --plot-dir */
+};
+
+/* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */
+int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out);
+
+/* The --help text. */
+void fb_cli_usage(FILE *out, const char *prog);
+
+#endif

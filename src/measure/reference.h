@@ -1,0 +1,23 @@
+/* The host-side truth a measured point is checked against before it is timed. */
+#ifndef FB_MEASURE_REFERENCE_H
+#define FB_MEASURE_REFERENCE_H
+
+#include <stdint.h>
+
+#include "plan/variants.h"
+
+/* Computes variant v on the host, one plain single-threaded loop per step, into out
+ * (tmp is scratch for chains that need it, may be NULL otherwise). */
+void fb_reference_run(const struct fb_variant *v, const float *a, const float *b, float *tmp,
+                      float *out, int64_t n);
+
+/* Index of the first element where got and want differ bit for bit, treating any NaN as
+ * equal to any NaN (a GPU add returns a canonical NaN, x86 the operand's); -1 when equal. */
+int64_t fb_first_mismatch(const float *got, const float *want, int64_t n);
+
+/* Fills x[0..n) with values uniform in [-1, 1), a pure function of (seed, i), computed in
+ * parallel (counter-based: splitmix64 of seed + i). Half the sums a + b are negative, so relu
+ * has real work on both sides. */
+void fb_fill_random(float *x, int64_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,366 @@
+#include "measure/runner.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "measure/reference.h"
+#include "measure/stats.h"
+
+/* Everything one size needs, allocated once and shared by all its variants. */
+struct size_buffers {
+    void *dev[FB_BUF_COUNT]; /* backend memory; NULL for buffers no enabled variant uses */
+    float *host_a, *host_b;  /* the random inputs */
+    float *host_out;         /* the downloaded output (and the reference's scratch) */
+    float *host_want;        /* the reference output */
+};
+
+/* One call of a variant: its steps, back to back (the time_calls callback). */
+struct call_context {
+    const struct fb_backend_ops *ops;
+    void *backend;
+    const struct fb_variant *variant;
+    void *const *buffers;
+    int64_t n;
+};
+
+static int run_call(void *ctx, struct fb_error *err)
+{
+    const struct call_context *c = ctx;
+    for (int s = 0; s < c->variant->n_steps; s++) {
+        int rc = c->ops->run_step(c->backend, &c->variant->steps[s], c->buffers, c->n, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    return FB_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static bool variant_enabled(const struct fb_config *cfg, size_t index)
+{
+    return index < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0] &&
+           cfg->variant_enabled[index];
+}
+
+static bool any_enabled_uses(const struct fb_config *cfg, enum fb_buffer buf)
+{
+    for (size_t i = 0; i < fb_variant_count; i++)
+        if (variant_enabled(cfg, i) && fb_variant_uses_buffer(&fb_variants[i], buf))
+            return true;
+    return false;
+}
+
+uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes)
+{
+    uint64_t n = cfg->n_sizes ? cfg->sizes[cfg->n_sizes - 1] : 0;
+    uint64_t arrays = 0;
+    for (int b = 0; b < FB_BUF_COUNT; b++)
+        arrays += any_enabled_uses(cfg, (enum fb_buffer)b);
+    if (backend_bytes)
+        *backend_bytes = arrays * n * sizeof(float);
+    /* host: a, b, the downloaded output and the reference output */
+    return (arrays + 4) * n * sizeof(float);
+}
+
+static void free_buffers(const struct fb_sweep *sw, struct size_buffers *sb)
+{
+    for (int b = 0; b < FB_BUF_COUNT; b++)
+        if (sb->dev[b])
+            sw->ops->free(sw->backend, sb->dev[b]);
+    free(sb->host_a);
+    free(sb->host_b);
+    free(sb->host_out);
+    free(sb->host_want);
+    memset(sb, 0, sizeof *sb);
+}
+
+static int alloc_buffers(const struct fb_sweep *sw, int64_t n, struct size_buffers *sb,
+                         struct fb_error *err)
+{
+    memset(sb, 0, sizeof *sb);
+    const size_t bytes = (size_t)n * sizeof(float);
+    for (int b = 0; b < FB_BUF_COUNT; b++) {
+        if (!any_enabled_uses(sw->cfg, (enum fb_buffer)b))
+            continue;
+        int rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
+        if (rc != FB_OK) {
+            free_buffers(sw, sb);
+            return rc;
+        }
+    }
+    sb->host_a = malloc(bytes ? bytes : 1);
+    sb->host_b = malloc(bytes ? bytes : 1);
+    sb->host_out = malloc(bytes ? bytes : 1);
+    sb->host_want = malloc(bytes ? bytes : 1);
+    if (!sb->host_a || !sb->host_b || !sb->host_out || !sb->host_want) {
+        free_buffers(sw, sb);
+        return fb_fail(err, FB_ERR_RUNTIME, "out of host memory for 4 arrays of %" PRId64
+                       " floats", n);
+    }
+    return FB_OK;
+}
+
+/* Fresh random inputs for this size, uploaded into a and b. */
+static int prepare_inputs(const struct fb_sweep *sw, int64_t n, struct size_buffers *sb,
+                          struct fb_error *err)
+{
+    const size_t bytes = (size_t)n * sizeof(float);
+    fb_fill_random(sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
+    fb_fill_random(sb->host_b, n, sw->seed ^ ((uint64_t)n * 2 + 1));
+    int rc = FB_OK;
+    if (sb->dev[FB_BUF_A])
+        rc = sw->ops->upload(sw->backend, sb->dev[FB_BUF_A], sb->host_a, bytes, err);
+    if (rc == FB_OK && sb->dev[FB_BUF_B])
+        rc = sw->ops->upload(sw->backend, sb->dev[FB_BUF_B], sb->host_b, bytes, err);
+    return rc;
+}
+
+/* Step 1: poison, one call, count launches, compare with the reference. FB_ERR_VERIFY with
+ * the first wrong element in err when the output is wrong. */
+static int verify_point(const struct fb_sweep *sw, struct call_context *call,
+                        struct size_buffers *sb, struct fb_record *r, struct fb_error *err)
+{
+    const int64_t n = call->n;
+    const size_t bytes = (size_t)n * sizeof(float);
+    /* 0xFF bytes are a NaN no random input produces: an element the kernel skipped shows. */
+    for (int b = FB_BUF_TMP; b <= FB_BUF_C; b++) {
+        if (!sb->dev[b])
+            continue;
+        int rc = sw->ops->fill_bytes(sw->backend, sb->dev[b], 0xFF, bytes, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    uint64_t before = sw->ops->launch_count(sw->backend);
+    int rc = run_call(call, err);
+    if (rc == FB_OK)
+        rc = sw->ops->synchronize(sw->backend, err);
+    if (rc != FB_OK)
+        return rc;
+    r->launches = (int64_t)(sw->ops->launch_count(sw->backend) - before);
+    rc = sw->ops->download(sw->backend, sb->host_out, sb->dev[FB_BUF_C], bytes, err);
+    if (rc != FB_OK)
+        return rc;
+    /* The reference's tmp can share host_want with its output: every op is elementwise,
+     * so step 2 reads tmp[i] before it writes c[i] at the same place. */
+    fb_reference_run(call->variant, sb->host_a, sb->host_b, sb->host_want, sb->host_want, n);
+    int64_t bad = fb_first_mismatch(sb->host_out, sb->host_want, n);
+    if (bad >= 0)
+        return fb_fail(err, FB_ERR_VERIFY,
+                       "wrong result at element %" PRId64 " of %" PRId64
+                       ": got %.9g, reference %.9g (a=%.9g b=%.9g)",
+                       bad, n, (double)sb->host_out[bad], (double)sb->host_want[bad],
+                       (double)sb->host_a[bad], (double)sb->host_b[bad]);
+    r->verified = true;
+    return FB_OK;
+}
+
+/* Calls per timed sample: enough that one sample lasts at least 200 timer ticks and 20 us,
+ * so the timer's resolution costs under 0.5%. A call longer than that is timed alone. */
+static int choose_batch(const struct fb_sweep *sw, struct call_context *call, int64_t *batch,
+                        struct fb_error *err)
+{
+    *batch = 1;
+    if (sw->cfg->cache == FB_CACHE_COLD)
+        return FB_OK; /* every call must start cold: one call per sample */
+    const double target = fmax(200.0 * sw->device->timer_resolution_s, 20e-6);
+    double t = 0.0;
+    int calls = 1;
+    for (;;) {
+        int rc = sw->ops->time_calls(sw->backend, calls, run_call, call, &t, err);
+        if (rc != FB_OK)
+            return rc;
+        if (t >= target || calls >= (1 << 20))
+            break;
+        /* grow towards the target, at most 10x a step so one slow outlier cannot mislead */
+        double factor = t > 0 ? fmin(10.0, 1.2 * target / t) : 10.0;
+        calls = (int)ceil(calls * fmax(factor, 2.0));
+    }
+    *batch = calls;
+    return FB_OK;
+}
+
+static int time_point(const struct fb_sweep *sw, struct call_context *call, struct fb_record *r,
+                      struct fb_error *err)
+{
+    const struct fb_config *cfg = sw->cfg;
+    for (int i = 0; i < cfg->warmup; i++) {
+        int rc = run_call(call, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    int rc = sw->ops->synchronize(sw->backend, err);
+    if (rc != FB_OK)
+        return rc;
+    rc = choose_batch(sw, call, &r->batch, err);
+    if (rc != FB_OK)
+        return rc;
+
+    const struct fb_stop_rule rule = {cfg->min_reps, cfg->max_reps, cfg->min_time_s,
+                                      cfg->max_time_s, cfg->target_noise};
+    double *samples = malloc(2 * (size_t)cfg->max_reps * sizeof *samples);
+    if (!samples)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", cfg->max_reps);
+    double *scratch = samples + cfg->max_reps;
+    int reps = 0;
+    double noise = NAN, start = now_s();
+    while (!fb_stats_should_stop(&rule, reps, now_s() - start, noise)) {
+        if (sw->interrupted && *sw->interrupted) {
+            rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
+            break;
+        }
+        if (cfg->cache == FB_CACHE_COLD && (rc = sw->ops->flush_cache(sw->backend, err)))
+            break;
+        double t;
+        if ((rc = sw->ops->time_calls(sw->backend, (int)r->batch, run_call, call, &t, err)))
+            break;
+        samples[reps++] = t / (double)r->batch;
+        memcpy(scratch, samples, (size_t)reps * sizeof *scratch);
+        fb_stats_sort(scratch, (size_t)reps);
+        noise = fb_stats_noise_sorted(scratch, (size_t)reps);
+    }
+    if (rc == FB_OK) {
+        struct fb_stats_summary s;
+        rc = fb_stats_summarize(samples, (size_t)reps, scratch, &s, err);
+        if (rc == FB_OK) {
+            r->reps = reps;
+            r->time_median_s = s.median;
+            r->time_min_s = s.min;
+            r->time_max_s = s.max;
+            r->time_p10_s = s.p10;
+            r->time_p90_s = s.p90;
+            r->noise = s.noise;
+            r->bandwidth_gbps = (double)r->bytes_model / s.median / 1e9;
+        }
+    }
+    free(samples);
+    return rc;
+}
+
+/* Step 4: CUPTI's view of the same call, each in its own pass. A probe that cannot measure
+ * leaves its columns empty; a launch count that contradicts the variant fails the point. */
+static int probe_point(const struct fb_sweep *sw, struct call_context *call, struct fb_record *r,
+                       struct fb_error *err)
+{
+    const struct fb_probe *p = sw->probe;
+    if (!p)
+        return FB_OK;
+    if (p->kernel_pass) {
+        int64_t launches;
+        double kernel_time;
+        int calls = r->reps > 0 && r->reps < 20 ? (int)r->reps : 20;
+        int rc = p->kernel_pass(p->self, run_call, call, calls, call->variant->n_steps,
+                                &launches, &kernel_time, err);
+        if (rc == FB_ERR_VERIFY)
+            return rc;
+        if (rc == FB_OK) {
+            r->launches = launches;
+            r->kernel_time_s = kernel_time;
+            r->launch_overhead_s = r->time_median_s - kernel_time;
+        } else if (rc != FB_ERR_UNAVAILABLE) {
+            return rc;
+        }
+    }
+    if (p->traffic_pass) {
+        int64_t rd, wr, l2;
+        int rc = p->traffic_pass(p->self, run_call, call, &rd, &wr, &l2, err);
+        if (rc == FB_OK) {
+            r->dram_read_bytes = rd;
+            r->dram_write_bytes = wr;
+            r->l2_bytes = l2;
+            r->dram_bytes_per_element =
+                (double)(rd + wr) / (double)call->n / (double)sizeof(float);
+        } else if (rc != FB_ERR_UNAVAILABLE) {
+            return rc;
+        }
+    }
+    return FB_OK;
+}
+
+static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, int64_t n,
+                        struct fb_record *r)
+{
+    fb_record_init(r);
+    snprintf(r->backend, sizeof r->backend, "%s", sw->ops->name);
+    snprintf(r->device, sizeof r->device, "%s", sw->device->name);
+    snprintf(r->variant, sizeof r->variant, "%s", v->name);
+    snprintf(r->dtype, sizeof r->dtype, "%s", sw->cfg->dtype);
+    snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
+    r->n = n;
+    r->bytes_model = (int64_t)v->elements_moved * (int64_t)sizeof(float) * n;
+}
+
+/* Measures one point into r. Returns FB_OK when r is finished (ok or failed: a wrong result
+ * or a contradicted launch count is a failed point, not an error of the sweep). */
+static int measure_point(const struct fb_sweep *sw, const struct fb_variant *v, int64_t n,
+                         struct size_buffers *sb, struct fb_record *r, struct fb_error *err)
+{
+    init_record(sw, v, n, r);
+    struct call_context call = {sw->ops, sw->backend, v, sb->dev, n};
+    int rc = verify_point(sw, &call, sb, r, err);
+    if (rc == FB_OK && r->launches != v->n_steps)
+        rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
+                     r->launches, v->n_steps);
+    if (rc == FB_OK)
+        rc = time_point(sw, &call, r, err);
+    if (rc == FB_OK)
+        rc = probe_point(sw, &call, r, err);
+    if (rc == FB_ERR_VERIFY) {
+        r->status = FB_POINT_FAILED;
+        snprintf(r->reason, sizeof r->reason, "%.255s", err->msg);
+        return FB_OK;
+    }
+    if (rc == FB_OK)
+        r->status = FB_POINT_OK;
+    return rc;
+}
+
+int fb_sweep_run(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb, int *failed,
+                 struct fb_error *err)
+{
+    *failed = 0;
+    for (size_t si = 0; si < sw->cfg->n_sizes; si++) {
+        const int64_t n = (int64_t)sw->cfg->sizes[si];
+        bool pending = false;
+        for (size_t vi = 0; vi < fb_variant_count; vi++)
+            if (variant_enabled(sw->cfg, vi) && !(cb->skip && cb->skip(cb->user, &fb_variants[vi], n)))
+                pending = true;
+        if (!pending)
+            continue;
+
+        struct size_buffers sb;
+        int rc = alloc_buffers(sw, n, &sb, err);
+        if (rc == FB_OK)
+            rc = prepare_inputs(sw, n, &sb, err);
+        for (size_t vi = 0; rc == FB_OK && vi < fb_variant_count; vi++) {
+            const struct fb_variant *v = &fb_variants[vi];
+            if (!variant_enabled(sw->cfg, vi) || (cb->skip && cb->skip(cb->user, v, n)))
+                continue;
+            if (sw->interrupted && *sw->interrupted) {
+                rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
+                break;
+            }
+            if (cb->point_started)
+                cb->point_started(cb->user, v, n);
+            struct fb_record r;
+            rc = measure_point(sw, v, n, &sb, &r, err);
+            if (rc != FB_OK)
+                break;
+            if (r.status == FB_POINT_FAILED)
+                (*failed)++;
+            rc = cb->point_done(cb->user, &r, err);
+        }
+        free_buffers(sw, &sb);
+        if (rc != FB_OK)
+            return rc;
+    }
+    return FB_OK;
+}

@@ -1,0 +1,70 @@
+/* The runner: measures every point of a sweep on one backend and hands each finished
+ * record to the caller. It never formats output (the writers do) and never exits.
+ *
+ * Per size: allocate once; fill a and b with fresh random values; then per variant:
+ *   1. poison the outputs, run one call, count its launches, download, compare bit for bit
+ *      with the host reference (a mismatch makes the point failed: it is never timed);
+ *   2. warm up; pick a batch so one timed sample is well above the timer's resolution;
+ *   3. time samples until the stop rule says stable (or a cap is hit); summarise;
+ *   4. optional probe passes (CUPTI kernel records, then counters), each in its own pass,
+ *      outside the timed samples, because tracing and replay perturb time. */
+#ifndef FB_MEASURE_RUNNER_H
+#define FB_MEASURE_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backends/backend.h"
+#include "common/error.h"
+#include "config/config.h"
+#include "measure/record.h"
+
+/* Extra measurements a backend may offer (CUPTI on the GPU). Each field may be NULL. */
+struct fb_probe {
+    void *self;
+    /* Runs `calls` calls through run(ctx) and reports the launches per call it saw and the
+     * median summed kernel time per call. FB_ERR_VERIFY with `reason` filled when the count
+     * is not the declared one; FB_ERR_UNAVAILABLE to leave the columns empty. */
+    int (*kernel_pass)(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
+                       int calls, int declared_launches, int64_t *launches_per_call,
+                       double *kernel_time_s, struct fb_error *err);
+    /* Runs one call (possibly replayed) and reports its DRAM and L2 bytes. */
+    int (*traffic_pass)(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
+                        int64_t *dram_read, int64_t *dram_write, int64_t *l2_bytes,
+                        struct fb_error *err);
+};
+
+struct fb_sweep_callbacks {
+    void *user;
+    /* True when the point is already measured (--resume): it is not run. May be NULL. */
+    bool (*skip)(void *user, const struct fb_variant *v, int64_t n);
+    /* Called before each point that is run. May be NULL. */
+    void (*point_started)(void *user, const struct fb_variant *v, int64_t n);
+    /* Called with every finished point (ok, failed or skipped). A non-FB_OK return stops the
+     * sweep with that error (e.g. the results file could not be written). */
+    int (*point_done)(void *user, const struct fb_record *r, struct fb_error *err);
+};
+
+struct fb_sweep {
+    const struct fb_config *cfg;
+    const struct fb_backend_ops *ops;
+    void *backend;
+    const struct fb_device_info *device;
+    const struct fb_probe *probe; /* NULL: none */
+    uint64_t seed;                /* inputs of size n are drawn from seed ^ n */
+    volatile sig_atomic_t *interrupted; /* set by a signal handler; checked between samples */
+};
+
+/* Runs every enabled variant at every size of sweep->cfg, in size order, variants in table
+ * order (copy first). Returns FB_OK when the sweep ran to the end (points may have failed:
+ * see *failed), FB_ERR_INTERRUPTED after Ctrl-C (the point in progress is abandoned, every
+ * finished one was already handed to point_done), or the error that stopped it. */
+int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
+                 struct fb_error *err);
+
+/* Bytes the sweep allocates at its largest size, host and backend together (the backend's
+ * share is `*backend_bytes`, which is host memory too on the CPU backend). */
+uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes);
+
+#endif

@@ -1,0 +1,15 @@
+/* The terminal summary printed after a sweep: per size, eager vs fused time and the
+ * speedup, launches per call, and fused/copy bandwidth. Formatting only. */
+#ifndef FB_OUTPUT_SUMMARY_H
+#define FB_OUTPUT_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "measure/record.h"
+
+/* Prints one line per size found in records (rows with status ok; others are counted at the
+ * end). Columns missing for a size (variant not run) print as "-". */
+void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
+
+#endif
