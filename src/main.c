@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/backend_open.h"
 #include "app/plots.h"
 #include "app/probe.h"
 #include "app/results.h"
@@ -39,44 +40,12 @@ struct run_state {
     struct fb_results results;
     struct fb_progress progress;
     bool resume;
+    const struct fb_config *cfg;
 };
 
 static bool cb_skip(void *user, const struct fb_variant *v, int64_t n);
 static void cb_started(void *user, const struct fb_variant *v, int64_t n);
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err);
-
-/* The backend asked for, or for auto the GPU when one answers, else the CPU (saying why). */
-static int open_backend(const struct fb_config *cfg, const struct fb_backend_ops **ops,
-                        void **state, struct fb_error *err)
-{
-    const struct fb_backend_params params = {.device = cfg->device,
-                                             .cpu_threads = cfg->cpu_threads};
-    if (cfg->backend == FB_BACKEND_CPU) {
-        *ops = &fb_cpu_backend;
-        return fb_cpu_backend.init(state, &params, err);
-    }
-    const struct fb_backend_ops *cuda = fb_backend_find("cuda");
-    if (!cuda) {
-        if (cfg->backend == FB_BACKEND_CUDA)
-            return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda, but this build has "
-                           "no CUDA backend (rebuild with nvcc on PATH and -Dcuda=enabled)",
-                           cfg->path);
-        fprintf(stderr, "backend auto: this build has no CUDA backend; using cpu\n");
-        *ops = &fb_cpu_backend;
-        return fb_cpu_backend.init(state, &params, err);
-    }
-    int rc = cuda->init(state, &params, err);
-    if (rc == FB_OK) {
-        *ops = cuda;
-        return FB_OK;
-    }
-    if (cfg->backend == FB_BACKEND_CUDA || rc != FB_ERR_UNAVAILABLE)
-        return rc == FB_ERR_UNAVAILABLE ? fb_fail(err, FB_ERR_USAGE, "backend cuda: %s", err->msg)
-                                        : rc;
-    fprintf(stderr, "backend auto: %s; using cpu\n", err->msg);
-    *ops = &fb_cpu_backend;
-    return fb_cpu_backend.init(state, &params, err);
-}
 
 static void format_bytes(char *buf, size_t size, uint64_t bytes)
 {
@@ -194,7 +163,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct fb_error err = {{0}};
     const struct fb_backend_ops *ops = NULL;
     void *backend = NULL;
-    int rc = open_backend(cfg, &ops, &backend, &err);
+    int rc = fb_app_open_backend(cfg, &ops, &backend, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return exit_code_for(rc);
@@ -204,14 +173,14 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct fb_app_probe *probe_state = NULL;
     char counters_status[256] = "not applicable (cpu backend)";
     char csv[FB_PATH_MAX];
-    struct run_state state = {.resume = cli->resume};
+    struct run_state state = {.resume = cli->resume, .cfg = cfg};
     int failed = 0;
 
     rc = ops->describe(backend, &dev, &err);
     if (rc == FB_OK)
         rc = check_memory(cfg, ops, &dev, &err);
     if (rc == FB_OK)
-        rc = fb_expand_output_path(csv, sizeof csv, cfg->csv_path, ops->name, dev.name, &err);
+        rc = fb_config_expand_path(cfg->csv_path, ops->name, dev.name, csv, sizeof csv, &err);
     if (rc == FB_OK && cli->dry_run) {
         print_plan(stdout, cfg, ops->name, &dev, csv);
         ops->fini(backend);
@@ -220,7 +189,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     if (rc == FB_OK)
         rc = fb_results_check_writable(csv, &err);
     if (rc == FB_OK)
-        rc = fb_app_probe_open(&probe_state, &probe, ops, cfg, &dev, counters_status,
+        rc = fb_app_probe_open(&probe_state, &probe, ops, backend, cfg, &dev, counters_status,
                                sizeof counters_status, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
@@ -306,7 +275,8 @@ static bool cb_skip(void *user, const struct fb_variant *v, int64_t n)
             device = s->results.meta[i].value;
     }
     return backend && device &&
-           fb_results_has_ok(&s->results, backend, device, v->name, "fp32", n);
+           fb_results_has_ok(&s->results, backend, device, v->name, s->cfg->dtype, n,
+                             fb_cache_mode_name(s->cfg->cache));
 }
 
 static void cb_started(void *user, const struct fb_variant *v, int64_t n)

@@ -1,36 +1,258 @@
+/* The CUPTI probe behind the runner's struct fb_probe, and the --profile kernel table.
+ * CUPTI's own code is in src/cupti/; builds without it link a stub that reports
+ * "unavailable", so nothing here needs #ifdefs. */
 #include "app/probe.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "fb_build_config.h"
+#include "app/backend_open.h"
+#include "cupti/cupti_probe.h"
+#include "cupti/kernel_table.h"
+#include "cupti/kernel_table_print.h"
+#include "cupti/kernel_trace.h"
+#include "cupti/traffic.h"
+
+struct fb_app_probe {
+    struct fb_cupti *cupti;
+    const struct fb_backend_ops *ops;
+    void *backend;
+    struct fb_kernel_trace trace;
+};
+
+/* One activity window over `calls` calls; the trace goes to p->trace. */
+static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_error *err),
+                       void *ctx, int calls, struct fb_error *err)
+{
+    int rc = fb_cupti_activity_start(p->cupti, p->ops->stream(p->backend), err);
+    for (int i = 0; rc == FB_OK && i < calls; i++)
+        rc = run(ctx, err);
+    if (rc == FB_OK)
+        rc = p->ops->synchronize(p->backend, err);
+    struct fb_error stop_err;
+    int stop_rc = fb_cupti_activity_stop(p->cupti, &p->trace, &stop_err);
+    if (rc == FB_OK && stop_rc != FB_OK) {
+        *err = stop_err;
+        rc = stop_rc;
+    }
+    return rc;
+}
+
+static int kernel_pass(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
+                       int calls, int declared_launches, int64_t *launches_per_call,
+                       double *kernel_time_s, struct fb_error *err)
+{
+    struct fb_app_probe *p = self;
+    if (!fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
+        return FB_ERR_UNAVAILABLE;
+    int rc = trace_calls(p, run, ctx, calls, err);
+    if (rc != FB_OK)
+        return rc;
+    struct fb_kernel_summary summary;
+    rc = fb_kernel_trace_summarize(&p->trace, calls, declared_launches, &summary, err);
+    if (rc != FB_OK)
+        return rc;
+    *launches_per_call = summary.launches_per_call;
+    if (!summary.ok)
+        return fb_fail(err, FB_ERR_VERIFY, "CUPTI: %s", summary.reason);
+    *kernel_time_s = summary.kernel_time_s;
+    return FB_OK;
+}
+
+/* The range profiler replays each kernel; one call, then wait for it. */
+struct synced_call {
+    int (*run)(void *ctx, struct fb_error *err);
+    void *ctx;
+    struct fb_app_probe *probe;
+};
+
+static int run_synced(void *ctx, struct fb_error *err)
+{
+    struct synced_call *s = ctx;
+    int rc = s->run(s->ctx, err);
+    return rc == FB_OK ? s->probe->ops->synchronize(s->probe->backend, err) : rc;
+}
+
+static int traffic_pass(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
+                        int64_t *dram_read, int64_t *dram_write, int64_t *l2_bytes,
+                        struct fb_error *err)
+{
+    struct fb_app_probe *p = self;
+    if (!fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
+        return FB_ERR_UNAVAILABLE;
+    struct synced_call call = {run, ctx, p};
+    struct fb_traffic traffic;
+    int rc = fb_cupti_measure_traffic(p->cupti, run_synced, &call, &traffic, err);
+    if (rc != FB_OK)
+        return rc;
+    *dram_read = traffic.dram_read_bytes;
+    *dram_write = traffic.dram_write_bytes;
+    *l2_bytes = traffic.l2_bytes;
+    return FB_OK;
+}
 
 int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
-                      const struct fb_backend_ops *ops, const struct fb_config *cfg,
-                      const struct fb_device_info *dev, char *status, size_t status_size,
-                      struct fb_error *err)
+                      const struct fb_backend_ops *ops, void *backend,
+                      const struct fb_config *cfg, struct fb_device_info *dev, char *status,
+                      size_t status_size, struct fb_error *err)
 {
-    (void)probe;
-    (void)cfg;
-    (void)dev;
-    (void)err;
     *state = NULL;
-    if (strcmp(ops->name, "cpu") == 0)
-        snprintf(status, status_size, "not applicable (cpu backend)");
-    else
-        snprintf(status, status_size, "unavailable: built without CUPTI");
+    if (!ops->stream) {
+        snprintf(status, status_size, "not applicable (%s backend)", ops->name);
+        return FB_OK;
+    }
+    if (!cfg->cupti_activity && !cfg->cupti_counters) {
+        snprintf(status, status_size, "off ([cupti] activity and counters are false)");
+        return FB_OK;
+    }
+    struct fb_cupti *cupti = NULL;
+    int rc = fb_cupti_open(&cupti, cfg->device, cfg->cupti_activity, cfg->cupti_counters, err);
+    if (rc == FB_ERR_UNAVAILABLE) {
+        fprintf(stderr, "warning: CUPTI unavailable, the kernel-time and DRAM columns stay "
+                        "empty: %s\n", err->msg);
+        snprintf(status, status_size, "unavailable: %.200s", err->msg);
+        return FB_OK;
+    }
+    if (rc != FB_OK)
+        return rc;
+    struct fb_app_probe *p = calloc(1, sizeof *p);
+    if (!p) {
+        fb_cupti_close(cupti);
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
+    }
+    p->cupti = cupti;
+    p->ops = ops;
+    p->backend = backend;
+    fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
+    const char *why_activity = "", *why_counters = "";
+    bool activity = fb_cupti_available(cupti, FB_CUPTI_ACTIVITY, &why_activity);
+    bool counters = fb_cupti_available(cupti, FB_CUPTI_COUNTERS, &why_counters);
+    snprintf(status, status_size, "activity %s%s%s; counters %s%s%s",
+             activity ? "on" : "off", activity ? "" : ": ", activity ? "" : why_activity,
+             counters ? "on" : "off", counters ? "" : ": ", counters ? "" : why_counters);
+    if (cfg->cupti_counters && !counters)
+        fprintf(stderr, "warning: CUPTI counters unavailable, the DRAM columns stay empty: %s\n",
+                why_counters);
+    if (cfg->cupti_activity && !activity)
+        fprintf(stderr, "warning: CUPTI activity unavailable, launches are counted on the host "
+                        "and kernel_time_s stays empty: %s\n", why_activity);
+    if (!dev->chip[0])
+        fb_cupti_chip_name(cfg->device, dev->chip, sizeof dev->chip, &(struct fb_error){{0}});
+    *probe = (struct fb_probe){p, activity ? kernel_pass : NULL, counters ? traffic_pass : NULL};
+    *state = p;
     return FB_OK;
 }
 
 void fb_app_probe_close(struct fb_app_probe *state)
 {
-    (void)state;
+    if (!state)
+        return;
+    fb_kernel_trace_free(&state->trace);
+    fb_cupti_close(state->cupti);
+    free(state);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Without CUPTI: time every step on its own, as a host-side trace (synchronizing after each,
+ * so on a GPU this is launch + kernel + sync time, and says so in the heading). */
+static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
+                               struct fb_error *err)
+{
+    fb_kernel_trace_clear(t);
+    for (int i = 0; i < calls; i++) {
+        for (int s = 0; s < call->variant->n_steps; s++) {
+            const struct fb_step *step = &call->variant->steps[s];
+            struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
+            snprintf(r.name, sizeof r.name, "%s", fb_op_name(step->op));
+            r.start_ns = now_ns();
+            int rc = call->ops->run_step(call->backend, step, call->buffers, call->n, err);
+            if (rc == FB_OK)
+                rc = call->ops->synchronize(call->backend, err);
+            r.end_ns = now_ns();
+            r.correlation_id = (uint32_t)(i * call->variant->n_steps + s);
+            if (rc == FB_OK)
+                rc = fb_kernel_trace_append(t, &r, err);
+            if (rc != FB_OK)
+                return rc;
+        }
+    }
+    return FB_OK;
 }
 
 int fb_app_profile(const struct fb_config *cfg, long long n)
 {
-    (void)cfg;
-    (void)n;
-    fprintf(stderr, "--profile: not implemented yet\n");
-    return 2;
+    const int calls = 20;
+    struct fb_error err = {{0}};
+    const struct fb_backend_ops *ops;
+    void *backend = NULL;
+    int rc = fb_app_open_backend(cfg, &ops, &backend, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return rc == FB_ERR_USAGE ? 2 : 1;
+    }
+    struct fb_device_info dev;
+    struct fb_probe probe;
+    struct fb_app_probe *p = NULL;
+    char status[256];
+    struct fb_size_buffers sb;
+    bool have_buffers = false;
+    struct fb_kernel_trace host_trace;
+    fb_kernel_trace_init(&host_trace, FB_STREAM_ANY);
+    rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK)
+        rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
+    const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)now_ns(), NULL};
+    if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
+        have_buffers = true;
+        rc = fb_size_buffers_fill(&sweep, n, &sb, &err);
+    }
+    bool cupti = p && probe.kernel_pass;
+    if (rc == FB_OK)
+        printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,
+               dev.name, n, calls,
+               cupti ? "kernel durations from CUPTI activity records"
+                     : "each step timed on the host around a synchronize");
+    for (size_t v = 0; rc == FB_OK && v < fb_variant_count; v++) {
+        if (!cfg->variant_enabled[v])
+            continue;
+        struct fb_call call = {ops, backend, &fb_variants[v], sb.dev, n};
+        for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */
+            rc = fb_call_run(&call, &err);
+        if (rc == FB_OK)
+            rc = ops->synchronize(backend, &err);
+        struct fb_kernel_trace *trace = cupti ? &p->trace : &host_trace;
+        if (rc == FB_OK)
+            rc = cupti ? trace_calls(p, fb_call_run, &call, calls, &err)
+                       : trace_steps_on_host(&call, calls, trace, &err);
+        struct fb_kernel_table table = {0};
+        if (rc == FB_OK)
+            rc = fb_kernel_table_build(trace, &table, &err);
+        if (rc == FB_OK) {
+            int64_t kernels = 0;
+            for (size_t r = 0; r < table.count; r++)
+                kernels += table.rows[r].calls;
+            printf("\n%s: %s\n  %" PRId64 " kernels in %d calls = %.3g per call (declared %d)\n",
+                   fb_variants[v].name, fb_variants[v].description, kernels, calls,
+                   (double)kernels / calls, fb_variants[v].n_steps);
+            fb_kernel_table_print(stdout, &table, 40);
+        }
+        fb_kernel_table_free(&table);
+    }
+    if (rc != FB_OK)
+        fprintf(stderr, "--profile: %s\n", err.msg);
+    if (have_buffers)
+        fb_size_buffers_free(&sweep, &sb);
+    fb_kernel_trace_free(&host_trace);
+    fb_app_probe_close(p);
+    ops->fini(backend);
+    return rc == FB_OK ? 0 : (rc == FB_ERR_USAGE ? 2 : 1);
 }

@@ -15,11 +15,11 @@ struct fb_app_probe;
 /* Sets up the probe for this backend and config. *state stays NULL (and FB_OK is returned)
  * when there is nothing to probe: the CPU backend, CUPTI not built, or CUPTI unavailable
  * here, in which case one warning goes to stderr and `status` says why (for the CSV
- * metadata). probe is filled when *state is set. */
+ * metadata). probe is filled when *state is set. Fills dev->chip from CUPTI when it can. */
 int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
-                      const struct fb_backend_ops *ops, const struct fb_config *cfg,
-                      const struct fb_device_info *dev, char *status, size_t status_size,
-                      struct fb_error *err);
+                      const struct fb_backend_ops *ops, void *backend,
+                      const struct fb_config *cfg, struct fb_device_info *dev, char *status,
+                      size_t status_size, struct fb_error *err);
 void fb_app_probe_close(struct fb_app_probe *state);
 
 /* --profile N: per enabled variant, run it at N elements and print a kernel table (name,

@@ -1,6 +1,5 @@
 #include "app/results.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -94,11 +93,11 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
 }
 
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
-                       const char *variant, const char *dtype, int64_t n)
+                       const char *variant, const char *dtype, int64_t n, const char *cache)
 {
     const struct fb_record *r =
         fb_csv_find_record(res->records, res->count, backend, device, variant, dtype, n);
-    return r && r->status == FB_POINT_OK;
+    return r && r->status == FB_POINT_OK && strcmp(r->cache, cache) == 0;
 }
 
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err)
@@ -126,7 +125,7 @@ int fb_results_check_writable(const char *path, struct fb_error *err)
 {
     int rc = fb_csv_make_parent_dirs(path, err);
     if (rc != FB_OK)
-        return fb_fail(err, FB_ERR_USAGE, "%s", err->msg);
+        return FB_ERR_USAGE; /* err names the directory and the path */
     char probe[FB_PATH_MAX + 8];
     snprintf(probe, sizeof probe, "%s.tmp", path);
     FILE *f = fopen(probe, "w");
@@ -143,62 +142,4 @@ void fb_results_free(struct fb_results *res)
     free(res->records);
     res->records = NULL;
     res->count = res->capacity = 0;
-}
-
-void fb_slugify(char *out, size_t size, const char *text)
-{
-    size_t j = 0;
-    bool dash = false;
-    for (const char *p = text; *p && j + 1 < size && j < 40; p++) {
-        if (isalnum((unsigned char)*p)) {
-            if (dash && j > 0)
-                out[j++] = '-';
-            if (j + 1 < size)
-                out[j++] = (char)tolower((unsigned char)*p);
-            dash = false;
-        } else {
-            dash = true;
-        }
-    }
-    while (j > 0 && out[j - 1] == '-')
-        j--;
-    if (j == 0 && size > 1)
-        out[j++] = 'x';
-    out[j] = '\0';
-    /* "...-processor" says nothing */
-    char *tail = strstr(out, "-processor");
-    if (tail && tail[10] == '\0')
-        *tail = '\0';
-}
-
-int fb_expand_output_path(char *out, size_t size, const char *pattern, const char *backend,
-                          const char *device, struct fb_error *err)
-{
-    char slug[64];
-    fb_slugify(slug, sizeof slug, device);
-    size_t j = 0;
-    for (const char *p = pattern; *p;) {
-        const char *value = NULL;
-        size_t skip = 0;
-        if (strncmp(p, "{backend}", 9) == 0)
-            value = backend, skip = 9;
-        else if (strncmp(p, "{device}", 8) == 0)
-            value = slug, skip = 8;
-        else if (*p == '{')
-            return fb_fail(err, FB_ERR_USAGE, "%s: unknown placeholder (use {backend} or {device})",
-                           pattern);
-        if (value) {
-            int w = snprintf(out + j, size - j, "%s", value);
-            if (w < 0 || (size_t)w >= size - j)
-                return fb_fail(err, FB_ERR_USAGE, "%s: path too long", pattern);
-            j += (size_t)w;
-            p += skip;
-        } else {
-            if (j + 1 >= size)
-                return fb_fail(err, FB_ERR_USAGE, "%s: path too long", pattern);
-            out[j++] = *p++;
-        }
-    }
-    out[j] = '\0';
-    return FB_OK;
 }

@@ -33,9 +33,9 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
  * run starts empty, *loaded = 0). */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
-/* Whether the store already holds an ok row for this point. */
+/* Whether the store already holds an ok row for this point, measured in this cache mode. */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
-                       const char *variant, const char *dtype, int64_t n);
+                       const char *variant, const char *dtype, int64_t n, const char *cache);
 
 /* Appends r, fills its copy_fraction from the copy row at the same n (same backend and
  * device), and rewrites the CSV atomically. */
@@ -46,12 +46,5 @@ int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_
 int fb_results_check_writable(const char *path, struct fb_error *err);
 
 void fb_results_free(struct fb_results *res);
-
-/* "AMD EPYC 7B13 64-Core Processor" -> "amd-epyc-7b13-64-core", for file names. */
-void fb_slugify(char *out, size_t size, const char *text);
-
-/* Expands {backend} and {device} (slugified) in pattern. FB_ERR_USAGE for an unknown {...}. */
-int fb_expand_output_path(char *out, size_t size, const char *pattern, const char *backend,
-                          const char *device, struct fb_error *err);
 
 #endif

@@ -73,6 +73,10 @@ struct fb_backend_ops {
     /* Evicts the measured arrays from the cache that matters (cold mode): writes over a
      * buffer larger than it. Not timed. */
     int (*flush_cache)(void *state, struct fb_error *err);
+
+    /* The queue work is issued on (a cudaStream_t), for probes that filter by stream;
+     * NULL on the CPU. */
+    void *(*stream)(void *state);
 };
 
 extern const struct fb_backend_ops fb_cpu_backend;

@@ -31,6 +31,8 @@ struct fb_config {
     char label[256];        /* free text stored in the results */
 
     /* [sweep] */
+    char sizes_spec[FB_PATH_MAX]; /* the sizes text as written (fb_sizes_parse syntax), kept so
+                                     that a later points_per_decade override can re-expand it */
     uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
     size_t n_sizes;
     bool variant_enabled[16];     /* indexed like fb_variants[] (plan/variants.h) */
@@ -58,8 +60,9 @@ struct fb_config {
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
     char plot_dir[FB_PATH_MAX];
 
-    /* The line each key was set on (0: default), for messages about values that are only
-     * found wrong later, such as sizes that do not fit in the device's memory. */
+    /* The line each key was set on (0: default or a command-line override), for messages
+     * about values that are only found wrong later, such as sizes that do not fit in the
+     * device's memory. */
     int sizes_line;
     int csv_line;
 };
@@ -69,15 +72,21 @@ void fb_config_defaults(struct fb_config *cfg);
 
 /* Parses and validates the INI file at path into cfg (defaults first, then the file).
  * Every problem is reported, not only the first: each as one line
- * "path:line: [section] key: message" written to `diag` (unknown keys and sections name the
- * nearest valid one; out-of-range values give the range).
+ * "path:line: [section] key: message" written to `diag` in line order (unknown keys and
+ * sections name the nearest valid one; out-of-range values give the range). diag may be
+ * NULL (the count of errors is still in err). On error cfg holds defaults and the valid
+ * values, and must not be used for a run.
  * Returns FB_OK, FB_ERR_USAGE when the file has any error (diag says which), or
  * FB_ERR_RUNTIME when it cannot be read (err says why). */
 int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err);
 
-/* Applies one command-line override ("sizes", "variants", "backend", "output", ...: the
- * same key names and value syntax as the file) on top of a loaded config.
- * Returns FB_OK or FB_ERR_USAGE with err = "--key: message". */
+/* Applies one command-line override on top of a loaded config. key is any key name of the
+ * file ("sizes", "variants", "backend", "points_per_decade", "label", "cache", "device",
+ * "cpu_threads", "warmup", "min_reps", "max_reps", "min_time", "max_time", "target_noise",
+ * "plots", "csv", ...) or "output" (= csv); value has the same syntax as in the file.
+ * Sizes are re-expanded when sizes or points_per_decade change, and the cross-field rules
+ * (min_reps <= max_reps, min_time <= max_time) are checked against the result.
+ * Returns FB_OK or FB_ERR_USAGE with err = "--key: message" (cfg unchanged on error). */
 int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
                        struct fb_error *err);
 
@@ -88,6 +97,19 @@ int fb_config_override(struct fb_config *cfg, const char *key, const char *value
  * Returns FB_OK or FB_ERR_USAGE with err saying which token is wrong. */
 int fb_sizes_parse(const char *text, int points_per_decade, uint64_t *sizes, size_t max_sizes,
                    size_t *n_sizes, struct fb_error *err);
+
+/* Fills the placeholders {backend} and {device} of an output path pattern (csv), the device
+ * name made file-name friendly (fb_slugify): "results/{backend}-{device}.csv" with ("cuda",
+ * "NVIDIA H200") gives "results/cuda-nvidia-h200.csv", so runs on different machines sit
+ * side by side. Returns FB_OK, or FB_ERR_USAGE when the result does not fit in out_size
+ * bytes or the pattern holds another {placeholder} (err says which). */
+int fb_config_expand_path(const char *pattern, const char *backend, const char *device,
+                          char *out, size_t out_size, struct fb_error *err);
+
+/* "AMD EPYC 7B13 64-Core Processor" -> "amd-epyc-7b13-64-core": lower case, runs of other
+ * characters as one '-', at most 40 characters, a trailing "-processor" dropped; "x" when
+ * nothing is left. */
+void fb_slugify(char *out, size_t size, const char *text);
 
 /* The name of a backend choice / cache mode, as written in the file. */
 const char *fb_backend_choice_name(enum fb_backend_choice b);

@@ -10,26 +10,9 @@
 #include "measure/reference.h"
 #include "measure/stats.h"
 
-/* Everything one size needs, allocated once and shared by all its variants. */
-struct size_buffers {
-    void *dev[FB_BUF_COUNT]; /* backend memory; NULL for buffers no enabled variant uses */
-    float *host_a, *host_b;  /* the random inputs */
-    float *host_out;         /* the downloaded output (and the reference's scratch) */
-    float *host_want;        /* the reference output */
-};
-
-/* One call of a variant: its steps, back to back (the time_calls callback). */
-struct call_context {
-    const struct fb_backend_ops *ops;
-    void *backend;
-    const struct fb_variant *variant;
-    void *const *buffers;
-    int64_t n;
-};
-
-static int run_call(void *ctx, struct fb_error *err)
+int fb_call_run(void *ctx, struct fb_error *err)
 {
-    const struct call_context *c = ctx;
+    const struct fb_call *c = ctx;
     for (int s = 0; s < c->variant->n_steps; s++) {
         int rc = c->ops->run_step(c->backend, &c->variant->steps[s], c->buffers, c->n, err);
         if (rc != FB_OK)
@@ -71,7 +54,7 @@ uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_by
     return (arrays + 4) * n * sizeof(float);
 }
 
-static void free_buffers(const struct fb_sweep *sw, struct size_buffers *sb)
+void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb)
 {
     for (int b = 0; b < FB_BUF_COUNT; b++)
         if (sb->dev[b])
@@ -83,8 +66,8 @@ static void free_buffers(const struct fb_sweep *sw, struct size_buffers *sb)
     memset(sb, 0, sizeof *sb);
 }
 
-static int alloc_buffers(const struct fb_sweep *sw, int64_t n, struct size_buffers *sb,
-                         struct fb_error *err)
+int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
+                          struct fb_error *err)
 {
     memset(sb, 0, sizeof *sb);
     const size_t bytes = (size_t)n * sizeof(float);
@@ -93,7 +76,7 @@ static int alloc_buffers(const struct fb_sweep *sw, int64_t n, struct size_buffe
             continue;
         int rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
         if (rc != FB_OK) {
-            free_buffers(sw, sb);
+            fb_size_buffers_free(sw, sb);
             return rc;
         }
     }
@@ -102,16 +85,15 @@ static int alloc_buffers(const struct fb_sweep *sw, int64_t n, struct size_buffe
     sb->host_out = malloc(bytes ? bytes : 1);
     sb->host_want = malloc(bytes ? bytes : 1);
     if (!sb->host_a || !sb->host_b || !sb->host_out || !sb->host_want) {
-        free_buffers(sw, sb);
+        fb_size_buffers_free(sw, sb);
         return fb_fail(err, FB_ERR_RUNTIME, "out of host memory for 4 arrays of %" PRId64
                        " floats", n);
     }
     return FB_OK;
 }
 
-/* Fresh random inputs for this size, uploaded into a and b. */
-static int prepare_inputs(const struct fb_sweep *sw, int64_t n, struct size_buffers *sb,
-                          struct fb_error *err)
+int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
+                         struct fb_error *err)
 {
     const size_t bytes = (size_t)n * sizeof(float);
     fb_fill_random(sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
@@ -126,8 +108,8 @@ static int prepare_inputs(const struct fb_sweep *sw, int64_t n, struct size_buff
 
 /* Step 1: poison, one call, count launches, compare with the reference. FB_ERR_VERIFY with
  * the first wrong element in err when the output is wrong. */
-static int verify_point(const struct fb_sweep *sw, struct call_context *call,
-                        struct size_buffers *sb, struct fb_record *r, struct fb_error *err)
+static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
+                        struct fb_size_buffers *sb, struct fb_record *r, struct fb_error *err)
 {
     const int64_t n = call->n;
     const size_t bytes = (size_t)n * sizeof(float);
@@ -140,7 +122,7 @@ static int verify_point(const struct fb_sweep *sw, struct call_context *call,
             return rc;
     }
     uint64_t before = sw->ops->launch_count(sw->backend);
-    int rc = run_call(call, err);
+    int rc = fb_call_run(call, err);
     if (rc == FB_OK)
         rc = sw->ops->synchronize(sw->backend, err);
     if (rc != FB_OK)
@@ -165,7 +147,7 @@ static int verify_point(const struct fb_sweep *sw, struct call_context *call,
 
 /* Calls per timed sample: enough that one sample lasts at least 200 timer ticks and 20 us,
  * so the timer's resolution costs under 0.5%. A call longer than that is timed alone. */
-static int choose_batch(const struct fb_sweep *sw, struct call_context *call, int64_t *batch,
+static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t *batch,
                         struct fb_error *err)
 {
     *batch = 1;
@@ -175,7 +157,7 @@ static int choose_batch(const struct fb_sweep *sw, struct call_context *call, in
     double t = 0.0;
     int calls = 1;
     for (;;) {
-        int rc = sw->ops->time_calls(sw->backend, calls, run_call, call, &t, err);
+        int rc = sw->ops->time_calls(sw->backend, calls, fb_call_run, call, &t, err);
         if (rc != FB_OK)
             return rc;
         if (t >= target || calls >= (1 << 20))
@@ -188,12 +170,12 @@ static int choose_batch(const struct fb_sweep *sw, struct call_context *call, in
     return FB_OK;
 }
 
-static int time_point(const struct fb_sweep *sw, struct call_context *call, struct fb_record *r,
+static int time_point(const struct fb_sweep *sw, struct fb_call *call, struct fb_record *r,
                       struct fb_error *err)
 {
     const struct fb_config *cfg = sw->cfg;
     for (int i = 0; i < cfg->warmup; i++) {
-        int rc = run_call(call, err);
+        int rc = fb_call_run(call, err);
         if (rc != FB_OK)
             return rc;
     }
@@ -220,7 +202,7 @@ static int time_point(const struct fb_sweep *sw, struct call_context *call, stru
         if (cfg->cache == FB_CACHE_COLD && (rc = sw->ops->flush_cache(sw->backend, err)))
             break;
         double t;
-        if ((rc = sw->ops->time_calls(sw->backend, (int)r->batch, run_call, call, &t, err)))
+        if ((rc = sw->ops->time_calls(sw->backend, (int)r->batch, fb_call_run, call, &t, err)))
             break;
         samples[reps++] = t / (double)r->batch;
         memcpy(scratch, samples, (size_t)reps * sizeof *scratch);
@@ -247,7 +229,7 @@ static int time_point(const struct fb_sweep *sw, struct call_context *call, stru
 
 /* Step 4: CUPTI's view of the same call, each in its own pass. A probe that cannot measure
  * leaves its columns empty; a launch count that contradicts the variant fails the point. */
-static int probe_point(const struct fb_sweep *sw, struct call_context *call, struct fb_record *r,
+static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct fb_record *r,
                        struct fb_error *err)
 {
     const struct fb_probe *p = sw->probe;
@@ -257,7 +239,7 @@ static int probe_point(const struct fb_sweep *sw, struct call_context *call, str
         int64_t launches;
         double kernel_time;
         int calls = r->reps > 0 && r->reps < 20 ? (int)r->reps : 20;
-        int rc = p->kernel_pass(p->self, run_call, call, calls, call->variant->n_steps,
+        int rc = p->kernel_pass(p->self, fb_call_run, call, calls, call->variant->n_steps,
                                 &launches, &kernel_time, err);
         if (rc == FB_ERR_VERIFY)
             return rc;
@@ -271,7 +253,7 @@ static int probe_point(const struct fb_sweep *sw, struct call_context *call, str
     }
     if (p->traffic_pass) {
         int64_t rd, wr, l2;
-        int rc = p->traffic_pass(p->self, run_call, call, &rd, &wr, &l2, err);
+        int rc = p->traffic_pass(p->self, fb_call_run, call, &rd, &wr, &l2, err);
         if (rc == FB_OK) {
             r->dram_read_bytes = rd;
             r->dram_write_bytes = wr;
@@ -301,10 +283,10 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
 /* Measures one point into r. Returns FB_OK when r is finished (ok or failed: a wrong result
  * or a contradicted launch count is a failed point, not an error of the sweep). */
 static int measure_point(const struct fb_sweep *sw, const struct fb_variant *v, int64_t n,
-                         struct size_buffers *sb, struct fb_record *r, struct fb_error *err)
+                         struct fb_size_buffers *sb, struct fb_record *r, struct fb_error *err)
 {
     init_record(sw, v, n, r);
-    struct call_context call = {sw->ops, sw->backend, v, sb->dev, n};
+    struct fb_call call = {sw->ops, sw->backend, v, sb->dev, n};
     int rc = verify_point(sw, &call, sb, r, err);
     if (rc == FB_OK && r->launches != v->n_steps)
         rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
@@ -336,10 +318,10 @@ int fb_sweep_run(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
         if (!pending)
             continue;
 
-        struct size_buffers sb;
-        int rc = alloc_buffers(sw, n, &sb, err);
+        struct fb_size_buffers sb;
+        int rc = fb_size_buffers_alloc(sw, n, &sb, err);
         if (rc == FB_OK)
-            rc = prepare_inputs(sw, n, &sb, err);
+            rc = fb_size_buffers_fill(sw, n, &sb, err);
         for (size_t vi = 0; rc == FB_OK && vi < fb_variant_count; vi++) {
             const struct fb_variant *v = &fb_variants[vi];
             if (!variant_enabled(sw->cfg, vi) || (cb->skip && cb->skip(cb->user, v, n)))
@@ -358,7 +340,7 @@ int fb_sweep_run(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
                 (*failed)++;
             rc = cb->point_done(cb->user, &r, err);
         }
-        free_buffers(sw, &sb);
+        fb_size_buffers_free(sw, &sb);
         if (rc != FB_OK)
             return rc;
     }

@@ -63,6 +63,33 @@ struct fb_sweep {
 int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
                  struct fb_error *err);
 
+/* Everything one size needs, allocated once and shared by all its variants. */
+struct fb_size_buffers {
+    void *dev[FB_BUF_COUNT]; /* backend memory; NULL for buffers no enabled variant uses */
+    float *host_a, *host_b;  /* the random inputs */
+    float *host_out;         /* the downloaded output */
+    float *host_want;        /* the reference output (and its scratch) */
+};
+
+/* Allocates the buffers for n elements (backend and host); frees what it got on failure. */
+int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
+                          struct fb_error *err);
+/* Draws fresh random inputs for this size and uploads them into a and b. */
+int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
+                         struct fb_error *err);
+void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb);
+
+/* One call of a variant on some buffers: fb_call_run(ctx) enqueues its steps back to back
+ * (no synchronization), as time_calls and the probes expect. */
+struct fb_call {
+    const struct fb_backend_ops *ops;
+    void *backend;
+    const struct fb_variant *variant;
+    void *const *buffers;
+    int64_t n;
+};
+int fb_call_run(void *ctx, struct fb_error *err);
+
 /* Bytes the sweep allocates at its largest size, host and backend together (the backend's
  * share is `*backend_bytes`, which is host memory too on the CPU backend). */
 uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes);

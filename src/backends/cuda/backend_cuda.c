@@ -231,6 +231,11 @@ static int cuda_flush_cache(void *state, struct fb_error *err)
     return FB_OK;
 }
 
+static void *cuda_stream(void *state)
+{
+    return ((struct cuda_state *)state)->stream;
+}
+
 const struct fb_backend_ops fb_cuda_backend = {
     .name = "cuda",
     .init = cuda_init,
@@ -246,4 +251,5 @@ const struct fb_backend_ops fb_cuda_backend = {
     .time_calls = cuda_time_calls,
     .launch_count = cuda_launch_count,
     .flush_cache = cuda_flush_cache,
+    .stream = cuda_stream,
 };

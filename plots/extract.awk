@@ -1,0 +1,205 @@
+# extract.awk: turn one fusebench results CSV into small whitespace-separated .dat files that
+# the gnuplot scripts read, so that the chart scripts never parse CSV themselves.
+#
+# Usage: awk -v out=DIR -v tag=TAG -f plots/extract.awk RESULTS.csv
+#
+# Columns are looked up by header name, never by position: an older CSV with fewer columns or
+# another order gives the same .dat files (a column it lacks becomes NaN, which gnuplot skips).
+# Only rows with status "ok" are kept (every row when the CSV has no status column). When the
+# same series has two rows at one n (a resumed sweep), the later row wins.
+#
+# Writes, under DIR:
+#   TAG.meta        "key<TAB>value": the "# key: value" metadata lines, plus derived values
+#                   n_min, n_max (plotted sizes), n_launch (end of the launch-bound regime),
+#                   speedup_max, has_dram (1 when any dram_bytes_per_element is present),
+#                   bandwidth_max, copy_bandwidth_max (GB/s; 0 when none)
+#   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches": one line per series
+#   TAG-s<i>.dat    n  t_median_s  t_p10_s  t_p90_s  bandwidth_gbps  dram_elems_per_elem
+#                   launches  kernel_time_s        (sorted by n by the caller)
+#   TAG.speedup     "eager key<TAB>fused key<TAB>dat file": one line per speedup series
+#   TAG-x<i>.dat    n  speedup  speedup_lo  speedup_hi
+#                   speedup = t_eager / t_fused (medians, same n, same CSV); the bounds pair
+#                   the eager p10 with the fused p90 and vice versa, a deliberately wide band.
+# Exit status 2 (message on stderr naming the file) when the CSV has no header, lacks a
+# required column (variant, n, time_median_s) or has no plottable row.
+
+BEGIN {
+    FS = ","
+    have_header = 0
+    nseries = 0
+    rows_ok = 0
+    bad = 0
+    bwmax = 0; copymax = 0
+}
+
+function fail(msg) {
+    printf "render: %s: %s\n", FILENAME, msg > "/dev/stderr"
+    bad = 1
+    exit 2
+}
+
+# Split a CSV line into f[1..]: handles "quoted, fields" and "" escapes; returns the count.
+function csv_split(line, f,    n, i, c, cur, inq) {
+    if (index(line, "\"") == 0)
+        return split(line, f, ",")
+    n = 0; cur = ""; inq = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (inq) {
+            if (c == "\"") {
+                if (substr(line, i + 1, 1) == "\"") { cur = cur "\""; i++ }
+                else inq = 0
+            } else cur = cur c
+        } else if (c == "\"") inq = 1
+        else if (c == ",") { f[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    f[++n] = cur
+    return n
+}
+
+function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+
+# The value of column `name` in the current row, or "" when the CSV has no such column.
+function col(name) { return (name in idx) ? trim(F[idx[name]]) : "" }
+
+function num(s) { return (s == "" || s !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) ? "NaN" : s + 0 }
+
+function isnan(s) { return s == "NaN" }
+
+function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
+
+{ sub(/\r$/, "") }
+
+/^[ \t]*#/ {
+    if (!have_header && match($0, /^[ \t]*#[ \t]*[A-Za-z0-9_]+[ \t]*:/)) {
+        line = $0
+        sub(/^[ \t]*#[ \t]*/, "", line)
+        key = line; sub(/[ \t]*:.*$/, "", key)
+        val = line; sub(/^[^:]*:[ \t]*/, "", val)
+        meta[key] = trim(val)
+    }
+    next
+}
+
+/^[ \t]*$/ { next }
+
+!have_header {
+    nh = csv_split($0, H)
+    for (i = 1; i <= nh; i++) idx[trim(H[i])] = i
+    if (!("variant" in idx) || !("n" in idx) || !("time_median_s" in idx))
+        fail("not a fusebench results CSV: the header needs the columns variant, n and " \
+             "time_median_s (got: " $0 ")")
+    have_header = 1
+    next
+}
+
+{
+    csv_split($0, F)
+    if (("status" in idx) && col("status") != "ok") next
+    n = num(col("n")); t = num(col("time_median_s"))
+    if (isnan(n) || isnan(t) || n <= 0 || t <= 0) next
+
+    # A series is a variant; a non-fp32 dtype or a cold-cache run is a series of its own.
+    key = col("variant")
+    dt = col("dtype")
+    if (dt != "" && dt != "float32" && dt != "fp32" && dt != "f32") key = key "-" dt
+    if (col("cache") == "cold") key = key "-cold"
+    if (first_device == "") { first_device = col("device"); first_backend = col("backend") }
+    if (!(key in sid)) { sid[key] = ++nseries; skey[nseries] = key; sbase[nseries] = col("variant") }
+    s = sid[key]
+
+    p10 = num(col("time_p10_s")); if (isnan(p10)) p10 = t
+    p90 = num(col("time_p90_s")); if (isnan(p90)) p90 = t
+    bw = num(col("bandwidth_gbps"))
+    bm = num(col("bytes_model"))
+    if (isnan(bw) && !isnan(bm)) bw = bm / t / 1e9     # GB/s = bytes / s / 1e9
+    dram = num(col("dram_bytes_per_element"))
+    launches = num(col("launches"))
+    kt = num(col("kernel_time_s"))
+
+    if (!((s, n) in row)) { ns[s]++; nlist[s, ns[s]] = n }
+    row[s, n] = fmtv(n) " " fmtv(t) " " fmtv(p10) " " fmtv(p90) " " fmtv(bw) " " fmtv(dram) \
+        " " fmtv(launches) " " fmtv(kt)
+    tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
+    hasdram[s, n] = !isnan(dram)
+    if (!isnan(launches)) lastlaunch[s] = launches
+    if (!isnan(bw) && bw > bwmax) bwmax = bw
+    if (!isnan(bw) && key == "copy" && bw > copymax) copymax = bw
+    rows_ok++
+}
+
+END {
+    if (bad) exit 2
+    if (!have_header) fail("empty or no header line (expected the fusebench CSV header)")
+    if (rows_ok == 0) fail("no row with status ok and a time to plot")
+
+    nmin = ""; nmax = ""
+    for (s = 1; s <= nseries; s++) {
+        dat = out "/" tag "-s" s ".dat"
+        dr = 0
+        for (j = 1; j <= ns[s]; j++) {
+            n = nlist[s, j]
+            print row[s, n] > dat
+            dr += hasdram[s, n]
+            if (nmin == "" || n < nmin) nmin = n
+            if (nmax == "" || n > nmax) nmax = n
+        }
+        close(dat)
+        if (dr > 0) any_dram = 1
+        printf "%s\t%s\t%d\t%d\t%s\n", skey[s], dat, ns[s], dr, \
+            ((s in lastlaunch) ? lastlaunch[s] : "NaN") > (out "/" tag ".series")
+    }
+
+    # Speedup pairs: every eager series over the fused series with the same dtype/cache suffix.
+    # The fused reference is fused_add_relu, else a torch.compile'd add_relu, else any
+    # series whose name says fused or compile.
+    nx = 0; smax = 0; fused_main = 0
+    for (e = 1; e <= nseries; e++) {
+        if (sbase[e] !~ /eager/) continue
+        suffix = substr(skey[e], length(sbase[e]) + 1)
+        f = 0
+        for (pass = 1; pass <= 3 && !f; pass++)
+            for (c = 1; c <= nseries && !f; c++) {
+                if (substr(skey[c], length(sbase[c]) + 1) != suffix) continue
+                if ((pass == 1 && sbase[c] == "fused_add_relu") ||
+                    (pass == 2 && sbase[c] ~ /compile/ && sbase[c] ~ /add_relu/) ||
+                    (pass == 3 && sbase[c] ~ /fused|compile/)) f = c
+            }
+        if (!f) continue
+        if (!fused_main) fused_main = f
+        dat = out "/" tag "-x" (++nx) ".dat"
+        for (j = 1; j <= ns[e]; j++) {
+            n = nlist[e, j]
+            if (!((f, n) in tmed)) continue
+            sp = tmed[e, n] / tmed[f, n]
+            print fmtv(n), fmtv(sp), fmtv(tlo[e, n] / thi[f, n]), fmtv(thi[e, n] / tlo[f, n]) > dat
+            if (sp > smax) smax = sp
+        }
+        close(dat)
+        printf "%s\t%s\t%s\n", skey[e], skey[f], dat > (out "/" tag ".speedup")
+    }
+
+    # End of the launch-bound regime: the largest n at which the fused time is still within
+    # 2x of its time at the smallest n (below it, a call costs its launches, not its bytes).
+    nlaunch = ""
+    if (fused_main) {
+        f = fused_main; n0 = ""
+        for (j = 1; j <= ns[f]; j++) if (n0 == "" || nlist[f, j] < n0) n0 = nlist[f, j]
+        for (j = 1; j <= ns[f]; j++) {
+            n = nlist[f, j]
+            if (tmed[f, n] <= 2 * tmed[f, n0] && (nlaunch == "" || n > nlaunch)) nlaunch = n
+        }
+    }
+
+    # Older CSVs may lack the metadata lines: fall back to the first plotted row.
+    if (!("device" in meta) || meta["device"] == "") meta["device"] = first_device
+    if (!("backend" in meta) || meta["backend"] == "") meta["backend"] = first_backend
+    m = out "/" tag ".meta"
+    for (k in meta) printf "%s\t%s\n", k, meta[k] > m
+    printf "n_min\t%s\nn_max\t%s\nn_launch\t%s\nspeedup_max\t%s\nhas_dram\t%d\n", \
+        fmtv(nmin), fmtv(nmax), (nlaunch == "" ? "" : fmtv(nlaunch)), fmtv(smax), any_dram > m
+    printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
+    close(m)
+    if (nx == 0) close(out "/" tag ".speedup")
+}

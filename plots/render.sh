@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# render.sh: draw every fusebench chart from results CSVs, without measuring again.
+#
+#   plots/render.sh RESULTS.csv [MORE.csv ...] [-o OUTDIR]
+#
+# The first CSV is the run being charted: it names the outputs (<stem>-<chart>.png and .svg,
+# stem = its basename without .csv) and gives the titles' device and date, the cache size and
+# the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
+# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn.
+#
+# Exit status: 0 charts written; 1 gnuplot failed; 2 usage error or a missing / unreadable /
+# malformed CSV (the message names the file); 3 gnuplot (with pngcairo) is not installed.
+# GNUPLOT=/path/to/gnuplot overrides the gnuplot found on PATH.
+set -u
+# Callers may run it as `sh render.sh` (src/app/plots.c does): re-run under bash, which the
+# arrays below need. This block is plain POSIX sh so that dash gets this far.
+if [ -z "${BASH_VERSION:-}" ]; then
+    command -v bash >/dev/null 2>&1 || { echo "render: bash is required" >&2; exit 2; }
+    exec bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+gnuplot=${GNUPLOT:-gnuplot}
+
+usage() {
+    echo "usage: $0 RESULTS.csv [MORE.csv ...] [-o OUTDIR]   (OUTDIR default: $here)" >&2
+    exit 2
+}
+
+outdir=$here
+csvs=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -o|--output-dir|--plot-dir)
+            [ $# -ge 2 ] || usage
+            outdir=$2; shift 2 ;;
+        -h|--help) usage ;;
+        --) shift; csvs+=("$@"); break ;;
+        -*) echo "render: unknown option '$1'" >&2; usage ;;
+        *) csvs+=("$1"); shift ;;
+    esac
+done
+[ ${#csvs[@]} -gt 0 ] || usage
+
+for f in "${csvs[@]}"; do
+    if [ -d "$f" ]; then
+        echo "render: '$f' is a directory, not a results CSV" >&2; exit 2
+    elif [ ! -e "$f" ]; then
+        echo "render: cannot read results CSV '$f': no such file" >&2; exit 2
+    elif [ ! -r "$f" ]; then
+        echo "render: cannot read results CSV '$f': permission denied" >&2; exit 2
+    fi
+done
+
+if ! command -v "$gnuplot" >/dev/null 2>&1; then
+    echo "render: gnuplot not found; install it (Debian/Ubuntu: apt-get install gnuplot-nox)" >&2
+    exit 3
+fi
+if ! "$gnuplot" -e "set terminal pngcairo" >/dev/null 2>&1; then
+    echo "render: '$gnuplot' has no pngcairo terminal; install gnuplot-nox" \
+         "(apt-get install gnuplot-nox)" >&2
+    exit 3
+fi
+
+mkdir -p "$outdir" || { echo "render: cannot create output directory '$outdir'" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fb-plots.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# --- extract: one tag per CSV (t1, t2, ...), .dat files sorted by n ---------------------------
+i=0
+for f in "${csvs[@]}"; do
+    i=$((i + 1))
+    awk -v out="$tmp" -v tag="t$i" -f "$here/extract.awk" "$f" || exit 2
+    for d in "$tmp/t$i-"*.dat; do
+        [ -e "$d" ] && sort -g -k1,1 -o "$d" "$d"
+    done
+done
+
+# The value of KEY in tag T's metadata ("" when absent).
+meta() { awk -F '\t' -v k="$2" '$1 == k { v = $2 } END { print v }' "$tmp/$1.meta"; }
+# A number or the fallback -1 (gnuplot reads -1 as "unknown").
+numeric() { case $1 in ''|*[!0-9.eE+-]*) echo -1 ;; *) echo "$1" ;; esac; }
+# A gnuplot single-quoted string literal ('' stands for ').
+gq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
+# Fixed colours per variant, so that a variant looks the same on every chart and every run.
+colour() {
+    case $1 in
+        copy*) echo '#000000' ;;
+        eager_add_relu*) echo '#d62728' ;;
+        eager_add_threshold*) echo '#ff7f0e' ;;
+        fused_add_relu*) echo '#1f77b4' ;;
+        torch_eager_threshold*) echo '#e377c2' ;;
+        torch_eager*) echo '#9467bd' ;;
+        torch_compile*) echo '#2ca02c' ;;
+        *) echo '#8c564b' ;;
+    esac
+}
+# The model's launches per call (DESIGN.md); -1 where we have no model (peers).
+model_launches() {
+    case $1 in
+        copy|fused_add_relu) echo 1 ;;
+        eager_add_relu|eager_add_threshold) echo 2 ;;
+        *) echo -1 ;;
+    esac
+}
+
+stem=$(basename "${csvs[0]}"); stem=${stem%.csv}
+{
+    echo "outprefix = $(gq "$outdir/$stem")"
+    echo "scriptdir = $(gq "$here")"
+    echo "device = $(gq "$(meta t1 device)")"
+    date=$(meta t1 date)
+    echo "day = $(gq "${date%%T*}")"
+    echo "cache_name = $(gq "$(meta t1 cache_name)")"
+    echo "cache_bytes = $(numeric "$(meta t1 cache_bytes)")"
+    echo "peak_gbps = $(numeric "$(meta t1 peak_bandwidth_gbps)")"
+    echo "n_launch = $(numeric "$(meta t1 n_launch)")"
+    echo "speedup_max = $(numeric "$(meta t1 speedup_max)")"
+    echo "copy_max = $(numeric "$(meta t1 copy_bandwidth_max)")"
+    echo "label = $(gq "$(meta t1 label)")"
+} >"$tmp/vars.gp"
+
+# --- series tables (gnuplot arrays): S* every series, D* those with DRAM bytes, X* speedups ---
+ns=0; nd=0; nx=0; nxp=0; copyidx=0; nmin=""; nmax=""; bwmax=0
+: >"$tmp/launches.dat"
+declare -A seen
+for ((t = 1; t <= ${#csvs[@]}; t++)); do
+    tstem=$(basename "${csvs[t-1]}"); tstem=${tstem%.csv}
+    lo=$(meta t$t n_min); hi=$(meta t$t n_max)
+    nmin=$(awk -v a="$nmin" -v b="$lo" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+    nmax=$(awk -v a="$nmax" -v b="$hi" 'BEGIN { print (a == "" || b + 0 > a + 0) ? b : a }')
+    bwmax=$(awk -v a="$bwmax" -v b="$(meta t$t bandwidth_max)" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
+    # The first CSV's series are solid with filled points, overlays dashed with open points.
+    if [ "$t" -eq 1 ]; then dt=1; pts=(7 5 9 11 13 15); else dt=2; pts=(6 4 8 10 12 14); fi
+    k=0
+    while IFS=$'\t' read -r key dat _rows drows launches; do
+        title=$key
+        [ -n "${seen[$title]:-}" ] && title="$key ($tstem)"
+        seen[$title]=1
+        ns=$((ns + 1)); k=$((k + 1))
+        c=$(colour "$key"); pt=${pts[$(((k - 1) % 6))]}
+        [ "$t" -eq 1 ] && [ "$key" = copy ] && copyidx=$ns
+        printf 'SF[%d] = %s; ST[%d] = %s; SC[%d] = %s; SP[%d] = %d; SD[%d] = %d\n' \
+            $ns "$(gq "$dat")" $ns "$(gq "$title")" $ns "$(gq "$c")" $ns "$pt" $ns $dt \
+            >>"$tmp/series.gp"
+        if [ "$drows" -gt 0 ]; then
+            nd=$((nd + 1))
+            printf 'DF[%d] = %s; DT[%d] = %s; DC[%d] = %s; DP[%d] = %d; DD[%d] = %d\n' \
+                $nd "$(gq "$dat")" $nd "$(gq "$title")" $nd "$(gq "$c")" $nd "$pt" $nd $dt \
+                >>"$tmp/series.gp"
+        fi
+        if [ "$launches" != NaN ]; then
+            printf '%d\t"%s"\t%s\t%s\t%s\n' "$(($(wc -l <"$tmp/launches.dat") + 1))" \
+                "$(printf '%s' "$title" | tr -d '"')" "$launches" "$(model_launches "$key")" \
+                "$((16#${c#\#}))" >>"$tmp/launches.dat"
+        fi
+    done <"$tmp/t$t.series"
+    if [ -e "$tmp/t$t.speedup" ]; then
+        while IFS=$'\t' read -r eager fused dat; do
+            nx=$((nx + 1))
+            [ "$t" -eq 1 ] && nxp=$nx
+            title="$eager / ${fused%_add_relu}"
+            [ "$t" -gt 1 ] && [ -n "${seen[$eager ($tstem)]:-}" ] && title="$title ($tstem)"
+            printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
+                $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "$(colour "$eager")")" \
+                $nx "${pts[$(((nx - 1) % 6))]}" $nx $dt >>"$tmp/series.gp"
+        done <"$tmp/t$t.speedup"
+    fi
+done
+{
+    echo "NS = $ns; NDRAM = $nd; NX = $nx; NXPRIMARY = $nxp; COPYIDX = $copyidx"
+    echo "nmin = $nmin; nmax = $nmax; bandwidth_max = $bwmax"
+    echo "launchesdat = $(gq "$tmp/launches.dat")"
+    echo "array SF[$((ns > 0 ? ns : 1))]; array ST[$((ns > 0 ? ns : 1))]"
+    echo "array SC[$((ns > 0 ? ns : 1))]; array SP[$((ns > 0 ? ns : 1))]"
+    echo "array SD[$((ns > 0 ? ns : 1))]"
+    for a in F T C P D; do echo "array D${a}[$((nd > 0 ? nd : 1))]; array X${a}[$((nx > 0 ? nx : 1))]"; done
+    [ -e "$tmp/series.gp" ] && cat "$tmp/series.gp"
+} >>"$tmp/vars.gp"
+
+# --- draw ---------------------------------------------------------------------------------------
+charts="time speedup bandwidth bytes launches summary"
+written=0
+for chart in $charts; do
+    case $chart in
+        bytes) if [ "$nd" -eq 0 ]; then
+                   echo "render: skipping the bytes chart: no measured DRAM bytes" \
+                        "(no dram_bytes_per_element values in ${csvs[*]})" >&2
+                   continue
+               fi ;;
+        speedup|summary) if [ "$nx" -eq 0 ]; then
+                   echo "render: skipping the $chart chart: no eager/fused pair at a common n" >&2
+                   continue
+               fi ;;
+        launches) if [ ! -s "$tmp/launches.dat" ]; then
+                   echo "render: skipping the launches chart: no launches column" >&2
+                   continue
+               fi ;;
+    esac
+    for fmt in png svg; do
+        if ! "$gnuplot" -e "fmt = '$fmt'; chart = '$chart'" "$tmp/vars.gp" "$here/style.gp" \
+                "$here/$chart.gp" 2>"$tmp/gnuplot.err"; then
+            cat "$tmp/gnuplot.err" >&2
+            rm -f "$outdir/$stem-$chart.$fmt"
+            echo "render: gnuplot failed on $here/$chart.gp ($fmt)" >&2
+            exit 1
+        fi
+        # gnuplot warns, e.g. about an empty overlay series; pass that on, it is worth seeing.
+        [ -s "$tmp/gnuplot.err" ] && sed "s|^|render: $chart.gp: |" "$tmp/gnuplot.err" >&2
+        echo "$outdir/$stem-$chart.$fmt"
+        written=$((written + 1))
+    done
+done
+[ "$written" -gt 0 ] || { echo "render: no chart could be drawn" >&2; exit 2; }
+exit 0

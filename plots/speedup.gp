@@ -1,0 +1,16 @@
+# speedup.gp: what fusion saves, as a ratio. speedup = t(eager) / t(fused) at the same n, per
+# eager variant, each over the fused variant of its own CSV (the legend drops the fused
+# variant's "_add_relu": "eager_add_relu / fused" is eager_add_relu over fused_add_relu). Reference lines: 2 (the eager
+# chain launches twice as many kernels) and 5/3 (it moves 5N elements against 3N).
+set title chart_title('Fusion speedup vs size: eager (2 kernels) / fused (1 kernel)') noenhanced
+set ylabel 'speedup (median time ratio; bars: p10..p90)'
+set key at screen 0.665, graph 1 left top font ",17" nobox
+# gnuplot sizes the margin for the main font, not the key's: give the key a fixed share.
+set rmargin at screen 0.655
+load scriptdir.'/regimes.gp'
+
+plot 2 with lines lc rgb '#555555' dt 2 lw 1.5 title 'launch limit 2', \
+     5.0 / 3 with lines lc rgb '#555555' dt 4 lw 1.5 title 'traffic model 5/3', \
+     1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \
+     for [i=1:NX] XF[i] using 1:2:3:4 with yerrorlines \
+        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title XT[i]

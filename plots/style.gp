@@ -1,0 +1,41 @@
+# style.gp: what every fusebench chart shares. Loaded by render.sh after the generated vars.gp
+# (series arrays and metadata) and before the chart's own script; `fmt` (png|svg) and `chart`
+# come from the command line.
+#
+# 1600x1000 with 20-point text stays readable when a slide shrinks it to a third of a screen;
+# the summary chart, made to stand alone on a slide, uses 28-point text.
+
+fontsize = (chart eq 'summary') ? 28 : 20
+if (fmt eq 'svg') {
+    set terminal svg size 1600,1000 dynamic enhanced background rgb 'white' \
+        font sprintf('Sans,%d', fontsize) linewidth 2
+} else {
+    set terminal pngcairo size 1600,1000 enhanced background rgb 'white' \
+        font sprintf('Sans,%d', fontsize) linewidth 2
+}
+set output sprintf('%s-%s.%s', outprefix, chart, fmt)
+
+set datafile missing 'NaN'
+set border 3 lw 1
+set tics nomirror out scale 0.6
+set grid xtics ytics mxtics lc rgb '#d8d8d8' lw 0.5 dt 1, lc rgb '#ececec' lw 0.5 dt 1
+set key noenhanced Left reverse samplen 2.5 spacing 1.15 box lc rgb '#bbbbbb' opaque
+set title noenhanced
+
+# Every chart's title: what it shows, then the device and the date of the run. Charts set it
+# noenhanced: device names carry characters that enhanced text would eat ("CPU @ 2.70GHz").
+chart_title(what) = sprintf("%s\n%s%s", what, device, (strlen(day) > 0 ? ', '.day : ''))
+
+# n spans 8 .. 1e8 elements: powers of ten on a log axis.
+set logscale x 10
+set format x '10^{%L}'
+set xlabel 'n (elements per tensor, fp32)'
+set xrange [nmin / 1.6 : nmax * 1.6]
+
+# The eager chain touches a, b, tmp and c: 4 tensors x 4 bytes = 16 bytes per element, so it
+# fits in the last-level cache up to n_cache = cache_bytes / 16 elements.
+n_cache = (cache_bytes > 0) ? cache_bytes / 16.0 : -1
+have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
+cache_text = (cache_bytes > 0) ? sprintf('%s %.0f MB', \
+    (strlen(cache_name) > 0 ? cache_name : 'cache'), cache_bytes / 1048576.0) : ''
+cache_colour = '#6a3d9a'

@@ -1,0 +1,13 @@
+# summary.gp: the one chart for a slide: the fusion speedup of this run's eager variants over
+# the fused one, with the regimes, the cache size and the two reference ratios (2: launches,
+# 5/3: bytes). Overlays are left out so the picture stays simple.
+set title chart_title('Fusing relu(a + b): speedup over eager') noenhanced
+set ylabel 'speedup (eager time / fused time)'
+set key inside left bottom
+set bmargin 4
+load scriptdir.'/regimes.gp'
+
+plot 2 with lines lc rgb '#555555' dt 2 lw 2 title '2: launch-count limit', \
+     5.0 / 3 with lines lc rgb '#555555' dt 4 lw 2 title '5/3: traffic model', \
+     for [i=1:NXPRIMARY] XF[i] using 1:2 with linespoints \
+        lc rgb XC[i] pt XP[i] ps 1.6 lw 3 title XT[i]

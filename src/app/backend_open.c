@@ -1,0 +1,37 @@
+#include "app/backend_open.h"
+
+#include <stdio.h>
+
+int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops **ops,
+                        void **state, struct fb_error *err)
+{
+    const struct fb_backend_params params = {.device = cfg->device,
+                                             .cpu_threads = cfg->cpu_threads};
+    *ops = &fb_cpu_backend;
+    if (cfg->backend == FB_BACKEND_CPU)
+        return fb_cpu_backend.init(state, &params, err);
+    const struct fb_backend_ops *cuda = fb_backend_find("cuda");
+    if (!cuda) {
+        if (cfg->backend == FB_BACKEND_CUDA)
+            return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda, but this build has "
+                           "no CUDA backend (rebuild with nvcc on PATH and -Dcuda=enabled)",
+                           cfg->path);
+        fprintf(stderr, "backend auto: this build has no CUDA backend; using cpu\n");
+        return fb_cpu_backend.init(state, &params, err);
+    }
+    int rc = cuda->init(state, &params, err);
+    if (rc == FB_OK) {
+        *ops = cuda;
+        return FB_OK;
+    }
+    if (rc == FB_ERR_UNAVAILABLE && cfg->backend == FB_BACKEND_CUDA) {
+        char reason[sizeof err->msg];
+        snprintf(reason, sizeof reason, "%s", err->msg);
+        return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda: %.900s", cfg->path,
+                       reason);
+    }
+    if (rc != FB_ERR_UNAVAILABLE)
+        return rc;
+    fprintf(stderr, "backend auto: %s; using cpu\n", err->msg);
+    return fb_cpu_backend.init(state, &params, err);
+}

@@ -1,0 +1,477 @@
+/* Loading a configuration: inih splits the lines into sections and keys, the key table
+ * (keys.c) parses the values, and this file adds what inih cannot give with Debian's build:
+ * the line number of every key (our own line reader counts them, see CUDA13-NOTES.md), the
+ * structural errors of every line (inih only returns the first), duplicates, the checks that
+ * need the whole file (sizes expand with the final points_per_decade; min <= max rules) and
+ * the content hash. Messages read "path:line: [section] key: message", one per problem. */
+#include "config/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/keys.h"
+#include "config/suggest.h"
+#include "plan/variants.h"
+
+#define CFG_DEFAULT_SIZES "8..100M"
+
+void fb_config_defaults(struct fb_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->sizes_spec, sizeof cfg->sizes_spec, "%s", CFG_DEFAULT_SIZES);
+    cfg->points_per_decade = 6;
+    for (size_t i = 0; i < fb_variant_count &&
+                    i < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]; i++)
+        cfg->variant_enabled[i] = true;
+    snprintf(cfg->dtype, sizeof cfg->dtype, "fp32");
+    cfg->backend = FB_BACKEND_AUTO;
+    cfg->device = 0;
+    cfg->cpu_threads = 0;
+    cfg->warmup = 3;
+    cfg->min_reps = 5;
+    cfg->max_reps = 200;
+    cfg->min_time_s = 0.02;
+    cfg->max_time_s = 0.5; /* keeps configs/default.ini under 3 minutes on 2 CPU cores */
+    cfg->target_noise = 0.02;
+    cfg->cache = FB_CACHE_WARM;
+    cfg->cupti_activity = true;
+    cfg->cupti_counters = true;
+    snprintf(cfg->csv_path, sizeof cfg->csv_path, "results/{backend}-{device}.csv");
+    snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "plots");
+    /* The default text always expands (checked by the tests), so the result is ignored. */
+    char msg[CFG_MSG_MAX];
+    (void)cfg_expand_sizes(cfg, msg, sizeof msg);
+}
+
+const char *fb_backend_choice_name(enum fb_backend_choice b)
+{
+    switch (b) {
+    case FB_BACKEND_AUTO: return "auto";
+    case FB_BACKEND_CPU: return "cpu";
+    case FB_BACKEND_CUDA: return "cuda";
+    }
+    return "?";
+}
+
+const char *fb_cache_mode_name(enum fb_cache_mode c)
+{
+    switch (c) {
+    case FB_CACHE_WARM: return "warm";
+    case FB_CACHE_COLD: return "cold";
+    }
+    return "?";
+}
+
+/* FNV-1a, 64 bits: h = (h XOR byte) * 1099511628211, from 14695981039346656037. */
+static uint64_t cfg_fnv1a64(const unsigned char *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* ---- the parse state shared by the line reader and the key handler ------------------- */
+
+struct cfg_parse {
+    struct fb_config *cfg;
+    const char *path;
+    FILE *diag;
+    int errors;
+
+    const char *data; /* the whole file */
+    size_t size, pos;
+    int line;           /* number of the line last handed to inih (1-based) */
+    int bad_line;       /* the last line the reader reported, so inih's own error is not
+                           reported twice */
+    char section[64];   /* current section, as the reader saw it */
+    int section_state;  /* 0: none yet, 1: known, -1: unknown (already reported) */
+
+    int key_line[32];   /* per cfg_keys[] entry: the line that set it, 0 if not set */
+
+    /* Messages are held until the end and written in line order, since the whole-file
+     * checks (sizes, min <= max) only run after the last line. */
+    struct cfg_msg *msgs;
+    size_t n_msgs, cap_msgs;
+    int out_of_memory;
+};
+
+struct cfg_msg {
+    int line;
+    size_t seq; /* order of discovery, to keep messages of one line in that order */
+    char text[CFG_MSG_MAX + 256];
+};
+
+static void cfg_report(struct cfg_parse *p, int line, const char *section, const char *key,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static void cfg_report(struct cfg_parse *p, int line, const char *section, const char *key,
+                       const char *fmt, ...)
+{
+    p->errors++;
+    if (!p->diag || p->out_of_memory)
+        return;
+    if (p->n_msgs == p->cap_msgs) {
+        size_t cap = p->cap_msgs ? 2 * p->cap_msgs : 16;
+        struct cfg_msg *m = realloc(p->msgs, cap * sizeof *m);
+        if (!m) {
+            p->out_of_memory = 1;
+            return;
+        }
+        p->msgs = m;
+        p->cap_msgs = cap;
+    }
+    struct cfg_msg *m = &p->msgs[p->n_msgs];
+    m->line = line;
+    m->seq = p->n_msgs++;
+    int len = snprintf(m->text, sizeof m->text, "%s:%d: ", p->path, line);
+    if (section && *section && len >= 0 && (size_t)len < sizeof m->text)
+        len += snprintf(m->text + len, sizeof m->text - (size_t)len, "[%s] ", section);
+    if (key && len >= 0 && (size_t)len < sizeof m->text)
+        len += snprintf(m->text + len, sizeof m->text - (size_t)len, "%s: ", key);
+    if (len >= 0 && (size_t)len < sizeof m->text) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->text + len, sizeof m->text - (size_t)len, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static int cfg_msg_cmp(const void *a, const void *b)
+{
+    const struct cfg_msg *x = a, *y = b;
+    if (x->line != y->line)
+        return (x->line > y->line) - (x->line < y->line);
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Writes the held messages to diag in line order and frees them. */
+static void cfg_flush_messages(struct cfg_parse *p)
+{
+    if (p->n_msgs)
+        qsort(p->msgs, p->n_msgs, sizeof *p->msgs, cfg_msg_cmp);
+    for (size_t i = 0; i < p->n_msgs; i++)
+        fprintf(p->diag, "%s\n", p->msgs[i].text);
+    if (p->out_of_memory)
+        fprintf(p->diag, "%s: (out of memory: some messages were lost)\n", p->path);
+    free(p->msgs);
+    p->msgs = NULL;
+    p->n_msgs = p->cap_msgs = 0;
+}
+
+/* inih's separator search: the first '=' or ':' before an inline comment (a ';' that
+ * follows whitespace). Returns NULL when the line has none. */
+static const char *cfg_find_separator(const char *s)
+{
+    int was_space = 0;
+    for (; *s; s++) {
+        if (*s == '=' || *s == ':')
+            return s;
+        if (was_space && *s == ';')
+            return NULL;
+        was_space = isspace((unsigned char)*s);
+    }
+    return NULL;
+}
+
+/* Checks one line's structure the way inih will read it and reports what inih would only
+ * count. Returns 0 when the line may go to inih, -1 when it must be blanked. */
+static int cfg_check_line(struct cfg_parse *p, const char *s)
+{
+    if (*s == '\0' || *s == ';' || *s == '#')
+        return 0;
+    if (*s == '[') {
+        /* Same rule as inih: the name ends at ']' (or an inline comment), rest is ignored. */
+        const char *close = strchr(s, ']');
+        const char *comment = strstr(s, " ;");
+        if (!close || (comment && comment < close)) {
+            cfg_report(p, p->line, NULL, NULL, "section header \"%s\" has no closing ']'", s);
+            p->section_state = -1;
+            return -1;
+        }
+        size_t len = (size_t)(close - s - 1);
+        if (len >= sizeof p->section)
+            len = sizeof p->section - 1;
+        memcpy(p->section, s + 1, len);
+        p->section[len] = '\0';
+        if (cfg_section_known(p->section)) {
+            p->section_state = 1;
+        } else {
+            const char *near = cfg_suggest(p->section, cfg_sections, cfg_section_count);
+            if (near)
+                cfg_report(p, p->line, p->section, NULL, "unknown section; did you mean [%s]?",
+                           near);
+            else
+                cfg_report(p, p->line, p->section, NULL,
+                           "unknown section (valid: [sweep], [backend], [measure], [cupti], "
+                           "[output])");
+            p->section_state = -1;
+        }
+        return 0;
+    }
+    const char *sep = cfg_find_separator(s);
+    if (!sep) {
+        cfg_report(p, p->line, p->section_state == 1 ? p->section : NULL, NULL,
+                   "expected \"key = value\", got \"%s\"", s);
+        return -1;
+    }
+    if (sep == s) {
+        cfg_report(p, p->line, p->section_state == 1 ? p->section : NULL, NULL,
+                   "expected \"key = value\": the key name is missing");
+        return -1;
+    }
+    return 0;
+}
+
+/* inih's reader: hands over exactly one physical line per call, so inih's line count and
+ * p->line agree, and the handler knows which line it is looking at. Leading blanks are
+ * removed because inih would take an indented line as the continuation of the previous
+ * value (a multi-line value), which this format does not have. */
+static char *cfg_read_line(char *str, int num, void *stream)
+{
+    struct cfg_parse *p = stream;
+    if (p->pos >= p->size)
+        return NULL;
+    const char *start = p->data + p->pos;
+    const char *nl = memchr(start, '\n', p->size - p->pos);
+    const char *end = nl ? nl : p->data + p->size;
+    p->pos = (size_t)(end - p->data) + (nl ? 1 : 0);
+    p->line++;
+    size_t raw_len = (size_t)(end - start);
+
+    /* A UTF-8 byte order mark is not part of the first line's text. */
+    if (p->line == 1 && raw_len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0)
+        start += 3;
+
+    while (end > start && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    const char *s = start;
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    size_t len = (size_t)(end - s);
+
+    /* inih reads into a buffer of num bytes, fgets-style, line feed included: a longer line
+     * would be cut and its tail parsed as a line of its own. */
+    if (raw_len + 2 > (size_t)num) {
+        cfg_report(p, p->line, NULL, NULL, "line is %zu characters long; at most %d are allowed",
+                   raw_len, num - 2);
+        p->bad_line = p->line;
+        str[0] = '\0';
+        return str;
+    }
+    memcpy(str, s, len);
+    str[len] = '\0';
+    if (memchr(s, '\0', len)) {
+        cfg_report(p, p->line, NULL, NULL, "line holds a NUL byte (not a text file?)");
+        p->bad_line = p->line;
+        str[0] = '\0';
+        return str;
+    }
+    if (cfg_check_line(p, str) != 0) {
+        p->bad_line = p->line;
+        str[0] = '\0';
+    }
+    return str;
+}
+
+static int cfg_on_key(void *user, const char *section, const char *name, const char *value)
+{
+    struct cfg_parse *p = user;
+    char msg[CFG_MSG_MAX];
+    (void)section; /* the reader tracked it, with its state */
+
+    if (p->section_state == -1)
+        return 1; /* the section header was already reported */
+    if (p->section_state == 0) {
+        const struct cfg_key *k = cfg_key_find(NULL, name);
+        if (k)
+            cfg_report(p, p->line, NULL, name, "key outside any section; it belongs in [%s]",
+                       k->section);
+        else
+            cfg_report(p, p->line, NULL, name,
+                       "key outside any section (start one with [sweep], [backend], "
+                       "[measure], [cupti] or [output])");
+        return 1;
+    }
+    const struct cfg_key *k = cfg_key_find(p->section, name);
+    if (!k) {
+        cfg_key_hint(p->section, name, msg, sizeof msg);
+        cfg_report(p, p->line, p->section, name, "unknown key%s", msg);
+        return 1;
+    }
+    size_t idx = (size_t)(k - cfg_keys);
+    if (p->key_line[idx]) {
+        cfg_report(p, p->line, p->section, name, "duplicate key (first set on line %d)",
+                   p->key_line[idx]);
+        return 1;
+    }
+    p->key_line[idx] = p->line;
+    if (k->set(p->cfg, value, msg, sizeof msg) != 0) {
+        cfg_report(p, p->line, p->section, name, "%s", msg);
+        return 1;
+    }
+    if (strcmp(k->name, "sizes") == 0)
+        p->cfg->sizes_line = p->line;
+    else if (strcmp(k->name, "csv") == 0)
+        p->cfg->csv_line = p->line;
+    /* Always 1: errors are counted here, so inih's "first error line" stays for what only
+     * inih detects. */
+    return 1;
+}
+
+static int cfg_line_of(const struct cfg_parse *p, const char *name)
+{
+    const struct cfg_key *k = cfg_key_find(NULL, name);
+    return k ? p->key_line[k - cfg_keys] : 0;
+}
+
+/* The checks that need the whole file. A min/max conflict is reported on the line of the
+ * key that was set in the file (the later one when both were). */
+static void cfg_check_whole(struct cfg_parse *p)
+{
+    struct fb_config *cfg = p->cfg;
+    char msg[CFG_MSG_MAX];
+    if (cfg_expand_sizes(cfg, msg, sizeof msg) != 0) {
+        int line = cfg->sizes_line ? cfg->sizes_line : cfg_line_of(p, "points_per_decade");
+        cfg_report(p, line, "sweep", "sizes", "%s", msg);
+    }
+    if (cfg->min_reps > cfg->max_reps) {
+        int a = cfg_line_of(p, "min_reps"), b = cfg_line_of(p, "max_reps");
+        cfg_report(p, a > b ? a : b, "measure", a > b ? "min_reps" : "max_reps",
+                   "min_reps (%d) is more than max_reps (%d)", cfg->min_reps, cfg->max_reps);
+    }
+    if (cfg->min_time_s > cfg->max_time_s) {
+        int a = cfg_line_of(p, "min_time"), b = cfg_line_of(p, "max_time");
+        cfg_report(p, a > b ? a : b, "measure", a > b ? "min_time" : "max_time",
+                   "min_time (%g s) is more than max_time (%g s)", cfg->min_time_s,
+                   cfg->max_time_s);
+    }
+}
+
+static int cfg_read_file(const char *path, char **data, size_t *size, struct fb_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (!buf)
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory reading it", path);
+    if (failed) {
+        free(buf);
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: read error", path);
+    }
+    *data = buf;
+    *size = n;
+    return FB_OK;
+}
+
+int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err)
+{
+    fb_config_defaults(cfg);
+    if (strlen(path) >= sizeof cfg->path)
+        return fb_fail(err, FB_ERR_RUNTIME, "config path is too long (%zu characters)",
+                       strlen(path));
+    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+
+    char *data = NULL;
+    size_t size = 0;
+    int rc = cfg_read_file(path, &data, &size, err);
+    if (rc != FB_OK)
+        return rc;
+    cfg->content_hash = cfg_fnv1a64((const unsigned char *)data, size);
+
+    struct cfg_parse p = {.cfg = cfg, .path = path, .diag = diag, .data = data, .size = size};
+    _Static_assert(sizeof p.key_line / sizeof p.key_line[0] >= 19, "key_line too small");
+    int first = ini_parse_stream(cfg_read_line, &p, cfg_on_key, &p);
+    if (first < 0) {
+        free(data);
+        free(p.msgs);
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: inih could not allocate its line buffer", path);
+    }
+    /* Anything inih rejected that the reader did not already report. */
+    if (first > 0 && first != p.bad_line)
+        cfg_report(&p, first, NULL, NULL, "cannot parse this line");
+    free(data);
+
+    cfg_check_whole(&p);
+    if (p.diag)
+        cfg_flush_messages(&p);
+    if (p.errors)
+        return fb_fail(err, FB_ERR_USAGE, "%s: %d error%s in the configuration", path, p.errors,
+                       p.errors == 1 ? "" : "s");
+    return FB_OK;
+}
+
+int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
+                       struct fb_error *err)
+{
+    char msg[CFG_MSG_MAX];
+    const char *name = strcmp(key, "output") == 0 ? "csv" : key;
+    const struct cfg_key *k = cfg_key_find(NULL, name);
+    if (!k) {
+        const char *names[64];
+        size_t n = 0;
+        for (size_t i = 0; i < cfg_key_count && n < 63; i++)
+            names[n++] = cfg_keys[i].name;
+        names[n++] = "output";
+        const char *near = cfg_suggest(key, names, n);
+        if (near)
+            return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option; did you mean --%s?", key,
+                           near);
+        return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option", key);
+    }
+    /* Work on a copy so that cfg stays as it was when the value is wrong. */
+    struct fb_config *next = malloc(sizeof *next);
+    if (!next)
+        return fb_fail(err, FB_ERR_RUNTIME, "--%s: out of memory", key);
+    *next = *cfg;
+    int rc = FB_OK;
+    if (k->set(next, value, msg, sizeof msg) != 0) {
+        rc = fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
+    } else if ((strcmp(k->name, "sizes") == 0 || strcmp(k->name, "points_per_decade") == 0) &&
+               cfg_expand_sizes(next, msg, sizeof msg) != 0) {
+        rc = fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
+    } else if (next->min_reps > next->max_reps) {
+        rc = fb_fail(err, FB_ERR_USAGE, "--%s: min_reps (%d) would be more than max_reps (%d)",
+                     key, next->min_reps, next->max_reps);
+    } else if (next->min_time_s > next->max_time_s) {
+        rc = fb_fail(err, FB_ERR_USAGE,
+                     "--%s: min_time (%g s) would be more than max_time (%g s)", key,
+                     next->min_time_s, next->max_time_s);
+    }
+    if (rc == FB_OK) {
+        if (strcmp(k->name, "sizes") == 0)
+            next->sizes_line = 0;
+        else if (strcmp(k->name, "csv") == 0)
+            next->csv_line = 0;
+        *cfg = *next;
+    }
+    free(next);
+    return rc;
+}

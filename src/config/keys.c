@@ -1,0 +1,399 @@
+/* Every configuration key: its section, its value syntax and its valid range.
+ * configs/default.ini documents the same keys with their units; keep the two in step. */
+#include "config/keys.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/suggest.h"
+#include "plan/variants.h"
+
+/* ---- value parsers ------------------------------------------------------------------ */
+
+static int parse_int(const char *value, long lo, long hi, int *out, char *msg, size_t n)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno == ERANGE || isspace((unsigned char)*value)) {
+        snprintf(msg, n, "\"%s\" is not an integer", value);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        snprintf(msg, n, "%ld is out of range [%ld, %ld]", v, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* A finite decimal number in [lo, hi], or (lo, hi] when lo_open. */
+static int parse_double(const char *value, double lo, int lo_open, double hi, double *out,
+                        char *msg, size_t n)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (end == value || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+        isspace((unsigned char)*value)) {
+        snprintf(msg, n, "\"%s\" is not a number", value);
+        return -1;
+    }
+    if ((lo_open ? v <= lo : v < lo) || v > hi) {
+        snprintf(msg, n, "%g is out of range %c%g, %g]", v, lo_open ? '(' : '[', lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *value, bool *out, char *msg, size_t n)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(value, yes[i]) == 0) {
+            *out = true;
+            return 0;
+        }
+        if (strcasecmp(value, no[i]) == 0) {
+            *out = false;
+            return 0;
+        }
+    }
+    snprintf(msg, n, "\"%s\" is not a boolean (use true/false, yes/no, on/off or 1/0)", value);
+    return -1;
+}
+
+/* One of names[0..count); index into *out. */
+static int parse_choice(const char *value, const char *const *names, size_t count, int *out,
+                        char *msg, size_t n)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(value, names[i]) == 0) {
+            *out = (int)i;
+            return 0;
+        }
+    const char *near = cfg_suggest(value, names, count);
+    int len = snprintf(msg, n, "\"%s\" is not one of ", value);
+    for (size_t i = 0; i < count && len >= 0 && (size_t)len < n; i++)
+        len += snprintf(msg + len, n - (size_t)len, "%s%s", i ? ", " : "", names[i]);
+    if (near && len >= 0 && (size_t)len < n)
+        snprintf(msg + len, n - (size_t)len, "; did you mean \"%s\"?", near);
+    return -1;
+}
+
+static int copy_string(const char *value, char *dst, size_t dst_size, int allow_empty,
+                       char *msg, size_t n)
+{
+    size_t len = strlen(value);
+    if (!allow_empty && len == 0) {
+        snprintf(msg, n, "must not be empty");
+        return -1;
+    }
+    if (len >= dst_size) {
+        snprintf(msg, n, "is %zu characters long; at most %zu fit", len, dst_size - 1);
+        return -1;
+    }
+    memcpy(dst, value, len + 1);
+    return 0;
+}
+
+/* ---- [sweep] -------------------------------------------------------------------------- */
+
+static int set_sizes(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    /* Expanded by cfg_expand_sizes once points_per_decade is final (it may come later). */
+    return copy_string(value, cfg->sizes_spec, sizeof cfg->sizes_spec, 0, msg, n);
+}
+
+static int set_points_per_decade(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 1, 100, &cfg->points_per_decade, msg, n);
+}
+
+static int set_variants(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    bool on[sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]] = {false};
+    const char *names[sizeof on / sizeof on[0]];
+    size_t count = fb_variant_count < sizeof on / sizeof on[0] ? fb_variant_count
+                                                                : sizeof on / sizeof on[0];
+    for (size_t i = 0; i < count; i++)
+        names[i] = fb_variants[i].name;
+
+    if (strcmp(value, "all") == 0) {
+        for (size_t i = 0; i < count; i++)
+            cfg->variant_enabled[i] = true;
+        return 0;
+    }
+    /* Every unknown name is reported in one message, each with its nearest known name. */
+    int bad = 0, len = 0;
+    msg[0] = '\0';
+    const char *p = value;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        const char *a = p, *b = end;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        char name[64];
+        size_t nl = (size_t)(b - a) < sizeof name - 1 ? (size_t)(b - a) : sizeof name - 1;
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        if (nl == 0) {
+            snprintf(msg, n, "empty name in list \"%s\" (give names separated by commas, or all)",
+                     value);
+            return -1;
+        }
+        size_t i = 0;
+        while (i < count && strcmp(names[i], name) != 0)
+            i++;
+        if (i < count) {
+            on[i] = true;
+        } else if (len >= 0 && (size_t)len < n) {
+            const char *near = cfg_suggest(name, names, count);
+            len += snprintf(msg + len, n - (size_t)len, "%sunknown variant \"%s\"",
+                            bad ? "; " : "", name);
+            if (near && (size_t)len < n)
+                len += snprintf(msg + len, n - (size_t)len, " (did you mean \"%s\"?)", near);
+            bad++;
+        }
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    if (bad) {
+        if (len >= 0 && (size_t)len < n) {
+            len += snprintf(msg + len, n - (size_t)len, "; known:");
+            for (size_t i = 0; i < count && (size_t)len < n; i++)
+                len += snprintf(msg + len, n - (size_t)len, " %s", names[i]);
+            if ((size_t)len < n)
+                snprintf(msg + len, n - (size_t)len, ", or all");
+        }
+        return -1;
+    }
+    memcpy(cfg->variant_enabled, on, sizeof on);
+    return 0;
+}
+
+static int set_dtype(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    static const char *const dtypes[] = {"fp32"};
+    int i = 0;
+    if (parse_choice(value, dtypes, 1, &i, msg, n) != 0)
+        return -1;
+    snprintf(cfg->dtype, sizeof cfg->dtype, "%s", dtypes[i]);
+    return 0;
+}
+
+static int set_label(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return copy_string(value, cfg->label, sizeof cfg->label, 1, msg, n);
+}
+
+/* ---- [backend] ------------------------------------------------------------------------ */
+
+static int set_backend(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    static const char *const names[] = {"auto", "cpu", "cuda"};
+    int i = 0;
+    if (parse_choice(value, names, 3, &i, msg, n) != 0)
+        return -1;
+    cfg->backend = i == 0 ? FB_BACKEND_AUTO : i == 1 ? FB_BACKEND_CPU : FB_BACKEND_CUDA;
+    return 0;
+}
+
+static int set_device(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 0, 1023, &cfg->device, msg, n);
+}
+
+static int set_cpu_threads(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 0, 4096, &cfg->cpu_threads, msg, n);
+}
+
+/* ---- [measure] ------------------------------------------------------------------------ */
+
+static int set_warmup(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 0, 1000000, &cfg->warmup, msg, n);
+}
+
+static int set_min_reps(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 1, 1000000, &cfg->min_reps, msg, n);
+}
+
+static int set_max_reps(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_int(value, 1, 1000000, &cfg->max_reps, msg, n);
+}
+
+static int set_min_time(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_double(value, 0.0, 0, 3600.0, &cfg->min_time_s, msg, n);
+}
+
+static int set_max_time(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_double(value, 0.0, 1, 3600.0, &cfg->max_time_s, msg, n);
+}
+
+static int set_target_noise(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    /* 0 is allowed: never "stable enough", so every point runs to max_time or max_reps. */
+    return parse_double(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
+}
+
+static int set_cache(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    static const char *const names[] = {"warm", "cold"};
+    int i = 0;
+    if (parse_choice(value, names, 2, &i, msg, n) != 0)
+        return -1;
+    cfg->cache = i == 0 ? FB_CACHE_WARM : FB_CACHE_COLD;
+    return 0;
+}
+
+/* ---- [cupti] -------------------------------------------------------------------------- */
+
+static int set_activity(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_bool(value, &cfg->cupti_activity, msg, n);
+}
+
+static int set_counters(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_bool(value, &cfg->cupti_counters, msg, n);
+}
+
+/* ---- [output] ------------------------------------------------------------------------- */
+
+static int set_csv(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    char probe[FB_PATH_MAX];
+    struct fb_error e;
+    /* The longest names the placeholders take ("cuda", device 1023) must still fit. */
+    if (strlen(value) == 0) {
+        snprintf(msg, n, "must not be empty");
+        return -1;
+    }
+    if (fb_config_expand_path(value, "cuda", "device", probe, sizeof probe, &e) != FB_OK) {
+        snprintf(msg, n, "%s", e.msg);
+        return -1;
+    }
+    return copy_string(value, cfg->csv_path, sizeof cfg->csv_path, 0, msg, n);
+}
+
+static int set_plots(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return copy_string(value, cfg->plot_dir, sizeof cfg->plot_dir, 0, msg, n);
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+const char *const cfg_sections[] = {"sweep", "backend", "measure", "cupti", "output"};
+const size_t cfg_section_count = sizeof cfg_sections / sizeof cfg_sections[0];
+
+const struct cfg_key cfg_keys[] = {
+    {"sweep", "sizes", set_sizes},
+    {"sweep", "points_per_decade", set_points_per_decade},
+    {"sweep", "variants", set_variants},
+    {"sweep", "dtype", set_dtype},
+    {"sweep", "label", set_label},
+    {"backend", "backend", set_backend},
+    {"backend", "device", set_device},
+    {"backend", "cpu_threads", set_cpu_threads},
+    {"measure", "warmup", set_warmup},
+    {"measure", "min_reps", set_min_reps},
+    {"measure", "max_reps", set_max_reps},
+    {"measure", "min_time", set_min_time},
+    {"measure", "max_time", set_max_time},
+    {"measure", "target_noise", set_target_noise},
+    {"measure", "cache", set_cache},
+    {"cupti", "activity", set_activity},
+    {"cupti", "counters", set_counters},
+    {"output", "csv", set_csv},
+    {"output", "plots", set_plots},
+};
+const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
+
+const struct cfg_key *cfg_key_find(const char *section, const char *name)
+{
+    for (size_t i = 0; i < cfg_key_count; i++)
+        if ((!section || strcmp(cfg_keys[i].section, section) == 0) &&
+            strcmp(cfg_keys[i].name, name) == 0)
+            return &cfg_keys[i];
+    return NULL;
+}
+
+int cfg_section_known(const char *name)
+{
+    for (size_t i = 0; i < cfg_section_count; i++)
+        if (strcmp(cfg_sections[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+void cfg_key_hint(const char *section, const char *name, char *msg, size_t msg_size)
+{
+    const struct cfg_key *elsewhere = cfg_key_find(NULL, name);
+    if (elsewhere) {
+        snprintf(msg, msg_size, "; it belongs in [%s]", elsewhere->section);
+        return;
+    }
+    /* Prefer a near name of this section; else a near name anywhere, with its section. */
+    const char *here[sizeof cfg_keys / sizeof cfg_keys[0]];
+    const char *all[sizeof cfg_keys / sizeof cfg_keys[0]];
+    size_t n_here = 0;
+    for (size_t i = 0; i < cfg_key_count; i++) {
+        all[i] = cfg_keys[i].name;
+        if (strcmp(cfg_keys[i].section, section) == 0)
+            here[n_here++] = cfg_keys[i].name;
+    }
+    const char *near = cfg_suggest(name, here, n_here);
+    if (near) {
+        snprintf(msg, msg_size, "; did you mean \"%s\"?", near);
+        return;
+    }
+    near = cfg_suggest(name, all, cfg_key_count);
+    if (near) {
+        snprintf(msg, msg_size, "; did you mean \"%s\" (in [%s])?", near,
+                 cfg_key_find(NULL, near)->section);
+        return;
+    }
+    int len = snprintf(msg, msg_size, "; valid keys in [%s]:", section);
+    for (size_t i = 0; i < n_here && len >= 0 && (size_t)len < msg_size; i++)
+        len += snprintf(msg + len, msg_size - (size_t)len, " %s", here[i]);
+}
+
+int cfg_expand_sizes(struct fb_config *cfg, char *msg, size_t msg_size)
+{
+    struct fb_error e;
+    size_t n = 0;
+    /* Expand into a scratch array so that cfg keeps its sizes when the text is wrong. */
+    uint64_t *tmp = malloc(sizeof cfg->sizes);
+    if (!tmp) {
+        snprintf(msg, msg_size, "out of memory");
+        return -1;
+    }
+    int rc = fb_sizes_parse(cfg->sizes_spec, cfg->points_per_decade, tmp, FB_MAX_SIZES, &n, &e);
+    if (rc == FB_OK) {
+        memcpy(cfg->sizes, tmp, n * sizeof *tmp);
+        cfg->n_sizes = n;
+    } else {
+        snprintf(msg, msg_size, "%s", e.msg);
+    }
+    free(tmp);
+    return rc == FB_OK ? 0 : -1;
+}

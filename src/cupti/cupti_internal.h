@@ -1,0 +1,56 @@
+/* What the files of src/cupti/ share behind cupti_probe.h (CUPTI builds only). */
+#ifndef FB_CUPTI_CUPTI_INTERNAL_H
+#define FB_CUPTI_CUPTI_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "cupti/cupti_probe.h"
+
+struct CUpti_Profiler_Host_Object; /* cupti_profiler_host.h, which C cannot include as is */
+
+#define FB_CUPTI_REASON_MAX 512
+#define FB_CHIP_NAME_MAX 64
+
+struct fb_cupti {
+    int device;
+    void *cu_context; /* CUcontext: the device's primary context */
+    bool has[2];      /* indexed by enum fb_cupti_part */
+    char reason[2][FB_CUPTI_REASON_MAX];
+
+    /* activity (cupti_activity.c) */
+    bool window_open;
+    uint32_t stream_id;
+
+    /* counters (cupti_counters.c) */
+    char chip[FB_CHIP_NAME_MAX];
+    uint8_t *availability; /* counter availability image of the device */
+    struct CUpti_Profiler_Host_Object *host; /* evaluates counter data into metric values */
+    uint8_t *config;       /* config image of the traffic metrics */
+    size_t config_size;
+};
+
+/* Registers the activity buffer callbacks (once per process) and checks that kernel activity
+ * can be enabled. Returns FB_OK or a negative fb_status with the reason in err. */
+int fb_cupti_activity_setup(struct fb_cupti *c, struct fb_error *err);
+/* Closes an open window and disables kernel activity; errors are dropped. */
+void fb_cupti_activity_teardown(struct fb_cupti *c);
+
+/* Checks device support, reads the chip name and counter availability, and builds the config
+ * image and host object for the traffic metrics. Returns FB_OK or a negative fb_status. */
+int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err);
+/* Frees what fb_cupti_counters_setup made. */
+void fb_cupti_counters_teardown(struct fb_cupti *c);
+
+/* FB_OK when `device` names a device that answers; FB_ERR_UNAVAILABLE ("no CUDA device
+ * answers: ...") when none does; FB_ERR_USAGE for an index out of range. Touches only the CUDA
+ * runtime, never CUPTI: the guard every target-side CUPTI call stands behind. */
+int fb_cupti_check_device(int device, struct fb_error *err);
+
+/* cuptiProfilerInitialize, once per process (never deinitialized: the range profiler and the
+ * chip-name query both need it, and they may be used in any order). */
+int fb_cupti_profiler_init(struct fb_error *err);
+
+#endif

@@ -1,0 +1,40 @@
+/* Summing range-profiler values into a call's traffic (formulas in traffic.h). */
+#include "cupti/traffic.h"
+
+#include <math.h>
+
+const char *const fb_traffic_metric_names[FB_METRIC_COUNT] = {
+    [FB_METRIC_DRAM_READ] = "dram__bytes_read.sum",
+    [FB_METRIC_DRAM_WRITE] = "dram__bytes_write.sum",
+    [FB_METRIC_L2] = "lts__t_bytes.sum",
+};
+
+void fb_traffic_init(struct fb_traffic *t)
+{
+    t->dram_read_bytes = t->dram_write_bytes = t->l2_bytes = -1;
+    t->ranges = 0;
+}
+
+int fb_traffic_add_range(struct fb_traffic *t, const double values[FB_METRIC_COUNT])
+{
+    for (int m = 0; m < FB_METRIC_COUNT; m++)
+        if (!(values[m] >= 0.0)) /* also catches NaN */
+            return -1;
+    int64_t *fields[FB_METRIC_COUNT] = {&t->dram_read_bytes, &t->dram_write_bytes,
+                                        &t->l2_bytes};
+    for (int m = 0; m < FB_METRIC_COUNT; m++) {
+        if (*fields[m] < 0)
+            *fields[m] = 0;
+        *fields[m] += llround(values[m]);
+    }
+    t->ranges++;
+    return 0;
+}
+
+double fb_traffic_dram_bytes_per_element(const struct fb_traffic *t, int64_t n,
+                                         size_t elem_size)
+{
+    if (t->dram_read_bytes < 0 || t->dram_write_bytes < 0 || n <= 0 || elem_size == 0)
+        return NAN;
+    return (double)(t->dram_read_bytes + t->dram_write_bytes) / (double)n / (double)elem_size;
+}

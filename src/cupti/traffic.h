@@ -1,0 +1,47 @@
+/* Memory traffic of one call of a variant, as counted by the GPU (CUPTI range profiler).
+ *
+ * Metrics (Nsight Compute names), all in bytes:
+ *   dram__bytes_read.sum   bytes read from device memory (HBM) into L2
+ *   dram__bytes_write.sum  bytes written from L2 back to device memory
+ *   lts__t_bytes.sum       bytes through the L2 slices (all requests, hits and misses)
+ * A call's traffic is the sum over its ranges (one range per kernel with auto range).
+ * Plain C, always compiled. */
+#ifndef FB_CUPTI_TRAFFIC_H
+#define FB_CUPTI_TRAFFIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum fb_traffic_metric {
+    FB_METRIC_DRAM_READ,
+    FB_METRIC_DRAM_WRITE,
+    FB_METRIC_L2,
+    FB_METRIC_COUNT,
+};
+
+/* The CUPTI metric names, indexed by enum fb_traffic_metric. */
+extern const char *const fb_traffic_metric_names[FB_METRIC_COUNT];
+
+struct fb_traffic {
+    int64_t dram_read_bytes, dram_write_bytes, l2_bytes; /* -1: not measured */
+    int64_t ranges; /* ranges summed (kernels profiled) */
+};
+
+/* All fields "not measured" (-1), ranges 0. */
+void fb_traffic_init(struct fb_traffic *t);
+
+/* Adds one range's metric values (bytes, as doubles from CUPTI's evaluation, indexed by
+ * enum fb_traffic_metric), rounded to the nearest byte; a field at -1 starts from 0.
+ * If any value is negative or NaN (a counter that failed), nothing is added and it returns -1;
+ * otherwise 0. */
+int fb_traffic_add_range(struct fb_traffic *t, const double values[FB_METRIC_COUNT]);
+
+/* The record's dram_bytes_per_element column:
+ *   (dram_read_bytes + dram_write_bytes) / n / elem_size
+ * i.e. how many elements' worth of DRAM traffic one output element costs: the measured
+ * counterpart of a variant's elements_moved (5 eager, 3 fused, 2 copy). NaN when either DRAM
+ * field is not measured, n <= 0 or elem_size == 0. */
+double fb_traffic_dram_bytes_per_element(const struct fb_traffic *t, int64_t n,
+                                         size_t elem_size);
+
+#endif

@@ -1,0 +1,361 @@
+/* CSV reader (for --resume, peers and tests): columns by header name, RFC 4180 quotes within a
+ * line, errors as "path:line: ...". */
+#include "output/csv.h"
+#include "output/csv_schema.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reading state: the open file, where we are, and the growing arrays. */
+struct reader {
+    const char *path;
+    FILE *f;
+    long line_no;
+    char *line;
+    size_t line_cap;
+    char **fields; /* pointers into line after split_fields() */
+    size_t n_fields, fields_cap;
+    int *col_of_field; /* header field index -> fb_csv_schema index, or -1 (ignored) */
+    size_t n_header;
+    struct fb_csv_table *t;
+    size_t meta_cap, records_cap;
+    struct fb_error *err;
+};
+
+static int bad(struct reader *r, const char *what, const char *detail)
+{
+    return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: %s%s", r->path, r->line_no, what, detail);
+}
+
+static int oom(struct reader *r)
+{
+    return fb_fail(r->err, FB_ERR_RUNTIME, "%s:%ld: out of memory", r->path, r->line_no);
+}
+
+/* Grows *arr (of elem-sized items) so that index `need - 1` fits. */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*arr, n * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+/* Splits r->line in place into fields: separators are ',', a field that starts with '"' is
+ * quoted until the next lone '"' ("" inside stands for one '"') and must be followed by ',' or
+ * the end of the line. A '"' inside an unquoted field is taken literally. */
+static int split_fields(struct reader *r)
+{
+    r->n_fields = 0;
+    char *in = r->line;
+    for (;;) {
+        if (grow((void **)&r->fields, &r->fields_cap, r->n_fields + 1, sizeof *r->fields))
+            return oom(r);
+        char *start = in, *outp = in;
+        r->fields[r->n_fields++] = start;
+        if (*in == '"') {
+            in++;
+            for (;;) {
+                if (*in == '\0')
+                    return bad(r, "unterminated quoted field", "");
+                if (*in == '"') {
+                    if (in[1] != '"')
+                        break;
+                    in++;
+                }
+                *outp++ = *in++;
+            }
+            in++; /* the closing quote */
+            if (*in != ',' && *in != '\0')
+                return bad(r, "text after a closing quote", "");
+        } else {
+            while (*in && *in != ',')
+                *outp++ = *in++;
+        }
+        char sep = *in;
+        *outp = '\0'; /* outp <= in: unescaping only shrinks */
+        if (sep == '\0')
+            return FB_OK;
+        in++;
+    }
+}
+
+/* Reads the next line into r->line without its line break. Returns 1, 0 at end of file, or a
+ * negative error. */
+static int next_line(struct reader *r)
+{
+    errno = 0;
+    ssize_t len = getline(&r->line, &r->line_cap, r->f);
+    if (len < 0) {
+        if (ferror(r->f))
+            return fb_fail(r->err, FB_ERR_RUNTIME, "%s:%ld: read error: %s", r->path,
+                           r->line_no + 1, strerror(errno ? errno : EIO));
+        return 0;
+    }
+    r->line_no++;
+    while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
+        r->line[--len] = '\0';
+    /* A UTF-8 byte order mark, as spreadsheet programs save it. */
+    if (r->line_no == 1 && strncmp(r->line, "\xEF\xBB\xBF", 3) == 0)
+        memmove(r->line, r->line + 3, (size_t)len - 2);
+    return 1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t len = strlen(s);
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        s[--len] = '\0';
+    return s;
+}
+
+/* "# key: value" -> a metadata pair; other '#' lines are comments. */
+static int parse_meta(struct reader *r)
+{
+    char *body = r->line + 1;
+    char *colon = strchr(body, ':');
+    if (!colon)
+        return FB_OK;
+    *colon = '\0';
+    char *key = trim(body), *value = trim(colon + 1);
+    if (!key[0] || strpbrk(key, " \t"))
+        return FB_OK;
+    struct fb_csv_table *t = r->t;
+    if (strlen(key) >= sizeof t->meta[0].key)
+        return bad(r, "metadata key too long: ", key);
+    if (strlen(value) >= sizeof t->meta[0].value)
+        return bad(r, "metadata value too long for key ", key);
+    if (grow((void **)&t->meta, &r->meta_cap, t->n_meta + 1, sizeof *t->meta))
+        return oom(r);
+    struct fb_csv_meta *m = &t->meta[t->n_meta++];
+    strcpy(m->key, key);
+    strcpy(m->value, value);
+    return FB_OK;
+}
+
+static int parse_header(struct reader *r)
+{
+    int rc = split_fields(r);
+    if (rc != FB_OK)
+        return rc;
+    r->n_header = r->n_fields;
+    r->col_of_field = malloc(r->n_header * sizeof *r->col_of_field);
+    if (!r->col_of_field)
+        return oom(r);
+    bool *seen = calloc(fb_csv_schema_count, sizeof *seen);
+    if (!seen)
+        return oom(r);
+    rc = FB_OK;
+    for (size_t i = 0; i < r->n_header; i++) {
+        const char *name = trim(r->fields[i]);
+        r->col_of_field[i] = -1;
+        for (size_t c = 0; c < fb_csv_schema_count; c++) {
+            if (strcmp(name, fb_csv_schema[c].name) != 0)
+                continue;
+            if (seen[c] && rc == FB_OK)
+                rc = bad(r, "duplicate column in header: ", name);
+            seen[c] = true;
+            r->col_of_field[i] = (int)c;
+        }
+    }
+    for (size_t c = 0; c < fb_csv_schema_count && rc == FB_OK; c++)
+        if (fb_csv_schema[c].required && !seen[c])
+            rc = bad(r, "header lacks the required column ", fb_csv_schema[c].name);
+    free(seen);
+    return rc;
+}
+
+/* Formats "column NAME: 'TEXT' is not ..." into the error. */
+static int bad_cell(struct reader *r, const struct fb_csv_column *c, const char *cell,
+                    const char *what)
+{
+    return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: column %s: '%s' %s", r->path, r->line_no,
+                   c->name, cell, what);
+}
+
+static int parse_cell(struct reader *r, const struct fb_csv_column *c, const char *cell,
+                      struct fb_record *rec)
+{
+    char *field = (char *)rec + c->offset;
+    char *end;
+    if (c->kind == FB_CSV_TEXT) {
+        if (strlen(cell) >= c->size)
+            return bad_cell(r, c, cell, "is too long");
+        strcpy(field, cell);
+        return FB_OK;
+    }
+    if (!cell[0] && c->required)
+        return bad_cell(r, c, cell, "is empty (the column is required)");
+    switch (c->kind) {
+    case FB_CSV_TEXT:
+        break;
+    case FB_CSV_COUNT: {
+        int64_t v = -1;
+        if (cell[0]) {
+            errno = 0;
+            long long ll = strtoll(cell, &end, 10);
+            bool ok = !*end && !errno && ll >= 0;
+            if (*end == '.' || *end == 'e' || *end == 'E') {
+                /* "1024.0": pandas writes an integer column that has gaps as floats (the
+                 * torch peer). Accepted when the value is a whole number that fits. */
+                double d = strtod(cell, &end);
+                ok = !*end && d == floor(d) && d >= 0 && d < 9.2e18;
+                ll = ok ? (long long)d : -1;
+            }
+            if (!ok)
+                return bad_cell(r, c, cell, "is not a count (a non-negative integer)");
+            v = ll;
+        }
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    case FB_CSV_REAL:
+    case FB_CSV_BANDWIDTH: {
+        double v = NAN;
+        if (cell[0]) {
+            v = strtod(cell, &end);
+            if (*end)
+                return bad_cell(r, c, cell, "is not a number");
+        }
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    case FB_CSV_BOOL: {
+        bool v;
+        if (!cell[0] || strcmp(cell, "0") == 0 || strcmp(cell, "false") == 0)
+            v = false;
+        else if (strcmp(cell, "1") == 0 || strcmp(cell, "true") == 0)
+            v = true;
+        else
+            return bad_cell(r, c, cell, "is not 1 or 0");
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    case FB_CSV_STATUS: {
+        enum fb_point_status v;
+        if (!cell[0] || strcmp(cell, "skipped") == 0)
+            v = FB_POINT_SKIPPED;
+        else if (strcmp(cell, "ok") == 0)
+            v = FB_POINT_OK;
+        else if (strcmp(cell, "failed") == 0)
+            v = FB_POINT_FAILED;
+        else
+            return bad_cell(r, c, cell, "is not ok, failed or skipped");
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    }
+    return FB_OK;
+}
+
+static int parse_row(struct reader *r)
+{
+    int rc = split_fields(r);
+    if (rc != FB_OK)
+        return rc;
+    if (r->n_fields != r->n_header)
+        return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: %zu fields, but the header has %zu",
+                       r->path, r->line_no, r->n_fields, r->n_header);
+    struct fb_csv_table *t = r->t;
+    if (grow((void **)&t->records, &r->records_cap, t->n_records + 1, sizeof *t->records))
+        return oom(r);
+    struct fb_record *rec = &t->records[t->n_records];
+    fb_record_init(rec);
+    for (size_t i = 0; i < r->n_fields; i++) {
+        if (r->col_of_field[i] < 0)
+            continue;
+        rc = parse_cell(r, &fb_csv_schema[r->col_of_field[i]], r->fields[i], rec);
+        if (rc != FB_OK)
+            return rc;
+    }
+    t->n_records++;
+    return FB_OK;
+}
+
+static int read_all(struct reader *r)
+{
+    bool have_header = false;
+    int rc;
+    while ((rc = next_line(r)) > 0) {
+        const char *s = r->line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            continue;
+        if (r->line[0] == '#') {
+            /* Metadata belongs above the header; '#' lines below it are comments. */
+            rc = have_header ? FB_OK : parse_meta(r);
+        } else if (!have_header) {
+            rc = parse_header(r);
+            have_header = true;
+        } else {
+            rc = parse_row(r);
+        }
+        if (rc != FB_OK)
+            return rc;
+    }
+    if (rc < 0)
+        return rc;
+    if (!have_header)
+        return bad(r, "no header row (is this a fusebench CSV?)", "");
+    return FB_OK;
+}
+
+int fb_csv_read(const char *path, struct fb_csv_table *out, struct fb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct reader r = {.path = path, .t = out, .err = err};
+    r.f = fopen(path, "r");
+    if (!r.f)
+        return fb_fail(err, FB_ERR_RUNTIME, "cannot open '%s': %s", path, strerror(errno));
+    int rc = read_all(&r);
+    fclose(r.f);
+    free(r.line);
+    free(r.fields);
+    free(r.col_of_field);
+    if (rc != FB_OK)
+        fb_csv_table_free(out);
+    return rc;
+}
+
+void fb_csv_table_free(struct fb_csv_table *t)
+{
+    free(t->meta);
+    free(t->records);
+    memset(t, 0, sizeof *t);
+}
+
+const char *fb_csv_meta_get(const struct fb_csv_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_meta; i++)
+        if (strcmp(t->meta[i].key, key) == 0)
+            return t->meta[i].value;
+    return NULL;
+}
+
+const struct fb_record *fb_csv_find_record(const struct fb_record *records, size_t count,
+                                           const char *backend, const char *device,
+                                           const char *variant, const char *dtype, int64_t n)
+{
+    for (size_t i = count; i-- > 0;) {
+        const struct fb_record *rec = &records[i];
+        if (rec->n == n && strcmp(rec->variant, variant) == 0 &&
+            strcmp(rec->dtype, dtype) == 0 && strcmp(rec->backend, backend) == 0 &&
+            strcmp(rec->device, device) == 0)
+            return rec;
+    }
+    return NULL;
+}

@@ -1,0 +1,505 @@
+/* fb_config_load: defaults, every kind of error with its exact line, several errors at once,
+ * suggestions, ranges, the content hash, and the shipped configs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "config_fixture.h"
+#include "plan/variants.h"
+
+static struct fb_config cfg;
+static struct fixture_result res;
+
+/* Loads text and expects exactly one problem, on `line`, reading `rest`. */
+static void expect_one_error(const char *text, int line, const char *rest)
+{
+    fixture_load(text, &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_int_equal(res.diag_lines, 1);
+    assert_true(fixture_has_line(&res, line, rest));
+}
+
+static void test_defaults_are_the_documented_values(void **state)
+{
+    (void)state;
+    fb_config_defaults(&cfg);
+    assert_string_equal(cfg.sizes_spec, "8..100M");
+    assert_int_equal(cfg.points_per_decade, 6);
+    assert_int_equal(cfg.sizes[0], 8);
+    assert_int_equal(cfg.sizes[cfg.n_sizes - 1], 100000000);
+    for (size_t i = 0; i < fb_variant_count; i++)
+        assert_true(cfg.variant_enabled[i]);
+    assert_string_equal(cfg.dtype, "fp32");
+    assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
+    assert_int_equal(cfg.device, 0);
+    assert_int_equal(cfg.cpu_threads, 0);
+    assert_int_equal(cfg.warmup, 3);
+    assert_int_equal(cfg.min_reps, 5);
+    assert_int_equal(cfg.max_reps, 200);
+    assert_true(cfg.min_time_s == 0.02);
+    assert_true(cfg.max_time_s == 0.5);
+    assert_true(cfg.target_noise == 0.02);
+    assert_int_equal(cfg.cache, FB_CACHE_WARM);
+    assert_true(cfg.cupti_activity);
+    assert_true(cfg.cupti_counters);
+    assert_string_equal(cfg.csv_path, "results/{backend}-{device}.csv");
+    assert_string_equal(cfg.plot_dir, "plots");
+    assert_string_equal(cfg.label, "");
+}
+
+static void test_empty_file_loads_the_defaults(void **state)
+{
+    (void)state;
+    struct fb_config defaults;
+    fb_config_defaults(&defaults);
+    fixture_load("", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(res.diag_lines, 0);
+    assert_int_equal(cfg.n_sizes, defaults.n_sizes);
+    assert_int_equal(cfg.max_reps, defaults.max_reps);
+    assert_string_equal(cfg.path, res.path);
+    /* FNV-1a 64 of no bytes is its offset basis. */
+    assert_true(cfg.content_hash == 0xcbf29ce484222325ULL);
+}
+
+static void test_every_key_is_applied(void **state)
+{
+    (void)state;
+    fixture_load("; all keys\n"
+                 "[sweep]\n"
+                 "sizes = 10, 1K\n"
+                 "points_per_decade = 3\n"
+                 "variants = copy, fused_add_relu\n"
+                 "dtype = fp32\n"
+                 "label = run 7 ; inline comment\n"
+                 "[backend]\n"
+                 "backend = cpu\n"
+                 "device = 2\n"
+                 "cpu_threads = 1\n"
+                 "[measure]\n"
+                 "warmup = 0\n"
+                 "min_reps = 2\n"
+                 "max_reps = 9\n"
+                 "min_time = 0.001\n"
+                 "max_time = 0.25\n"
+                 "target_noise = 0.05\n"
+                 "cache = cold\n"
+                 "[cupti]\n"
+                 "activity = off\n"
+                 "counters = No\n"
+                 "[output]\n"
+                 "csv = /tmp/x-{backend}.csv\n"
+                 "plots = /tmp/p\n",
+                 &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_sizes, 2);
+    assert_int_equal(cfg.sizes[0], 10);
+    assert_int_equal(cfg.sizes[1], 1000);
+    assert_int_equal(cfg.sizes_line, 3);
+    assert_int_equal(cfg.points_per_decade, 3);
+    assert_true(cfg.variant_enabled[fb_variant_find("copy") - fb_variants]);
+    assert_true(cfg.variant_enabled[fb_variant_find("fused_add_relu") - fb_variants]);
+    assert_false(cfg.variant_enabled[fb_variant_find("eager_add_relu") - fb_variants]);
+    assert_false(cfg.variant_enabled[fb_variant_find("eager_add_threshold") - fb_variants]);
+    assert_string_equal(cfg.label, "run 7");
+    assert_int_equal(cfg.backend, FB_BACKEND_CPU);
+    assert_int_equal(cfg.device, 2);
+    assert_int_equal(cfg.cpu_threads, 1);
+    assert_int_equal(cfg.warmup, 0);
+    assert_int_equal(cfg.min_reps, 2);
+    assert_int_equal(cfg.max_reps, 9);
+    assert_true(cfg.min_time_s == 0.001);
+    assert_true(cfg.max_time_s == 0.25);
+    assert_true(cfg.target_noise == 0.05);
+    assert_int_equal(cfg.cache, FB_CACHE_COLD);
+    assert_false(cfg.cupti_activity);
+    assert_false(cfg.cupti_counters);
+    assert_string_equal(cfg.csv_path, "/tmp/x-{backend}.csv");
+    assert_int_equal(cfg.csv_line, 24);
+    assert_string_equal(cfg.plot_dir, "/tmp/p");
+}
+
+static void test_unknown_section_suggests_the_nearest(void **state)
+{
+    (void)state;
+    expect_one_error("[sweep]\nsizes = 8\n[mesure]\nwarmup = 1\n", 3,
+                     "[mesure] unknown section; did you mean [measure]?");
+}
+
+static void test_unknown_key_suggests_the_nearest(void **state)
+{
+    (void)state;
+    expect_one_error("\n[measure]\nwarmup = 1\nmax_rep = 5\n", 4,
+                     "[measure] max_rep: unknown key; did you mean \"max_reps\"?");
+}
+
+static void test_key_in_the_wrong_section_names_its_section(void **state)
+{
+    (void)state;
+    expect_one_error("[backend]\nsizes = 8\n", 2,
+                     "[backend] sizes: unknown key; it belongs in [sweep]");
+}
+
+static void test_unrelated_unknown_key_lists_the_valid_keys(void **state)
+{
+    (void)state;
+    expect_one_error("[cupti]\nzzzzzzzzzz = 1\n", 2,
+                     "[cupti] zzzzzzzzzz: unknown key; valid keys in [cupti]: activity counters");
+}
+
+static void test_key_outside_any_section_is_an_error(void **state)
+{
+    (void)state;
+    expect_one_error("warmup = 1\n[measure]\n", 1,
+                     "warmup: key outside any section; it belongs in [measure]");
+}
+
+static void test_integer_out_of_range_states_the_range(void **state)
+{
+    (void)state;
+    expect_one_error("[sweep]\npoints_per_decade = 0\n", 2,
+                     "[sweep] points_per_decade: 0 is out of range [1, 100]");
+    expect_one_error("[backend]\ndevice = -1\n", 2, "[backend] device: -1 is out of range [0, 1023]");
+}
+
+static void test_number_out_of_range_states_the_range(void **state)
+{
+    (void)state;
+    expect_one_error("[measure]\nmax_time = 0\n", 2,
+                     "[measure] max_time: 0 is out of range (0, 3600]");
+    expect_one_error("[measure]\ntarget_noise = 1.5\n", 2,
+                     "[measure] target_noise: 1.5 is out of range [0, 1]");
+}
+
+static void test_non_numbers_are_rejected(void **state)
+{
+    (void)state;
+    expect_one_error("[measure]\nwarmup = three\n", 2,
+                     "[measure] warmup: \"three\" is not an integer");
+    expect_one_error("[measure]\nmin_reps = 2.5\n", 2,
+                     "[measure] min_reps: \"2.5\" is not an integer");
+    expect_one_error("[measure]\nmin_time = fast\n", 2,
+                     "[measure] min_time: \"fast\" is not a number");
+    expect_one_error("[measure]\nmax_time = nan\n", 2,
+                     "[measure] max_time: \"nan\" is not a number");
+}
+
+static void test_bad_boolean_is_rejected(void **state)
+{
+    (void)state;
+    expect_one_error("[cupti]\ncounters = maybe\n", 2,
+                     "[cupti] counters: \"maybe\" is not a boolean "
+                     "(use true/false, yes/no, on/off or 1/0)");
+}
+
+static void test_unknown_variant_suggests_the_nearest(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\nvariants = copy, fused_add_rel\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_int_equal(res.diag_lines, 1);
+    assert_true(fixture_line_contains(
+        &res, 2, "[sweep] variants: unknown variant \"fused_add_rel\" (did you mean \"fused_add_relu\"?)"));
+    assert_true(fixture_line_contains(&res, 2, "known: copy eager_add_relu"));
+}
+
+static void test_every_unknown_variant_is_named(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\nvariants = cpy, eagr_add_relu\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_true(fixture_line_contains(&res, 2, "unknown variant \"cpy\""));
+    assert_true(fixture_line_contains(&res, 2, "unknown variant \"eagr_add_relu\""));
+}
+
+static void test_bad_choices_list_the_valid_ones(void **state)
+{
+    (void)state;
+    expect_one_error("[backend]\nbackend = gpu\n", 2,
+                     "[backend] backend: \"gpu\" is not one of auto, cpu, cuda; did you mean \"cpu\"?");
+    expect_one_error("[measure]\ncache = hot\n", 2,
+                     "[measure] cache: \"hot\" is not one of warm, cold");
+    expect_one_error("[sweep]\ndtype = fp16\n", 2,
+                     "[sweep] dtype: \"fp16\" is not one of fp32; did you mean \"fp32\"?");
+}
+
+static void test_duplicate_key_names_the_first_line(void **state)
+{
+    (void)state;
+    expect_one_error("[measure]\nwarmup = 1\n\nwarmup = 2\n", 4,
+                     "[measure] warmup: duplicate key (first set on line 2)");
+    assert_int_equal(cfg.warmup, 1);
+}
+
+static void test_too_long_line_is_reported_with_its_number(void **state)
+{
+    (void)state;
+    char text[512];
+    char label[260];
+    memset(label, 'x', 250);
+    label[250] = '\0';
+    snprintf(text, sizeof text, "[sweep]\nlabel = %s\nwarmup = 1\n", label);
+    fixture_load(text, &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_true(fixture_has_line(&res, 2, "line is 258 characters long; at most 198 are allowed"));
+    /* The next line is still read: warmup is in the wrong section, and says so. */
+    assert_true(fixture_line_contains(&res, 3, "it belongs in [measure]"));
+    assert_int_equal(res.diag_lines, 2);
+}
+
+static void test_line_without_equals_is_a_parse_error(void **state)
+{
+    (void)state;
+    expect_one_error("[sweep]\nsizes 8..100\n", 2, "[sweep] expected \"key = value\", got \"sizes 8..100\"");
+}
+
+static void test_unclosed_section_header_is_a_parse_error(void **state)
+{
+    (void)state;
+    expect_one_error("[sweep]\nsizes = 8\n[measure\nwarmup = 1\n", 3,
+                     "section header \"[measure\" has no closing ']'");
+}
+
+static void test_indented_line_is_a_key_not_a_continuation(void **state)
+{
+    (void)state;
+    fixture_load("[measure]\nwarmup = 1\n    min_reps = 2\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.min_reps, 2);
+}
+
+static void test_crlf_line_ends_and_byte_order_mark_are_accepted(void **state)
+{
+    (void)state;
+    fixture_load("\xEF\xBB\xBF[measure]\r\nwarmup = 4\r\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.warmup, 4);
+}
+
+static void test_many_errors_are_reported_at_once(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\n"                   /* 1 */
+                 "sizes = 8..1X\n"             /* 2: bad size (found after the file) */
+                 "variants = all\n"            /* 3 */
+                 "[measure]\n"                 /* 4 */
+                 "warmup = -1\n"               /* 5: range */
+                 "min_rep = 3\n"               /* 6: unknown key */
+                 "target_noise = lots\n"       /* 7: not a number */
+                 "[cupti]\n"                   /* 8 */
+                 "activity = perhaps\n"        /* 9: not a boolean */
+                 "garbage line\n"              /* 10: parse error */
+                 "[outptu]\n"                  /* 11: unknown section */
+                 "csv = x.csv\n",              /* 12: skipped: section already reported */
+                 &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_int_equal(res.diag_lines, 7);
+    assert_true(fixture_line_contains(&res, 2, "[sweep] sizes: bad size \"1X\""));
+    assert_true(fixture_line_contains(&res, 5, "[measure] warmup: -1 is out of range"));
+    assert_true(fixture_line_contains(&res, 6, "did you mean \"min_reps\"?"));
+    assert_true(fixture_line_contains(&res, 7, "[measure] target_noise: \"lots\""));
+    assert_true(fixture_line_contains(&res, 9, "[cupti] activity: \"perhaps\""));
+    assert_true(fixture_line_contains(&res, 10, "expected \"key = value\""));
+    assert_true(fixture_line_contains(&res, 11, "did you mean [output]?"));
+    assert_non_null(strstr(res.err.msg, "7 errors"));
+    /* In line order, although sizes is only checked after the last line. */
+    const char *at2 = strstr(res.diag, ":2: "), *at5 = strstr(res.diag, ":5: ");
+    assert_non_null(at2);
+    assert_non_null(at5);
+    assert_true(at2 < at5);
+}
+
+static void test_clipped_variant_name_gets_a_suggestion(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\nvariants = fused\n", &cfg, &res);
+    assert_true(fixture_line_contains(&res, 2, "unknown variant \"fused\" (did you mean \"fused_add_relu\"?)"));
+}
+
+static void test_sizes_expand_with_a_later_points_per_decade(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\nsizes = 1..1000\npoints_per_decade = 1\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_sizes, 4);
+    assert_int_equal(cfg.sizes[3], 1000);
+}
+
+static void test_points_per_decade_alone_re_expands_the_default_sizes(void **state)
+{
+    (void)state;
+    fixture_load("[sweep]\npoints_per_decade = 1\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_sizes, 9); /* 8, 10, 100, ..., 1e8 */
+}
+
+static void test_min_reps_above_max_reps_is_reported_on_the_later_line(void **state)
+{
+    (void)state;
+    expect_one_error("[measure]\nmax_reps = 10\nmin_reps = 20\n", 3,
+                     "[measure] min_reps: min_reps (20) is more than max_reps (10)");
+    expect_one_error("[measure]\nmax_reps = 2\n", 2,
+                     "[measure] max_reps: min_reps (5) is more than max_reps (2)");
+}
+
+static void test_min_time_above_max_time_is_reported(void **state)
+{
+    (void)state;
+    expect_one_error("[measure]\nmin_time = 2\nmax_time = 1.5\n", 3,
+                     "[measure] max_time: min_time (2 s) is more than max_time (1.5 s)");
+}
+
+static void test_unknown_csv_placeholder_is_rejected(void **state)
+{
+    (void)state;
+    expect_one_error("[output]\ncsv = results/{host}.csv\n", 2,
+                     "[output] csv: unknown placeholder {host} (known: {backend}, {device})");
+}
+
+static void test_content_hash_follows_the_bytes(void **state)
+{
+    (void)state;
+    fixture_load("[measure]\nwarmup = 1\n", &cfg, &res);
+    uint64_t a = cfg.content_hash;
+    fixture_load("[measure]\nwarmup = 1\n", &cfg, &res);
+    assert_true(cfg.content_hash == a);
+    fixture_load("[measure]\nwarmup = 2\n", &cfg, &res);
+    assert_true(cfg.content_hash != a);
+    fixture_load("[measure]\nwarmup = 1\n; a comment changes the file too\n", &cfg, &res);
+    assert_true(cfg.content_hash != a);
+}
+
+static void test_missing_file_is_a_runtime_error(void **state)
+{
+    (void)state;
+    struct fb_error err;
+    assert_int_equal(fb_config_load(&cfg, "/nonexistent/fusebench.ini", NULL, &err),
+                     FB_ERR_RUNTIME);
+    assert_non_null(strstr(err.msg, "/nonexistent/fusebench.ini: cannot open"));
+}
+
+static void load_shipped(const char *rel)
+{
+    char path[2048];
+    if (!fixture_source_path(rel, path, sizeof path)) {
+        skip();
+        return;
+    }
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *diag = open_memstream(&buf, &size);
+    struct fb_error err = {{0}};
+    int rc = fb_config_load(&cfg, path, diag, &err);
+    fclose(diag);
+    if (rc != FB_OK)
+        print_message("%s: %s\n%s", path, err.msg, buf ? buf : "");
+    assert_int_equal(rc, FB_OK);
+    assert_int_equal(size, 0);
+    free(buf);
+    assert_true(cfg.n_sizes > 0);
+}
+
+static void test_shipped_default_config_loads_as_the_defaults(void **state)
+{
+    (void)state;
+    load_shipped("configs/default.ini");
+    struct fb_config defaults;
+    fb_config_defaults(&defaults);
+    assert_int_equal(cfg.n_sizes, defaults.n_sizes);
+    assert_memory_equal(cfg.sizes, defaults.sizes, cfg.n_sizes * sizeof cfg.sizes[0]);
+    assert_int_equal(cfg.points_per_decade, defaults.points_per_decade);
+    assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
+    assert_string_equal(cfg.dtype, "fp32");
+    for (size_t i = 0; i < fb_variant_count; i++)
+        assert_true(cfg.variant_enabled[i]);
+    /* The file documents the built-in defaults: every value must agree with them. */
+    assert_int_equal(cfg.device, defaults.device);
+    assert_int_equal(cfg.cpu_threads, defaults.cpu_threads);
+    assert_int_equal(cfg.warmup, defaults.warmup);
+    assert_int_equal(cfg.min_reps, defaults.min_reps);
+    assert_int_equal(cfg.max_reps, defaults.max_reps);
+    assert_true(cfg.min_time_s == defaults.min_time_s);
+    assert_true(cfg.max_time_s == defaults.max_time_s);
+    assert_true(cfg.target_noise == defaults.target_noise);
+    assert_int_equal(cfg.cache, defaults.cache);
+    assert_int_equal(cfg.cupti_activity, defaults.cupti_activity);
+    assert_int_equal(cfg.cupti_counters, defaults.cupti_counters);
+    assert_string_equal(cfg.csv_path, defaults.csv_path);
+    assert_string_equal(cfg.plot_dir, defaults.plot_dir);
+    assert_string_equal(cfg.label, defaults.label);
+}
+
+static void test_shipped_smoke_config_loads(void **state)
+{
+    (void)state;
+    load_shipped("configs/smoke.ini");
+    assert_true(cfg.sizes[cfg.n_sizes - 1] <= 100000);
+    assert_non_null(strstr(cfg.csv_path, "build/"));
+}
+
+static void test_shipped_cpu_cache_zoom_config_loads(void **state)
+{
+    (void)state;
+    load_shipped("configs/cache-zoom-cpu.ini");
+    assert_int_equal(cfg.backend, FB_BACKEND_CPU);
+}
+
+static void test_shipped_h200_cache_zoom_config_loads(void **state)
+{
+    (void)state;
+    load_shipped("configs/cache-zoom-h200.ini");
+    assert_int_equal(cfg.backend, FB_BACKEND_CUDA);
+    /* The L2 edge of eager's 16 B/element working set: 60 MB / 16 B. */
+    int found = 0;
+    for (size_t i = 0; i < cfg.n_sizes; i++)
+        found |= cfg.sizes[i] == 3750000;
+    assert_true(found);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_are_the_documented_values),
+        cmocka_unit_test(test_empty_file_loads_the_defaults),
+        cmocka_unit_test(test_every_key_is_applied),
+        cmocka_unit_test(test_unknown_section_suggests_the_nearest),
+        cmocka_unit_test(test_unknown_key_suggests_the_nearest),
+        cmocka_unit_test(test_key_in_the_wrong_section_names_its_section),
+        cmocka_unit_test(test_unrelated_unknown_key_lists_the_valid_keys),
+        cmocka_unit_test(test_key_outside_any_section_is_an_error),
+        cmocka_unit_test(test_integer_out_of_range_states_the_range),
+        cmocka_unit_test(test_number_out_of_range_states_the_range),
+        cmocka_unit_test(test_non_numbers_are_rejected),
+        cmocka_unit_test(test_bad_boolean_is_rejected),
+        cmocka_unit_test(test_unknown_variant_suggests_the_nearest),
+        cmocka_unit_test(test_every_unknown_variant_is_named),
+        cmocka_unit_test(test_bad_choices_list_the_valid_ones),
+        cmocka_unit_test(test_duplicate_key_names_the_first_line),
+        cmocka_unit_test(test_too_long_line_is_reported_with_its_number),
+        cmocka_unit_test(test_line_without_equals_is_a_parse_error),
+        cmocka_unit_test(test_unclosed_section_header_is_a_parse_error),
+        cmocka_unit_test(test_indented_line_is_a_key_not_a_continuation),
+        cmocka_unit_test(test_crlf_line_ends_and_byte_order_mark_are_accepted),
+        cmocka_unit_test(test_many_errors_are_reported_at_once),
+        cmocka_unit_test(test_clipped_variant_name_gets_a_suggestion),
+        cmocka_unit_test(test_sizes_expand_with_a_later_points_per_decade),
+        cmocka_unit_test(test_points_per_decade_alone_re_expands_the_default_sizes),
+        cmocka_unit_test(test_min_reps_above_max_reps_is_reported_on_the_later_line),
+        cmocka_unit_test(test_min_time_above_max_time_is_reported),
+        cmocka_unit_test(test_unknown_csv_placeholder_is_rejected),
+        cmocka_unit_test(test_content_hash_follows_the_bytes),
+        cmocka_unit_test(test_missing_file_is_a_runtime_error),
+        cmocka_unit_test(test_shipped_default_config_loads_as_the_defaults),
+        cmocka_unit_test(test_shipped_smoke_config_loads),
+        cmocka_unit_test(test_shipped_cpu_cache_zoom_config_loads),
+        cmocka_unit_test(test_shipped_h200_cache_zoom_config_loads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

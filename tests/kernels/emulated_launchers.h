@@ -1,0 +1,54 @@
+/* The CUDA launchers of kernels/launchers.cu, emulated on the CPU (emulated_launchers.cpp):
+ * the same plan (fb_plan_launch), the same kernel templates from
+ * kernels/elementwise_kernels.cuh, run over the exact launch grid one block and one thread
+ * at a time. For tests only: it is how the kernels' own source is checked on a machine
+ * without a GPU.
+ *
+ * Each launcher behaves like its fb_cuda_* twin in kernels/kernels.h (ctx->stream is
+ * ignored; ctx->sm_count shapes the grid) and returns when the output is complete. It also
+ * reports the launch it made in *launch (which may be NULL). Returns FB_OK, or
+ * FB_ERR_RUNTIME when the grid would exceed CUDA's limit of 2^31 - 1 blocks (where the real
+ * launch would fail with cudaErrorInvalidConfiguration). */
+#ifndef FB_TESTS_KERNELS_EMULATED_LAUNCHERS_H
+#define FB_TESTS_KERNELS_EMULATED_LAUNCHERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fb_emu_launch {
+    bool launched;  /* false for n == 0: nothing is launched, as on the GPU */
+    bool vector;    /* the float4 kernel ran; false: the scalar kernel */
+    int64_t blocks; /* gridDim.x */
+    int threads;    /* blockDim.x */
+};
+
+int fb_emu_copy(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
+                struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_relu(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
+                struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_threshold(const struct fb_cuda_launch_context *ctx, const float *x, float *y,
+                     int64_t n, float threshold, float value, struct fb_emu_launch *launch,
+                     struct fb_error *err);
+int fb_emu_add(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
+               float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
+                    float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
+
+/* The kernels' own index helpers (fb_thread_index, fb_grid_stride) evaluated at the given
+ * coordinates, so a test can check their 64-bit arithmetic at indices past 2^32 without
+ * allocating that much. */
+int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread);
+int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,476 @@
+#include "kernel_check.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* The reference below relies on a float add being rounded to float, not carried in a wider
+ * format (x87); x86-64 and AArch64 both evaluate in the type itself. */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "the reference needs FLT_EVAL_METHOD == 0 (float arithmetic rounded to float)"
+#endif
+
+/* Untouchable elements on each side of every buffer: 16 floats = 64 bytes, so the base
+ * behind them stays 64-byte aligned, and a kernel that ran one vector (or one block of a
+ * few elements) too far would land in them. */
+#define KC_GUARD 16
+#define KC_MAX_OFFSET 3
+
+/* Outputs are filled with 0xff bytes (what cudaMemset can write): the pattern 0xffffffff
+ * is a negative quiet NaN with every payload bit set. No result can carry it: the inputs
+ * never hold it nor the signalling NaN 0xffbfffff that quiets to it (kc_draw), copy, relu
+ * and threshold only move inputs, 0 or `value`, and an add returns a sum, a quieted input
+ * NaN, or a default NaN (x86 0xffc00000, GPU 0x7fffffff). So seeing it means "not written",
+ * even where any NaN would be an acceptable result. */
+#define KC_POISON_BITS 0xffffffffu
+#define KC_POISON_QUIETS_TO 0xffbfffffu
+
+const int64_t kc_sizes[] = {0,   1,   2,   3,    4,    5,    7,    8,    9,
+                            15,  16,  17,  31,   32,   33,   127,  128,  129,
+                            1023, 1024, 1025, 4099, (INT64_C(1) << 20) + 5};
+const size_t kc_size_count = sizeof kc_sizes / sizeof kc_sizes[0];
+
+/* Equal offsets 0..3: with a 64-byte aligned base only offset 0 is 16-byte aligned, so the
+ * vector path runs at 0 and the scalar one at 1, 2, 3. The mixed rows give inputs and
+ * output different alignments: only the scalar path is legal there, and a kernel that
+ * assumed a common alignment would read or write the wrong elements. */
+const struct kc_offsets kc_offsets[] = {
+    {0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, /* same offset everywhere */
+    {0, 0, 1},                                  /* output alone misaligned */
+    {2, 0, 0},                                  /* first input alone misaligned */
+    {0, 3, 0},                                  /* second input alone (binary only) */
+    {3, 1, 2},                                  /* all different */
+};
+const size_t kc_offset_count = sizeof kc_offsets / sizeof kc_offsets[0];
+
+const struct kc_threshold_pair kc_threshold_pairs[] = {
+    {0.0f, 0.0f},    /* relu, as eager_add_threshold uses it */
+    {0.5f, -2.0f},   /* a positive threshold replaced by a negative value */
+    {-3.0f, 42.0f},  /* a negative threshold replaced by a value above it */
+};
+const size_t kc_threshold_pair_count = sizeof kc_threshold_pairs / sizeof kc_threshold_pairs[0];
+
+const char *kc_op_name(enum kc_op op)
+{
+    switch (op) {
+    case KC_COPY: return "copy";
+    case KC_RELU: return "relu";
+    case KC_THRESHOLD: return "threshold";
+    case KC_ADD: return "add";
+    case KC_ADD_RELU: return "add_relu";
+    }
+    return "?";
+}
+
+static bool is_binary(enum kc_op op)
+{
+    return op == KC_ADD || op == KC_ADD_RELU;
+}
+
+/* ---- host memory ---- */
+
+int kc_host_alloc(void *ctx, size_t bytes, void **p, struct fb_error *err)
+{
+    (void)ctx;
+    size_t rounded = (bytes + 63) / 64 * 64; /* aligned_alloc wants a multiple */
+    *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (!*p)
+        return fb_fail(err, FB_ERR_RUNTIME, "aligned_alloc(64, %zu) failed", rounded);
+    return FB_OK;
+}
+
+void kc_host_release(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+int kc_host_poison(void *ctx, void *p, size_t bytes, struct fb_error *err)
+{
+    (void)ctx;
+    (void)err;
+    memset(p, 0xff, bytes);
+    return FB_OK;
+}
+
+int kc_host_copy(void *ctx, void *dst, const void *src, size_t bytes, struct fb_error *err)
+{
+    (void)ctx;
+    (void)err;
+    memcpy(dst, src, bytes);
+    return FB_OK;
+}
+
+/* ---- random inputs ---- */
+
+uint64_t kc_seed(void)
+{
+    static bool have_seed;
+    static uint64_t seed;
+    if (!have_seed) {
+        const char *env = getenv("FB_TEST_SEED");
+        if (env && *env)
+            seed = strtoull(env, NULL, 0);
+        else
+            seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+        have_seed = true;
+        printf("kernel_check: seed %" PRIu64 " (FB_TEST_SEED=%" PRIu64 " replays this run)\n",
+               seed, seed);
+        fflush(stdout);
+    }
+    return seed;
+}
+
+/* splitmix64: tiny, fast, and every state gives a good stream; enough for test data. */
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static bool bits_nan(uint32_t u)
+{
+    return (u & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* The next float after x towards +inf (dir > 0) or -inf, on the bit patterns, so that it
+ * steps through -0/+0 and subnormals exactly; x is finite. */
+static uint32_t bits_step(uint32_t x, int dir)
+{
+    bool negative = x & 0x80000000u;
+    uint32_t magnitude = x & 0x7fffffffu;
+    if (magnitude == 0)
+        return dir > 0 ? 0x00000001u : 0x80000001u;
+    if (negative == (dir < 0))
+        return x + 1; /* away from zero */
+    return x - 1;     /* towards zero */
+}
+
+/* The values that break elementwise kernels: NaNs of both signs, quiet and signalling,
+ * with payloads; infinities; signed zeros; the edges of the normal and subnormal ranges. */
+static const uint32_t special_bits[] = {
+    0x7fc00000u, 0xffc00000u, 0x7fc12345u, 0xffd00001u, /* quiet NaNs */
+    0x7f800001u, 0xff812345u, 0x7fbfffffu,              /* signalling NaNs */
+    0x7f800000u, 0xff800000u,                           /* +-Inf */
+    0x00000000u, 0x80000000u,                           /* +-0 */
+    0x7f7fffffu, 0xff7fffffu,                           /* +-FLT_MAX */
+    0x00800000u, 0x80800000u,                           /* +-FLT_MIN */
+    0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, /* subnormal extremes */
+    0x3f800000u, 0xbf800000u,                           /* +-1 */
+};
+
+/* One input element: a mix of special values (1/16), random subnormals (1/16), values at
+ * and next to the threshold th and to zero (2/16), raw random bit patterns (2/16: any
+ * exponent, NaNs included) and ordinary values uniform in [-4, 4) (10/16). */
+static uint32_t kc_draw(uint64_t *rng, float th)
+{
+    uint64_t r = rng_next(rng);
+    uint32_t hi = (uint32_t)(r >> 32), bits;
+    switch (r & 15) {
+    case 0:
+        bits = special_bits[hi % (sizeof special_bits / sizeof special_bits[0])];
+        break;
+    case 1: /* subnormal: exponent 0, random sign and non-zero fraction */
+        bits = (hi & 0x80000000u) | ((hi & 0x007fffffu) ? (hi & 0x007fffffu) : 1u);
+        break;
+    case 2:
+    case 3: {
+        uint32_t centre = (r & 16) ? float_bits(th) : ((r & 32) ? 0x80000000u : 0u);
+        switch ((r >> 6) % 4) {
+        case 0: bits = centre; break;
+        case 1: bits = bits_step(centre, +1); break;
+        case 2: bits = bits_step(centre, -1); break;
+        default: bits = centre ^ 0x80000000u; break; /* -th, and -0 next to +0 */
+        }
+        break;
+    }
+    case 4:
+    case 5:
+        bits = hi;
+        break;
+    default:
+        bits = float_bits((float)(int32_t)hi * 0x1p-29f);
+        break;
+    }
+    if (bits == KC_POISON_BITS || bits == KC_POISON_QUIETS_TO)
+        bits = 0x3f800000u;
+    return bits;
+}
+
+static uint64_t case_seed(uint64_t seed, enum kc_op op, int64_t n, struct kc_offsets o,
+                          float threshold, float value)
+{
+    uint64_t s = seed, parts[] = {(uint64_t)op, (uint64_t)n,
+                                  (uint64_t)(o.a | o.b << 8 | o.c << 16),
+                                  (uint64_t)float_bits(threshold) << 32 | float_bits(value)};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        s ^= parts[i];
+        s = rng_next(&s);
+    }
+    return s;
+}
+
+/* ---- the reference, written out with no shared code ---- */
+
+/* PyTorch's relu: x <= 0 ? 0 : x, so -0 gives +0 and NaN (which compares false) passes
+ * through with its bits. */
+static uint32_t ref_relu(uint32_t x)
+{
+    if (bits_nan(x))
+        return x;
+    return bits_float(x) <= 0.0f ? float_bits(0.0f) : x;
+}
+
+/* PyTorch's threshold: x <= th ? value : x; NaN passes through. */
+static uint32_t ref_threshold(uint32_t x, float th, float value)
+{
+    if (bits_nan(x))
+        return x;
+    return bits_float(x) <= th ? float_bits(value) : x;
+}
+
+static uint32_t ref_add(uint32_t a, uint32_t b)
+{
+    return float_bits(bits_float(a) + bits_float(b));
+}
+
+static uint32_t ref_element(enum kc_op op, uint32_t a, uint32_t b, float th, float value)
+{
+    switch (op) {
+    case KC_COPY: return a;
+    case KC_RELU: return ref_relu(a);
+    case KC_THRESHOLD: return ref_threshold(a, th, value);
+    case KC_ADD: return ref_add(a, b);
+    case KC_ADD_RELU: return ref_relu(ref_add(a, b));
+    }
+    return 0;
+}
+
+/* ---- one case ---- */
+
+struct kc_case {
+    const struct kc_impl *impl;
+    enum kc_op op;
+    int64_t n;
+    struct kc_offsets off;
+    float threshold, value;
+    uint64_t seed;
+    size_t total; /* elements per buffer: guards + room for offsets + n */
+};
+
+static void case_describe(const struct kc_case *k, char *buf, size_t len)
+{
+    char params[96] = "";
+    if (k->op == KC_THRESHOLD)
+        snprintf(params, sizeof params, "(th=%g, value=%g)", (double)k->threshold,
+                 (double)k->value);
+    if (is_binary(k->op))
+        snprintf(buf, len,
+                 "%s %s%s n=%" PRId64 " offsets a+%d b+%d c+%d (elements), FB_TEST_SEED=%" PRIu64,
+                 k->impl->name, kc_op_name(k->op), params, k->n, k->off.a, k->off.b, k->off.c,
+                 kc_seed());
+    else
+        snprintf(buf, len,
+                 "%s %s%s n=%" PRId64 " offsets x+%d y+%d (elements), FB_TEST_SEED=%" PRIu64,
+                 k->impl->name, kc_op_name(k->op), params, k->n, k->off.a, k->off.c, kc_seed());
+}
+
+/* Runs an implementation call that reports through `err` (the macro declares it), and on
+ * failure fails the test with the case and the implementation's message. */
+#define KC_CALL(k, call)                                                                       \
+    do {                                                                                       \
+        struct fb_error call_err_ = {{0}};                                                     \
+        struct fb_error *err = &call_err_;                                                     \
+        if ((call) != FB_OK) {                                                                 \
+            char what_[256];                                                                   \
+            case_describe((k), what_, sizeof what_);                                           \
+            fail_msg("%s: %s failed: %s", what_, #call, call_err_.msg);                        \
+        }                                                                                      \
+    } while (0)
+
+/* Fails the test on the first input buffer that changed. */
+static void check_input_unchanged(const struct kc_case *k, const char *which,
+                                  const uint32_t *sent, const uint32_t *back)
+{
+    for (size_t j = 0; j < k->total; j++) {
+        if (sent[j] != back[j]) {
+            char what[256];
+            case_describe(k, what, sizeof what);
+            fail_msg("%s: input %s changed at element %td (from its aligned base): 0x%08" PRIx32
+                     " became 0x%08" PRIx32,
+                     what, which, (ptrdiff_t)j - KC_GUARD, sent[j], back[j]);
+        }
+    }
+}
+
+/* Compares the whole output allocation: guards must still hold the poison, the n
+ * elements must be written and equal the reference. Reports the first difference and
+ * how many there are. */
+static void check_output(const struct kc_case *k, const uint32_t *ha, const uint32_t *hb,
+                         const uint32_t *expect, const uint32_t *got)
+{
+    const bool any_nan = is_binary(k->op); /* see kernel_check.h */
+    const size_t start = KC_GUARD + (size_t)k->off.c, end = start + (size_t)k->n;
+    size_t wrong = 0, first = 0;
+    for (size_t j = 0; j < k->total; j++) {
+        bool ok;
+        if (j < start || j >= end) {
+            ok = got[j] == KC_POISON_BITS;
+        } else {
+            uint32_t e = expect[j - start], g = got[j];
+            ok = g != KC_POISON_BITS && (g == e || (any_nan && bits_nan(e) && bits_nan(g)));
+        }
+        if (!ok && wrong++ == 0)
+            first = j;
+    }
+    if (wrong == 0)
+        return;
+
+    char what[256];
+    case_describe(k, what, sizeof what);
+    if (first < start || first >= end)
+        fail_msg("%s: %zu wrong elements; first: guard element %td (relative to the output "
+                 "start) was written: 0x%08" PRIx32,
+                 what, wrong, (ptrdiff_t)first - (ptrdiff_t)start, got[first]);
+    size_t i = first - start;
+    uint32_t a = ha[KC_GUARD + k->off.a + i];
+    uint32_t b = hb ? hb[KC_GUARD + k->off.b + i] : 0;
+    if (got[first] == KC_POISON_BITS)
+        fail_msg("%s: %zu wrong elements; first: element %zu was not written (still the "
+                 "0xffffffff poison)",
+                 what, wrong, i);
+    char inputs[96];
+    if (hb)
+        snprintf(inputs, sizeof inputs, "a=0x%08" PRIx32 " (%g), b=0x%08" PRIx32 " (%g)", a,
+                 (double)bits_float(a), b, (double)bits_float(b));
+    else
+        snprintf(inputs, sizeof inputs, "x=0x%08" PRIx32 " (%g)", a, (double)bits_float(a));
+    fail_msg("%s: %zu wrong elements; first: element %zu, %s: expected 0x%08" PRIx32
+             " (%g), got 0x%08" PRIx32 " (%g)",
+             what, wrong, i, inputs, expect[i], (double)bits_float(expect[i]), got[first],
+             (double)bits_float(got[first]));
+}
+
+void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
+                   struct kc_offsets offsets, float threshold, float value)
+{
+    const bool binary = is_binary(op);
+    struct kc_case k = {
+        .impl = impl, .op = op, .n = n, .off = offsets, .threshold = threshold,
+        .value = value, .seed = case_seed(kc_seed(), op, n, offsets, threshold, value),
+        .total = (size_t)n + 2 * KC_GUARD + KC_MAX_OFFSET,
+    };
+    if (!binary)
+        k.off.b = 0;
+    assert_true(n >= 0 && offsets.a >= 0 && offsets.a <= KC_MAX_OFFSET && offsets.b >= 0 &&
+                offsets.b <= KC_MAX_OFFSET && offsets.c >= 0 && offsets.c <= KC_MAX_OFFSET);
+    const size_t bytes = k.total * sizeof(uint32_t);
+
+    uint32_t *ha = malloc(bytes), *hb = binary ? malloc(bytes) : NULL;
+    uint32_t *got = malloc(bytes), *expect = malloc((size_t)n * sizeof(uint32_t) + 4);
+    assert_non_null(ha);
+    assert_non_null(got);
+    assert_non_null(expect);
+    if (binary)
+        assert_non_null(hb);
+
+    /* Inputs fill their whole allocation, guards included: a stray read finds data. */
+    uint64_t rng = k.seed;
+    for (size_t j = 0; j < k.total; j++)
+        ha[j] = kc_draw(&rng, threshold);
+    if (binary) {
+        for (size_t j = 0; j < k.total; j++)
+            hb[j] = kc_draw(&rng, threshold);
+        /* Sums at and next to zero, where add_relu's relu decides: b = -a gives +0, b one
+         * step off -a gives the smallest differences (subnormals among them). */
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t r = rng_next(&rng);
+            uint32_t a = ha[KC_GUARD + offsets.a + i], *b = &hb[KC_GUARD + offsets.b + i];
+            if (bits_nan(a) || (a & 0x7fffffffu) == 0x7f800000u || (r & 7) > 1)
+                continue;
+            *b = (r & 8) ? a ^ 0x80000000u : bits_step(a ^ 0x80000000u, (r & 16) ? 1 : -1);
+        }
+    }
+    for (int64_t i = 0; i < n; i++)
+        expect[i] = ref_element(op, ha[KC_GUARD + offsets.a + i],
+                                binary ? hb[KC_GUARD + offsets.b + i] : 0, threshold, value);
+
+    void *da = NULL, *db = NULL, *dc = NULL;
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
+    if (binary)
+        KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
+    assert_true((uintptr_t)da % 64 == 0 && (uintptr_t)dc % 64 == 0 && (uintptr_t)db % 64 == 0);
+    KC_CALL(&k, impl->upload(impl->ctx, da, ha, bytes, err));
+    if (binary)
+        KC_CALL(&k, impl->upload(impl->ctx, db, hb, bytes, err));
+    KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
+
+    const float *pa = (const float *)da + KC_GUARD + offsets.a;
+    const float *pb = binary ? (const float *)db + KC_GUARD + offsets.b : NULL;
+    float *pc = (float *)dc + KC_GUARD + offsets.c;
+    KC_CALL(&k, impl->run(impl->ctx, op, pa, pb, pc, n, threshold, value, err));
+
+    KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
+    check_output(&k, ha, hb, expect, got);
+    KC_CALL(&k, impl->download(impl->ctx, got, da, bytes, err));
+    check_input_unchanged(&k, binary ? "a" : "x", ha, got);
+    if (binary) {
+        KC_CALL(&k, impl->download(impl->ctx, got, db, bytes, err));
+        check_input_unchanged(&k, "b", hb, got);
+    }
+
+    impl->release(impl->ctx, da);
+    if (db)
+        impl->release(impl->ctx, db);
+    impl->release(impl->ctx, dc);
+    free(ha);
+    free(hb);
+    free(got);
+    free(expect);
+}
+
+void kc_check_op(const struct kc_impl *impl, enum kc_op op)
+{
+    const struct kc_threshold_pair none = {0.0f, 0.0f};
+    const size_t pairs = op == KC_THRESHOLD ? kc_threshold_pair_count : 1;
+    for (size_t p = 0; p < pairs; p++) {
+        struct kc_threshold_pair tv = op == KC_THRESHOLD ? kc_threshold_pairs[p] : none;
+        for (size_t o = 0; o < kc_offset_count; o++) {
+            /* A unary op sees only a and c: skip rows that differ from an earlier one in b. */
+            bool repeat = false;
+            for (size_t q = 0; q < o && !is_binary(op); q++)
+                repeat |= kc_offsets[q].a == kc_offsets[o].a && kc_offsets[q].c == kc_offsets[o].c;
+            if (repeat)
+                continue;
+            for (size_t s = 0; s < kc_size_count; s++)
+                kc_check_case(impl, op, kc_sizes[s], kc_offsets[o], tv.threshold, tv.value);
+        }
+    }
+}

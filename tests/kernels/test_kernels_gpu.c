@@ -1,0 +1,170 @@
+/* The real CUDA launchers (kernels/kernels.h) on a GPU, against the scalar reference of
+ * kernel_check.c: same sizes, offsets, inputs, poison and guards as the CPU and emulated
+ * checks, with device buffers (cudaMalloc, which aligns to 256 bytes; poison by cudaMemset;
+ * the whole allocation, guards included, copied back and checked). Run with the device's
+ * own SM count and with 2, so the grid-stride loop turns many times on real hardware too.
+ * Where no device answers, the program says why and exits 77 (meson: SKIP). Suite 'gpu'. */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "kernel_check.h"
+#include "kernels.h"
+
+/* Every CUDA call goes through this: the failure names the call, where, and CUDA's
+ * message, and is returned (kernel_check turns it into the test's failure message). */
+#define GPU_CHECK(call, err)                                                                   \
+    do {                                                                                       \
+        cudaError_t status_ = (call);                                                          \
+        if (status_ != cudaSuccess)                                                            \
+            return fb_fail((err), FB_ERR_RUNTIME, "%s (%s:%d): %s", #call, __FILE__,         \
+                           __LINE__, cudaGetErrorString(status_));                             \
+    } while (0)
+
+/* Set once by the group setup: whether a device answers, and if not, why. */
+static struct {
+    int available;
+    int sm_count;
+    char reason[256];
+} gpu;
+
+static int gpu_alloc(void *ctx, size_t bytes, void **p, struct fb_error *err)
+{
+    (void)ctx;
+    *p = NULL;
+    GPU_CHECK(cudaMalloc(p, bytes), err);
+    return FB_OK;
+}
+
+static void gpu_release(void *ctx, void *p)
+{
+    (void)ctx;
+    cudaError_t status = cudaFree(p);
+    if (status != cudaSuccess)
+        fail_msg("cudaFree(p) (%s:%d): %s", __FILE__, __LINE__, cudaGetErrorString(status));
+}
+
+static int gpu_poison(void *ctx, void *p, size_t bytes, struct fb_error *err)
+{
+    (void)ctx;
+    GPU_CHECK(cudaMemset(p, 0xff, bytes), err);
+    return FB_OK;
+}
+
+static int gpu_upload(void *ctx, void *dst, const void *src, size_t bytes,
+                      struct fb_error *err)
+{
+    (void)ctx;
+    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), err);
+    return FB_OK;
+}
+
+static int gpu_download(void *ctx, void *dst, const void *src, size_t bytes,
+                        struct fb_error *err)
+{
+    (void)ctx;
+    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err);
+    return FB_OK;
+}
+
+static int gpu_run(void *opaque, enum kc_op op, const float *a, const float *b, float *c,
+                   int64_t n, float threshold, float value, struct fb_error *err)
+{
+    const struct fb_cuda_launch_context *ctx = opaque;
+    int status = FB_ERR_USAGE;
+    switch (op) {
+    case KC_COPY: status = fb_cuda_copy(ctx, a, c, n, err); break;
+    case KC_RELU: status = fb_cuda_relu(ctx, a, c, n, err); break;
+    case KC_THRESHOLD: status = fb_cuda_threshold(ctx, a, c, n, threshold, value, err); break;
+    case KC_ADD: status = fb_cuda_add(ctx, a, b, c, n, err); break;
+    case KC_ADD_RELU: status = fb_cuda_add_relu(ctx, a, b, c, n, err); break;
+    }
+    if (status != FB_OK)
+        return status;
+    /* Launches are asynchronous: execution errors (a bad address) surface here. */
+    GPU_CHECK(cudaDeviceSynchronize(), err);
+    return FB_OK;
+}
+
+static int find_device(void **state)
+{
+    (void)state;
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: %s (error %d)",
+                 cudaGetErrorString(status), (int)status);
+    } else if (count == 0) {
+        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: no CUDA device");
+    } else if ((status = cudaDeviceGetAttribute(&gpu.sm_count, cudaDevAttrMultiProcessorCount,
+                                                0)) != cudaSuccess) {
+        snprintf(gpu.reason, sizeof gpu.reason,
+                 "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount) (%s:%d): %s",
+                 __FILE__, __LINE__, cudaGetErrorString(status));
+    } else {
+        gpu.available = 1;
+        printf("test_kernels_gpu: %d device(s); device 0 has %d SMs\n", count, gpu.sm_count);
+        return 0;
+    }
+    printf("test_kernels_gpu: no GPU, every test skips: %s\n", gpu.reason);
+    return 0;
+}
+
+struct gpu_case {
+    enum kc_op op;
+    int small_grid; /* 0: the device's SM count; 1: 2 SMs, so the grid-stride loop turns */
+};
+
+static void test_op_matches_reference(void **state)
+{
+    const struct gpu_case *c = *state;
+    if (!gpu.available) {
+        printf("skipped: %s\n", gpu.reason);
+        skip();
+    }
+    struct fb_cuda_launch_context ctx = {.stream = NULL,
+                                         .sm_count = c->small_grid ? 2 : gpu.sm_count};
+    const struct kc_impl impl = {
+        .name = c->small_grid ? "cuda (grid of 2 SMs)" : "cuda (grid of all SMs)",
+        .ctx = &ctx,
+        .alloc = gpu_alloc,
+        .release = gpu_release,
+        .poison = gpu_poison,
+        .upload = gpu_upload,
+        .download = gpu_download,
+        .run = gpu_run,
+    };
+    kc_check_op(&impl, c->op);
+}
+
+#define GPU_TEST(name, op, small)                                                              \
+    {name, test_op_matches_reference, NULL, NULL, &(struct gpu_case){op, small}}
+
+int main(void)
+{
+    /* No device: say why and exit 77, which meson reports as SKIP (a cmocka skip() would
+     * read as a pass). */
+    find_device(NULL);
+    if (!gpu.available)
+        return 77;
+    kc_seed();
+    const struct CMUnitTest tests[] = {
+        GPU_TEST("copy_is_bit_exact_on_full_grid", KC_COPY, 0),
+        GPU_TEST("relu_is_bit_exact_on_full_grid", KC_RELU, 0),
+        GPU_TEST("threshold_is_bit_exact_on_full_grid", KC_THRESHOLD, 0),
+        GPU_TEST("add_is_bit_exact_on_full_grid", KC_ADD, 0),
+        GPU_TEST("add_relu_is_bit_exact_on_full_grid", KC_ADD_RELU, 0),
+        GPU_TEST("copy_is_bit_exact_on_2_sm_grid_stride_loop", KC_COPY, 1),
+        GPU_TEST("relu_is_bit_exact_on_2_sm_grid_stride_loop", KC_RELU, 1),
+        GPU_TEST("threshold_is_bit_exact_on_2_sm_grid_stride_loop", KC_THRESHOLD, 1),
+        GPU_TEST("add_is_bit_exact_on_2_sm_grid_stride_loop", KC_ADD, 1),
+        GPU_TEST("add_relu_is_bit_exact_on_2_sm_grid_stride_loop", KC_ADD_RELU, 1),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
