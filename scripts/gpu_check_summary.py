@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""summary.txt of scripts/gpu-check, computed from the CSVs it wrote (python3 stdlib only).
+
+  gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
+                       --sweep SWEEP.csv [--torch TORCH.csv] [--ncu NCU.csv] [--elapsed S]
+  gpu_check_summary.py --collect-ncu OUT.csv VARIANT=SIZE=NCU_LOG.csv ...
+
+Columns are looked up by their header name, never by position. Exit status of the summary:
+0 everything passed, 1 a step failed or a CSV holds a failed / unverified point (the summary
+says which), 2 usage error. --collect-ncu turns ncu's --csv logs into one tidy CSV
+(variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
+"""
+
+import csv
+import datetime
+import io
+import math
+import os
+import re
+import socket
+import subprocess
+import sys
+
+SIZES_OF_INTEREST = (8, 1000000, 100000000)
+_SUFFIX = {"": 1, "K": 1000, "k": 1000, "M": 10 ** 6, "G": 10 ** 9,
+           "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
+_UNIT = {"byte": 1, "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "tbyte": 1e12,
+         "kibyte": 1024, "mibyte": 1024 ** 2, "gibyte": 1024 ** 3}
+
+
+def size_value(text):
+    m = re.match(r"^([0-9.eE+]+)(Ki|Mi|Gi|k|K|M|G)?$", text.strip())
+    if not m:
+        raise ValueError("bad size %r" % text)
+    return int(round(float(m.group(1)) * _SUFFIX[m.group(2) or ""]))
+
+
+def read_results(path):
+    """(metadata dict, list of row dicts) of a fusebench-schema CSV; ({}, []) if absent."""
+    if not path or not os.path.exists(path):
+        return {}, []
+    meta, lines = {}, []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith("#"):
+                key, _, value = line[1:].partition(":")
+                meta[key.strip()] = value.strip()
+            elif line.strip():
+                lines.append(line)
+    return meta, list(csv.DictReader(io.StringIO("".join(lines))))
+
+
+def num(row, col):
+    try:
+        v = float(row.get(col, "") or "nan")
+    except ValueError:
+        return float("nan")
+    return v
+
+
+def fmt_time(s):
+    if math.isnan(s):
+        return "n/a"
+    if s < 1e-3:
+        return "%.2f us" % (s * 1e6)
+    if s < 1:
+        return "%.3f ms" % (s * 1e3)
+    return "%.3f s" % s
+
+
+def fmt_bytes(b):
+    if b is None or (isinstance(b, float) and math.isnan(b)):
+        return "n/a"
+    return "{:,}".format(int(round(b)))
+
+
+def fmt_n(n):
+    for unit, div in (("G", 10 ** 9), ("M", 10 ** 6), ("K", 10 ** 3)):
+        if n >= div and n % div == 0:
+            return "%d%s" % (n // div, unit)
+    return str(n)
+
+
+def index(rows):
+    """{(variant, n): row} of the ok rows."""
+    return {(r.get("variant"), int(r["n"])): r for r in rows
+            if r.get("status") == "ok" and r.get("n", "").isdigit()}
+
+
+# ---- ncu -----------------------------------------------------------------------------------
+
+def parse_ncu_log(path):
+    """[(kernel, launch id, metric, bytes)] from an ncu --csv log (tool lines skipped)."""
+    with open(path, newline="", errors="replace") as f:
+        text = f.read().splitlines()
+    # ncu's own "==PROF==" lines (and the program's, if any) may come before or after the
+    # table: keep the quoted CSV lines from the header on.
+    start = next((i for i, l in enumerate(text) if l.startswith('"ID"')), None)
+    if start is None:
+        return []
+    table = [l for l in text[start:] if l.startswith('"')]
+    out = []
+    for row in csv.DictReader(io.StringIO("\n".join(table))):
+        metric = row.get("Metric Name") or ""
+        if not metric.startswith("dram__bytes"):
+            continue
+        value = float((row.get("Metric Value") or "nan").replace(",", ""))
+        scale = _UNIT.get((row.get("Metric Unit") or "byte").lower(), float("nan"))
+        out.append((row.get("Kernel Name", ""), row.get("ID", ""), metric, value * scale))
+    return out
+
+
+def collect_ncu(out_path, specs):
+    rows = []
+    for spec in specs:
+        variant, size, path = spec.split("=", 2)
+        n = size_value(size)
+        per_launch = {}
+        if os.path.exists(path):
+            for kernel, launch, metric, value in parse_ncu_log(path):
+                d = per_launch.setdefault((kernel, launch), {})
+                d["read" if "read" in metric else "write"] = value
+        for (kernel, launch), d in sorted(per_launch.items(), key=lambda kv: kv[0][1]):
+            rows.append([variant, n, kernel, launch, d.get("read", ""), d.get("write", "")])
+    tmp = out_path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        f.write("# ncu dram__bytes_read.sum / dram__bytes_write.sum per profiled launch\n")
+        w.writerow(["variant", "n", "kernel", "launch", "dram_read_bytes", "dram_write_bytes"])
+        for r in rows:
+            w.writerow([("%d" % x) if isinstance(x, float) else x for x in r])
+    os.replace(tmp, out_path)
+    return 0
+
+
+def ncu_per_call(path):
+    """{(variant, n): (read, write)} per call: the median over launches of each kernel name,
+    summed over the kernel names of the variant (eager: add + relu; fused: add_relu)."""
+    _, rows = read_results(path)
+    by = {}
+    for r in rows:
+        try:
+            key = (r["variant"], int(r["n"]))
+            rd, wr = float(r["dram_read_bytes"]), float(r["dram_write_bytes"])
+        except (KeyError, ValueError):
+            continue
+        by.setdefault(key, {}).setdefault(r["kernel"], []).append((rd, wr))
+    result = {}
+    for key, kernels in by.items():
+        rd = wr = 0.0
+        for samples in kernels.values():
+            rs = sorted(s[0] for s in samples)
+            ws = sorted(s[1] for s in samples)
+            rd += rs[len(rs) // 2]
+            wr += ws[len(ws) // 2]
+        result[key] = (rd, wr)
+    return result
+
+
+# ---- the summary ---------------------------------------------------------------------------
+
+def summarize(args):
+    lines, problems = [], []
+    steps = []
+    if os.path.exists(args["steps"]):
+        with open(args["steps"]) as f:
+            steps = [l.rstrip("\n").split("|", 2) for l in f if l.count("|") >= 2]
+    for name, status, detail in steps:
+        if status == "FAIL":
+            problems.append("%s: %s" % (name, detail))
+
+    smeta, srows = read_results(args["sweep"])
+    tmeta, trows = read_results(args.get("torch"))
+    for label, rows in (("sweep", srows), ("torch", trows)):
+        for r in rows:
+            if r.get("status") == "failed":
+                problems.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
+                                                            r.get("reason", "")))
+            elif r.get("status") == "ok" and r.get("verified") != "1":
+                problems.append("%s: %s n=%s ok but not verified" % (label, r.get("variant"),
+                                                                     r.get("n")))
+    if not srows:
+        problems.append("sweep: no rows in %s" % args["sweep"])
+
+    verdict = "PASS" if not problems else "FAIL"
+    mode = "gpu" if args["mode"] == "gpu" else "cpu-rehearsal"
+    try:
+        git = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)),
+                              "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, timeout=10).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        git = "unknown"
+    lines.append("fusebench gpu-check: %s" % verdict)
+    for p in problems[:20]:
+        lines.append("  problem: %s" % p)
+    if len(problems) > 20:
+        lines.append("  ... and %d more problems" % (len(problems) - 20))
+    lines.append("mode: %s" % mode)
+    lines.append("date: %s" % datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
+    lines.append("host: %s   git: %s   elapsed: %s s (goal: under 300 s on an H200)"
+                 % (socket.gethostname(), git, args.get("elapsed", "?")))
+    peak = num(smeta, "peak_bandwidth_gbps")
+    lines.append("device: %s (backend %s)   %s: %s bytes   peak bandwidth: %s"
+                 % (smeta.get("device", "?"), smeta.get("backend", "?"),
+                    smeta.get("cache_name", "cache"), smeta.get("cache_bytes", "?") or "?",
+                    ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
+    if tmeta:
+        lines.append("torch: %s on %s" % (tmeta.get("torch", "?"), tmeta.get("device", "?")))
+
+    lines.append("")
+    lines.append("steps:")
+    for name, status, detail in steps:
+        lines.append("  %-11s %-8s %s" % (name, status, detail))
+
+    lines.append("")
+    lines.append("tests (meson test):")
+    if os.path.exists(args["tests"]):
+        with open(args["tests"]) as f:
+            for l in f:
+                parts = l.split()
+                if not parts:
+                    continue
+                kv = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
+                lines.append("  %-5s passed %s, failed %s, skipped %s (cmocka skips %s), "
+                             "timed out %s, exit %s" % (parts[0], kv.get("ok"), kv.get("fail"),
+                                                       kv.get("skipped"), kv.get("cmocka_skipped"),
+                                                       kv.get("timeout"), kv.get("rc")))
+
+    lines.append("")
+    counts = {}
+    for r in srows:
+        counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
+    verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified") == "1")
+    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped"
+                 % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
+                    counts.get("skipped", 0)))
+    if trows:
+        tcounts = {}
+        for r in trows:
+            tcounts[r.get("status")] = tcounts.get(r.get("status"), 0) + 1
+        lines.append("torch: %d points: %d ok, %d failed, %d skipped"
+                     % (len(trows), tcounts.get("ok", 0), tcounts.get("failed", 0),
+                        tcounts.get("skipped", 0)))
+
+    lines.append("")
+    lines.append("launches per call (counted; every distinct value over the sizes):")
+    for label, rows in (("sweep", srows), ("torch", trows)):
+        seen = {}
+        for r in rows:
+            if r.get("status") == "ok" and r.get("launches", "") != "":
+                seen.setdefault(r["variant"], set()).add(r["launches"])
+        for v, ls in seen.items():
+            lines.append("  %-24s %s" % (v, ", ".join(sorted(ls, key=lambda x: int(x)))))
+
+    s = index(srows)
+    t = index(trows)
+    sizes = sorted({n for (_, n) in s})
+    probe = [n for n in SIZES_OF_INTEREST]
+    if sizes and sizes[-1] not in probe:
+        probe.append(sizes[-1])
+
+    lines.append("")
+    lines.append("median time per call, and speedups (ratio of median times):")
+    lines.append("  %-10s %11s %11s %11s %11s %9s %9s %9s" % (
+        "n", "eager", "fused", "torch eag", "torch cmp", "eag/fus", "teag/tcmp", "tcmp/fus"))
+    for n in probe:
+        if n not in sizes:
+            lines.append("  %-10s (not in this sweep)" % fmt_n(n))
+            continue
+        e = num(s.get(("eager_add_relu", n), {}), "time_median_s")
+        fu = num(s.get(("fused_add_relu", n), {}), "time_median_s")
+        te = num(t.get(("torch_eager_add_relu", n), {}), "time_median_s")
+        tc = num(t.get(("torch_compile_add_relu", n), {}), "time_median_s")
+
+        def ratio(x, y):
+            return "n/a" if math.isnan(x) or math.isnan(y) or y == 0 else "%.2fx" % (x / y)
+        lines.append("  %-10s %11s %11s %11s %11s %9s %9s %9s" % (
+            fmt_n(n), fmt_time(e), fmt_time(fu), fmt_time(te), fmt_time(tc), ratio(e, fu),
+            ratio(te, tc), ratio(tc, fu)))
+
+    lines.append("")
+    big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)
+    if big is not None:
+        lines.append("bandwidth at n=%s (bytes_model / median time; peak %s):" % (
+            fmt_n(big), ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
+        copy_bw = num(s.get(("copy", big), {}), "bandwidth_gbps")
+        for v in ("copy", "fused_add_relu", "eager_add_relu", "eager_add_threshold"):
+            bw = num(s.get((v, big), {}), "bandwidth_gbps")
+            if math.isnan(bw):
+                continue
+            of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
+            of_copy = "" if math.isnan(copy_bw) or copy_bw == 0 else "  %5.1f%% of copy" % (100 * bw / copy_bw)
+            lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
+        for v in ("torch_eager_add_relu", "torch_compile_add_relu"):
+            bw = num(t.get((v, big), {}), "bandwidth_gbps")
+            if not math.isnan(bw):
+                of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
+                lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
+
+    lines.append("")
+    lines.append("DRAM bytes per call (model vs CUPTI in the sweep vs ncu, read + write):")
+    ncu = ncu_per_call(args.get("ncu")) if args.get("ncu") and os.path.exists(args["ncu"]) else {}
+    lines.append("  %-16s %-6s %16s %16s %16s %9s %9s" % (
+        "variant", "n", "model", "CUPTI", "ncu", "CUPTI/mod", "ncu/mod"))
+    for n in (1000000, 100000000):
+        for v in ("eager_add_relu", "fused_add_relu"):
+            r = s.get((v, n))
+            if r is None and (v, n) not in ncu:
+                continue
+            model = num(r or {}, "bytes_model")
+            cr, cw = num(r or {}, "dram_read_bytes"), num(r or {}, "dram_write_bytes")
+            cupti = cr + cw
+            nb = sum(ncu[(v, n)]) if (v, n) in ncu else float("nan")
+
+            def rel(x):
+                return "n/a" if math.isnan(x) or math.isnan(model) or model == 0 else "%.2f" % (x / model)
+            lines.append("  %-16s %-6s %16s %16s %16s %9s %9s" % (
+                v, fmt_n(n), fmt_bytes(model), fmt_bytes(cupti), fmt_bytes(nb), rel(cupti), rel(nb)))
+    if not ncu:
+        lines.append("  (no ncu numbers: see the ncu step above)")
+
+    text = "\n".join(lines) + "\n"
+    tmp = args["out"] + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, args["out"])
+    return 0 if verdict == "PASS" else 1
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "--collect-ncu":
+        try:
+            return collect_ncu(argv[1], argv[2:])
+        except (OSError, ValueError) as e:
+            print("gpu_check_summary: %s" % e, file=sys.stderr)
+            return 1
+    args = {}
+    it = iter(argv)
+    for a in it:
+        if not a.startswith("--"):
+            print("gpu_check_summary: unexpected argument %r" % a, file=sys.stderr)
+            return 2
+        try:
+            args[a[2:]] = next(it)
+        except StopIteration:
+            print("gpu_check_summary: %s needs a value" % a, file=sys.stderr)
+            return 2
+    for required in ("mode", "out", "steps", "tests", "sweep"):
+        if required not in args:
+            print("gpu_check_summary: --%s is required" % required, file=sys.stderr)
+            return 2
+    return summarize(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""scripts/gpu_check_summary.py on made-up CSVs: the verdict, the speedups and bandwidths it
+computes, and the ncu log parsing (ncu's --csv layout, units in bytes, thousands separators)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+SCRIPT = os.path.join(SRC, "scripts", "gpu_check_summary.py")
+COLS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
+        "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
+        "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
+        "dram_bytes_per_element,cache,verified,status,reason")
+
+
+def row(variant, n, launches, moved, t, status="ok", verified=1, dram=("", "")):
+    cells = dict.fromkeys(COLS.split(","), "")
+    bm = moved * 4 * n
+    cells.update(backend="cuda", device="GPU X", variant=variant, dtype="fp32", n=n,
+                 launches=launches, bytes_model=bm, time_median_s=t,
+                 bandwidth_gbps=bm / t / 1e9, cache="warm", verified=verified, status=status,
+                 dram_read_bytes=dram[0], dram_write_bytes=dram[1])
+    return ",".join(str(cells[c]) for c in COLS.split(","))
+
+
+NCU_LOG = '''==PROF== Connected to process 4242 (/x/build/fusebench)
+==PROF== Profiling "fb_binary_vector_kernel" - 0: 0%....50%....100% - 1 pass
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+"0","4242","fusebench","127.0.0.1","void fb_binary_vector_kernel<fb_add>(const float *, const float *, float *, long, fb_add)","1","7","(256, 1, 1)","(977, 1, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","byte","8,000,000"
+"0","4242","fusebench","127.0.0.1","void fb_binary_vector_kernel<fb_add>(const float *, const float *, float *, long, fb_add)","1","7","(256, 1, 1)","(977, 1, 1)","0","9.0","Command line profiler metrics","dram__bytes_write.sum","byte","4,000,000"
+"1","4242","fusebench","127.0.0.1","void fb_unary_vector_kernel<fb_relu>(const float *, float *, long, fb_relu)","1","7","(256, 1, 1)","(977, 1, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","Mbyte","4"
+"1","4242","fusebench","127.0.0.1","void fb_unary_vector_kernel<fb_relu>(const float *, float *, long, fb_relu)","1","7","(256, 1, 1)","(977, 1, 1)","0","9.0","Command line profiler metrics","dram__bytes_write.sum","byte","4,000,000"
+==PROF== Disconnected from process 4242
+'''
+
+
+class Summary(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_summary(self, rows, steps="build|ok|fine\nsweep|ok|fine\n", ncu=None):
+        sweep = self.write("sweep.csv", "# device: GPU X\n# backend: cuda\n"
+                           "# peak_bandwidth_gbps: 4800\n" + COLS + "\n" + "\n".join(rows) + "\n")
+        args = [sys.executable, SCRIPT, "--mode", "gpu", "--out", os.path.join(self.d, "s.txt"),
+                "--steps", self.write("steps.txt", steps),
+                "--tests", self.write("tests.txt", "gpu ok=3 fail=0 skipped=0 timeout=0 "
+                                      "xfail=0 upass=0 cmocka_skipped=0 none=0 rc=0\n"),
+                "--sweep", sweep, "--elapsed", "42"]
+        if ncu:
+            args += ["--ncu", ncu]
+        rc = subprocess.run(args).returncode
+        with open(os.path.join(self.d, "s.txt")) as f:
+            return rc, f.read()
+
+    def good_rows(self):
+        return [row("copy", 100000000, 1, 2, 200e-6), row("fused_add_relu", 100000000, 1, 3, 300e-6),
+                row("eager_add_relu", 100000000, 2, 5, 500e-6),
+                row("fused_add_relu", 8, 1, 3, 2e-6), row("eager_add_relu", 8, 2, 5, 4e-6),
+                row("fused_add_relu", 1000000, 1, 3, 10e-6,
+                    dram=(8000000, 4000000)),
+                row("eager_add_relu", 1000000, 2, 5, 15e-6, dram=(12000000, 8000000))]
+
+    def test_all_ok_passes_with_speedups_and_bandwidth(self):
+        rc, text = self.run_summary(self.good_rows())
+        self.assertEqual(rc, 0)
+        self.assertTrue(text.startswith("fusebench gpu-check: PASS\n"))
+        self.assertRegex(text, r"\n  8 .* 2\.00x")          # 4 us / 2 us
+        self.assertRegex(text, r"\n  1M .* 1\.50x")         # 15 us / 10 us
+        # fused at 100M: 3 * 4 * 1e8 B / 300 us = 4000 GB/s = 83.3% of 4800
+        self.assertRegex(text, r"fused_add_relu +4000\.0 GB/s +83\.3% of peak")
+        self.assertRegex(text, r"eager_add_relu +2")
+        self.assertIn("GPU X", text)
+
+    def test_a_failed_point_fails_loudly(self):
+        rows = self.good_rows() + [row("copy", 8, 1, 2, 1e-6, status="failed", verified=0)]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 1)
+        self.assertTrue(text.startswith("fusebench gpu-check: FAIL\n"))
+        self.assertIn("problem: sweep: copy n=8 failed", text)
+
+    def test_an_unverified_ok_point_fails(self):
+        rows = self.good_rows() + [row("copy", 8, 1, 2, 1e-6, verified=0)]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 1)
+        self.assertIn("ok but not verified", text)
+
+    def test_a_failed_step_fails(self):
+        rc, text = self.run_summary(self.good_rows(), steps="tests-gpu|FAIL|2 skipped\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("problem: tests-gpu: 2 skipped", text)
+
+    def test_ncu_logs_are_collected_and_summed_per_call(self):
+        log = self.write("ncu-eager.csv", NCU_LOG)
+        out = os.path.join(self.d, "ncu.csv")
+        rc = subprocess.run([sys.executable, SCRIPT, "--collect-ncu", out,
+                             "eager_add_relu=1M=" + log]).returncode
+        self.assertEqual(rc, 0)
+        with open(out) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), 4)  # comment, header, two launches
+        self.assertIn("eager_add_relu,1000000,", lines[2])
+        rc, text = self.run_summary(self.good_rows(), ncu=out)
+        # add 8M + 4M, relu 4 Mbyte + 4M: 20,000,000 bytes per call = the 5N model.
+        self.assertRegex(text, r"eager_add_relu +1M +20,000,000 +20,000,000 +20,000,000 +1\.00 +1\.00")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The parts of tools/torch_peer.py that need no torch: the size syntax (the same as
+src/config/sizes.c), the statistics (the same as src/measure/stats.h), the config reader and
+the CSV writer. torch is imported only inside main(), so these run everywhere."""
+import os
+import sys
+import tempfile
+import unittest
+
+SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(SRC, "tools"))
+import torch_peer as tp  # noqa: E402
+
+
+class Sizes(unittest.TestCase):
+    def test_range_holds_ends_and_every_power_of_ten(self):
+        s = tp.parse_sizes("8..100M", 6)
+        self.assertEqual(s[0], 8)
+        self.assertEqual(s[-1], 100000000)
+        for p in range(1, 9):
+            self.assertIn(10 ** p, s)
+
+    def test_range_is_the_decade_anchored_grid(self):
+        self.assertEqual(tp.parse_sizes("8..100K", 2),
+                         [8, 10, 32, 100, 316, 1000, 3162, 10000, 31623, 100000])
+
+    def test_suffixes_are_si_and_binary(self):
+        self.assertEqual(tp.parse_sizes("1K,1Mi,2G,3e2,1k,2Ki", 1),
+                         [300, 1000, 2048, 1048576, 2000000000])
+
+    def test_lists_are_sorted_and_unique(self):
+        self.assertEqual(tp.parse_sizes("1M, 8, 1000000, 8", 1), [8, 1000000])
+
+    def test_bad_tokens_are_usage_errors(self):
+        for bad in ("", "0", "1.5", "1m", "-3", "1X", "10..5", "1,,2", "abc"):
+            with self.assertRaises(tp.UsageError, msg=bad):
+                tp.parse_sizes(bad, 4)
+
+    def test_sizes_from_csv_reads_the_n_column_by_name(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("# device: x\nvariant,n,status\ncopy,1000,ok\nfused_add_relu,8,ok\ncopy,8,ok\n")
+        try:
+            self.assertEqual(tp.sizes_from_csv(f.name), [8, 1000])
+        finally:
+            os.unlink(f.name)
+
+
+class Stats(unittest.TestCase):
+    def test_percentiles_are_numpy_linear(self):
+        xs = [1.0, 2.0, 3.0, 4.0]
+        self.assertEqual(tp.percentile_sorted(xs, 50), 2.5)
+        self.assertAlmostEqual(tp.percentile_sorted(xs, 10), 1.3)
+        self.assertEqual(tp.percentile_sorted(xs, 0), 1.0)
+        self.assertEqual(tp.percentile_sorted(xs, 100), 4.0)
+
+    def test_noise_uses_the_order_statistic_ranks(self):
+        # n = 100: j = floor(50 - 9.8) = 40, k = ceil(51 + 9.8) = 61 (1-based ranks).
+        xs = [float(i) for i in range(1, 101)]
+        self.assertAlmostEqual(tp.noise_sorted(xs), (61 - 40) / 2 / 50.5)
+
+    def test_noise_edge_cases(self):
+        self.assertEqual(tp.noise_sorted([2.0]), float("inf"))
+        self.assertEqual(tp.noise_sorted([3.0, 3.0, 3.0]), 0.0)
+
+    def test_stop_rule_order(self):
+        m = dict(min_reps=5, max_reps=10, min_time=0.1, max_time=1.0, target_noise=0.01)
+        self.assertTrue(tp.should_stop(m, 10, 0.0, 1.0))       # rep cap
+        self.assertTrue(tp.should_stop(m, 1, 1.0, 1.0))        # time cap beats min_reps
+        self.assertFalse(tp.should_stop(m, 4, 0.5, 0.0))       # too few reps
+        self.assertFalse(tp.should_stop(m, 6, 0.05, 0.0))      # too little time
+        self.assertTrue(tp.should_stop(m, 6, 0.2, 0.005))      # stable
+        self.assertFalse(tp.should_stop(m, 6, 0.2, float("nan")))
+
+
+class ConfigAndOutput(unittest.TestCase):
+    def test_smoke_config_is_read(self):
+        cfg = tp.load_config(os.path.join(SRC, "configs", "smoke.ini"))
+        self.assertEqual(cfg["points_per_decade"], 2)
+        self.assertEqual(cfg["max_reps"], 20)
+        self.assertAlmostEqual(cfg["max_time"], 0.02)
+        self.assertEqual(len(cfg["hash"]), 16)
+
+    def test_csv_has_the_schema_header_and_empty_cells_for_nan(self):
+        row = {c: "" for c in tp.CSV_COLUMNS}
+        row.update(backend="torch-eager", variant="torch_eager_add_relu", n=8,
+                   time_median_s=float("nan"), reason="a, b")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.csv")
+            tp.write_csv_atomic(path, [("device", "x")], [row])
+            lines = open(path).read().splitlines()
+            self.assertEqual(os.listdir(d), ["o.csv"])  # the .tmp was renamed away
+        self.assertEqual(lines[0], "# device: x")
+        self.assertEqual(lines[1], ",".join(tp.CSV_COLUMNS))
+        cells = lines[2].split(",")
+        self.assertEqual(cells[tp.CSV_COLUMNS.index("time_median_s")], "")
+        self.assertTrue(lines[2].endswith('"a, b"'))
+
+    def test_usage_errors_exit_2(self):
+        with self.assertRaises(SystemExit) as cm:
+            tp.parse_args(["--variants", "nope"])
+        self.assertEqual(cm.exception.code, 2)
+        self.assertEqual(tp.main(["--sizes", "0", "--config",
+                                  os.path.join(SRC, "configs", "smoke.ini")]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
