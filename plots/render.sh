@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # render.sh: draw every fusebench chart from results CSVs, without measuring again.
 #
-#   plots/render.sh RESULTS.csv [MORE.csv ...] [-o OUTDIR]
+#   plots/render.sh RESULTS.csv [MORE.csv ...] [-o OUTDIR] [-n NAME]
 #
 # The first CSV is the run being charted: it names the outputs (<stem>-<chart>.png and .svg,
-# stem = its basename without .csv) and gives the titles' device and date, the cache size and
+# stem = its basename without .csv, or NAME) and gives the titles' device and date, the cache size and
 # the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
 # time, speedup, bandwidth and launches charts. Only rows with status ok are drawn.
 #
@@ -23,17 +23,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 gnuplot=${GNUPLOT:-gnuplot}
 
 usage() {
-    echo "usage: $0 RESULTS.csv [MORE.csv ...] [-o OUTDIR]   (OUTDIR default: $here)" >&2
+    echo "usage: $0 RESULTS.csv [MORE.csv ...] [-o OUTDIR] [-n NAME]" >&2
+    echo "  OUTDIR default: $here; NAME (file name stem) default: the first CSV's name" >&2
     exit 2
 }
 
 outdir=$here
+name=""
 csvs=()
 while [ $# -gt 0 ]; do
     case $1 in
         -o|--output-dir|--plot-dir)
             [ $# -ge 2 ] || usage
             outdir=$2; shift 2 ;;
+        -n|--name)
+            [ $# -ge 2 ] || usage
+            name=$2; shift 2 ;;
         -h|--help) usage ;;
         --) shift; csvs+=("$@"); break ;;
         -*) echo "render: unknown option '$1'" >&2; usage ;;
@@ -106,7 +111,7 @@ model_launches() {
     esac
 }
 
-stem=$(basename "${csvs[0]}"); stem=${stem%.csv}
+stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
 {
     echo "outprefix = $(gq "$outdir/$stem")"
     echo "scriptdir = $(gq "$here")"
@@ -114,6 +119,7 @@ stem=$(basename "${csvs[0]}"); stem=${stem%.csv}
     date=$(meta t1 date)
     echo "day = $(gq "${date%%T*}")"
     echo "cache_name = $(gq "$(meta t1 cache_name)")"
+    echo "backend = $(gq "$(meta t1 backend)")"
     echo "cache_bytes = $(numeric "$(meta t1 cache_bytes)")"
     echo "peak_gbps = $(numeric "$(meta t1 peak_bandwidth_gbps)")"
     echo "n_launch = $(numeric "$(meta t1 n_launch)")"

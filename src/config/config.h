@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "plan/variants.h"
 
 #define FB_PATH_MAX 1024
 #define FB_MAX_SIZES 1024
@@ -35,7 +36,7 @@ struct fb_config {
                                      that a later points_per_decade override can re-expand it */
     uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
     size_t n_sizes;
-    bool variant_enabled[16];     /* indexed like fb_variants[] (plan/variants.h) */
+    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like fb_variants[] (plan/variants.h) */
     int points_per_decade;        /* log spacing of a "lo..hi" range */
     char dtype[16];               /* "fp32" (the only one so far) */
 

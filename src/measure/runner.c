@@ -170,61 +170,110 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
     return FB_OK;
 }
 
-static int time_point(const struct fb_sweep *sw, struct fb_call *call, struct fb_record *r,
-                      struct fb_error *err)
+/* A point of the size being measured, from verification to its finished record. */
+struct point {
+    struct fb_call call;
+    struct fb_record r;
+    bool sampling;       /* verified: takes part in the sampling rounds */
+    int reps;
+    double sampled_s;    /* wall time spent taking this point's samples */
+    double noise;
+    double *samples;     /* max_reps per call */
+};
+
+static int warm_up(const struct fb_sweep *sw, struct point *p, struct fb_error *err)
 {
-    const struct fb_config *cfg = sw->cfg;
-    for (int i = 0; i < cfg->warmup; i++) {
-        int rc = fb_call_run(call, err);
+    for (int i = 0; i < sw->cfg->warmup; i++) {
+        int rc = fb_call_run(&p->call, err);
         if (rc != FB_OK)
             return rc;
     }
     int rc = sw->ops->synchronize(sw->backend, err);
-    if (rc != FB_OK)
-        return rc;
-    rc = choose_batch(sw, call, &r->batch, err);
-    if (rc != FB_OK)
-        return rc;
+    return rc == FB_OK ? choose_batch(sw, &p->call, &p->r.batch, err) : rc;
+}
 
+/* One timed sample of p: `batch` calls. Cold mode flushes the cache first. Warm mode first
+ * runs one untimed call when interleaving, so p's data is back in cache however much the
+ * previous variant's sample evicted: "warm" keeps meaning what it means without rounds. */
+static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, double *scratch,
+                       struct fb_error *err)
+{
+    int rc = FB_OK;
+    if (sw->cfg->cache == FB_CACHE_COLD)
+        rc = sw->ops->flush_cache(sw->backend, err);
+    else if (rewarm && (rc = fb_call_run(&p->call, err)) == FB_OK)
+        rc = sw->ops->synchronize(sw->backend, err);
+    if (rc != FB_OK)
+        return rc;
+    double start = now_s(), t;
+    rc = sw->ops->time_calls(sw->backend, (int)p->r.batch, fb_call_run, &p->call, &t, err);
+    if (rc != FB_OK)
+        return rc;
+    p->sampled_s += now_s() - start;
+    p->samples[p->reps++] = t / (double)p->r.batch;
+    memcpy(scratch, p->samples, (size_t)p->reps * sizeof *scratch);
+    fb_stats_sort(scratch, (size_t)p->reps);
+    p->noise = fb_stats_noise_sorted(scratch, (size_t)p->reps);
+    return FB_OK;
+}
+
+/* Step 3, for all the points of one size at once: rounds of one sample of each point, until
+ * every point meets its stop rule. A point that is stable early keeps sampling (up to its own
+ * caps) while others are not, so all medians come from the same stretch of time: a
+ * neighbour that takes memory bandwidth for a second slows eager and fused alike, instead of
+ * landing on whichever variant was measured then, and their ratio (the speedup) stays
+ * honest on a shared machine. */
+static int sample_interleaved(const struct fb_sweep *sw, struct point *points, int count,
+                              double *scratch, struct fb_error *err)
+{
+    const struct fb_config *cfg = sw->cfg;
     const struct fb_stop_rule rule = {cfg->min_reps, cfg->max_reps, cfg->min_time_s,
                                       cfg->max_time_s, cfg->target_noise};
-    double *samples = malloc(2 * (size_t)cfg->max_reps * sizeof *samples);
-    if (!samples)
-        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", cfg->max_reps);
-    double *scratch = samples + cfg->max_reps;
-    int reps = 0;
-    double noise = NAN, start = now_s();
-    while (!fb_stats_should_stop(&rule, reps, now_s() - start, noise)) {
-        if (sw->interrupted && *sw->interrupted) {
-            rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
-            break;
+    /* The caps alone: a point that meets them stops, however noisy. */
+    const struct fb_stop_rule caps = {cfg->max_reps, cfg->max_reps, cfg->max_time_s,
+                                      cfg->max_time_s, -1.0};
+    for (;;) {
+        bool all_stable = true;
+        for (int i = 0; i < count; i++)
+            if (points[i].sampling &&
+                !fb_stats_should_stop(&rule, points[i].reps, points[i].sampled_s,
+                                      points[i].noise))
+                all_stable = false;
+        if (all_stable)
+            return FB_OK;
+        bool sampled = false;
+        for (int i = 0; i < count; i++) {
+            struct point *p = &points[i];
+            if (!p->sampling || fb_stats_should_stop(&caps, p->reps, p->sampled_s, p->noise))
+                continue;
+            if (sw->interrupted && *sw->interrupted)
+                return fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
+            int rc = take_sample(sw, p, count > 1, scratch, err);
+            if (rc != FB_OK)
+                return rc;
+            sampled = true;
         }
-        if (cfg->cache == FB_CACHE_COLD && (rc = sw->ops->flush_cache(sw->backend, err)))
-            break;
-        double t;
-        if ((rc = sw->ops->time_calls(sw->backend, (int)r->batch, fb_call_run, call, &t, err)))
-            break;
-        samples[reps++] = t / (double)r->batch;
-        memcpy(scratch, samples, (size_t)reps * sizeof *scratch);
-        fb_stats_sort(scratch, (size_t)reps);
-        noise = fb_stats_noise_sorted(scratch, (size_t)reps);
+        if (!sampled)
+            return FB_OK; /* every unstable point hit a cap */
     }
-    if (rc == FB_OK) {
-        struct fb_stats_summary s;
-        rc = fb_stats_summarize(samples, (size_t)reps, scratch, &s, err);
-        if (rc == FB_OK) {
-            r->reps = reps;
-            r->time_median_s = s.median;
-            r->time_min_s = s.min;
-            r->time_max_s = s.max;
-            r->time_p10_s = s.p10;
-            r->time_p90_s = s.p90;
-            r->noise = s.noise;
-            r->bandwidth_gbps = (double)r->bytes_model / s.median / 1e9;
-        }
-    }
-    free(samples);
-    return rc;
+}
+
+static int summarize_point(struct point *p, double *scratch, struct fb_error *err)
+{
+    struct fb_stats_summary s;
+    int rc = fb_stats_summarize(p->samples, (size_t)p->reps, scratch, &s, err);
+    if (rc != FB_OK)
+        return rc;
+    struct fb_record *r = &p->r;
+    r->reps = p->reps;
+    r->time_median_s = s.median;
+    r->time_min_s = s.min;
+    r->time_max_s = s.max;
+    r->time_p10_s = s.p10;
+    r->time_p90_s = s.p90;
+    r->noise = s.noise;
+    r->bandwidth_gbps = (double)r->bytes_model / s.median / 1e9;
+    return FB_OK;
 }
 
 /* Step 4: CUPTI's view of the same call, each in its own pass. A probe that cannot measure
@@ -280,28 +329,78 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     r->bytes_model = (int64_t)v->elements_moved * (int64_t)sizeof(float) * n;
 }
 
-/* Measures one point into r. Returns FB_OK when r is finished (ok or failed: a wrong result
- * or a contradicted launch count is a failed point, not an error of the sweep). */
-static int measure_point(const struct fb_sweep *sw, const struct fb_variant *v, int64_t n,
-                         struct fb_size_buffers *sb, struct fb_record *r, struct fb_error *err)
+/* A failed point (wrong result, contradicted launch count): recorded, never an error of the
+ * sweep. Any other error is passed on. */
+static int settle(struct point *p, int rc, const struct fb_error *err)
 {
-    init_record(sw, v, n, r);
-    struct fb_call call = {sw->ops, sw->backend, v, sb->dev, n};
-    int rc = verify_point(sw, &call, sb, r, err);
-    if (rc == FB_OK && r->launches != v->n_steps)
-        rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
-                     r->launches, v->n_steps);
-    if (rc == FB_OK)
-        rc = time_point(sw, &call, r, err);
-    if (rc == FB_OK)
-        rc = probe_point(sw, &call, r, err);
-    if (rc == FB_ERR_VERIFY) {
-        r->status = FB_POINT_FAILED;
-        snprintf(r->reason, sizeof r->reason, "%.255s", err->msg);
-        return FB_OK;
+    if (rc != FB_ERR_VERIFY)
+        return rc;
+    p->r.status = FB_POINT_FAILED;
+    p->sampling = false;
+    snprintf(p->r.reason, sizeof p->r.reason, "%.255s", err->msg);
+    return FB_OK;
+}
+
+/* Measures every pending variant at size n: verify each (steps 1), warm each up (2), sample
+ * them interleaved (3), probe each (4), then hand the records over in table order. */
+static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
+                        int64_t n, struct fb_size_buffers *sb, int *failed, struct fb_error *err)
+{
+    const int max_reps = sw->cfg->max_reps;
+    struct point points[FB_MAX_VARIANTS];
+    int count = 0;
+    double *memory = calloc((fb_variant_count + 1) * (size_t)max_reps, sizeof *memory);
+    if (!memory)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", max_reps);
+    double *scratch = memory + fb_variant_count * (size_t)max_reps;
+
+    int rc = FB_OK;
+    for (size_t vi = 0; rc == FB_OK && vi < fb_variant_count; vi++) {
+        const struct fb_variant *v = &fb_variants[vi];
+        if (!variant_enabled(sw->cfg, vi) || (cb->skip && cb->skip(cb->user, v, n)))
+            continue;
+        if (sw->interrupted && *sw->interrupted) {
+            rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
+            break;
+        }
+        struct point *p = &points[count];
+        *p = (struct point){.call = {sw->ops, sw->backend, v, sb->dev, n},
+                            .noise = NAN,
+                            .samples = memory + (size_t)count * (size_t)max_reps};
+        count++;
+        init_record(sw, v, n, &p->r);
+        if (cb->point_started)
+            cb->point_started(cb->user, v, n);
+        rc = verify_point(sw, &p->call, sb, &p->r, err);
+        if (rc == FB_OK && p->r.launches != v->n_steps)
+            rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
+                         p->r.launches, v->n_steps);
+        if (rc == FB_OK) {
+            p->sampling = true;
+            rc = warm_up(sw, p, err);
+        }
+        rc = settle(p, rc, err);
     }
     if (rc == FB_OK)
-        r->status = FB_POINT_OK;
+        rc = sample_interleaved(sw, points, count, scratch, err);
+    for (int i = 0; rc == FB_OK && i < count; i++) {
+        struct point *p = &points[i];
+        if (p->r.status == FB_POINT_FAILED)
+            continue;
+        rc = summarize_point(p, scratch, err);
+        if (rc == FB_OK)
+            rc = probe_point(sw, &p->call, &p->r, err);
+        if (rc == FB_OK)
+            p->r.status = FB_POINT_OK;
+        rc = settle(p, rc, err);
+    }
+    /* Nothing is handed over before the whole size is measured: Ctrl-C abandons it whole. */
+    for (int i = 0; rc == FB_OK && i < count; i++) {
+        if (points[i].r.status == FB_POINT_FAILED)
+            (*failed)++;
+        rc = cb->point_done(cb->user, &points[i].r, err);
+    }
+    free(memory);
     return rc;
 }
 
@@ -322,24 +421,8 @@ int fb_sweep_run(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
         int rc = fb_size_buffers_alloc(sw, n, &sb, err);
         if (rc == FB_OK)
             rc = fb_size_buffers_fill(sw, n, &sb, err);
-        for (size_t vi = 0; rc == FB_OK && vi < fb_variant_count; vi++) {
-            const struct fb_variant *v = &fb_variants[vi];
-            if (!variant_enabled(sw->cfg, vi) || (cb->skip && cb->skip(cb->user, v, n)))
-                continue;
-            if (sw->interrupted && *sw->interrupted) {
-                rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
-                break;
-            }
-            if (cb->point_started)
-                cb->point_started(cb->user, v, n);
-            struct fb_record r;
-            rc = measure_point(sw, v, n, &sb, &r, err);
-            if (rc != FB_OK)
-                break;
-            if (r.status == FB_POINT_FAILED)
-                (*failed)++;
-            rc = cb->point_done(cb->user, &r, err);
-        }
+        if (rc == FB_OK)
+            rc = measure_size(sw, cb, n, &sb, failed, err);
         fb_size_buffers_free(sw, &sb);
         if (rc != FB_OK)
             return rc;

@@ -1,13 +1,16 @@
 /* The runner: measures every point of a sweep on one backend and hands each finished
  * record to the caller. It never formats output (the writers do) and never exits.
  *
- * Per size: allocate once; fill a and b with fresh random values; then per variant:
- *   1. poison the outputs, run one call, count its launches, download, compare bit for bit
- *      with the host reference (a mismatch makes the point failed: it is never timed);
- *   2. warm up; pick a batch so one timed sample is well above the timer's resolution;
- *   3. time samples until the stop rule says stable (or a cap is hit); summarise;
- *   4. optional probe passes (CUPTI kernel records, then counters), each in its own pass,
- *      outside the timed samples, because tracing and replay perturb time. */
+ * Per size: allocate once; fill a and b with fresh random values; then for its variants:
+ *   1. each: poison the outputs, run one call, count its launches, download, compare bit for
+ *      bit with the host reference (a mismatch makes the point failed: it is never timed);
+ *   2. each: warm up; pick a batch so one timed sample is well above the timer's resolution;
+ *   3. all together, interleaved: one sample of each variant per round, until each meets the
+ *      stop rule (noise under target, or a cap), so drift of a shared machine hits eager
+ *      and fused alike and their ratio stays honest; summarise;
+ *   4. each: optional probe passes (CUPTI kernel records, then counters), each in its own
+ *      pass, outside the timed samples, because tracing and replay perturb time.
+ * The records of a size are handed over together once it is done. */
 #ifndef FB_MEASURE_RUNNER_H
 #define FB_MEASURE_RUNNER_H
 

@@ -62,8 +62,15 @@ void fb_progress_point_done(struct fb_progress *p, const struct fb_record *r)
 {
     p->done_points++;
     p->done_work += fb_progress_weight(r->n);
-    if (p->quiet || p->terminal)
+    if (p->quiet)
         return;
+    if (p->terminal) {
+        /* the bar is redrawn at the next point; a failure must stay on screen */
+        if (r->status != FB_POINT_OK)
+            fprintf(p->out, "\r\033[K%s n=%" PRId64 " %s: %s\n", r->variant, r->n,
+                    fb_point_status_name(r->status), r->reason);
+        return;
+    }
     if (r->status == FB_POINT_OK)
         fprintf(p->out, "[%3d/%d] %-20s n=%-10" PRId64 " %.4g s/call  %.1f GB/s  %" PRId64
                         " launch%s\n",

@@ -26,6 +26,7 @@ struct fb_step {
 };
 
 #define FB_MAX_STEPS 4
+#define FB_MAX_VARIANTS 16 /* capacity of per-variant tables (config, runner) */
 
 struct fb_variant {
     const char *name;
