@@ -244,6 +244,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
         printf("results: %s\n", csv);
     }
     if (rc == FB_OK && !cli->no_plot && state.results.count > 0) {
+        fflush(stdout); /* the chart script writes to the same terminal */
         const char *files[1] = {csv};
         int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
         if (plot_rc != 0)
