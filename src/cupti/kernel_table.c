@@ -64,7 +64,8 @@ int fb_kernel_table_build(const struct fb_kernel_trace *t, struct fb_kernel_tabl
     for (size_t i = 0; i < out->count; i++)
         out->rows[i].percent = out->total_s > 0 ? 100.0 * out->rows[i].total_s / out->total_s
                                                 : 0.0;
-    qsort(out->rows, out->count, sizeof(*out->rows), by_total_desc);
+    if (out->count > 1) /* qsort's array must not be NULL, even for 0 rows */
+        qsort(out->rows, out->count, sizeof(*out->rows), by_total_desc);
     return FB_OK;
 }
 
