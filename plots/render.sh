@@ -93,6 +93,7 @@ gq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 colour() {
     case $1 in
         copy*) echo '#000000' ;;
+        memcpy*) echo '#7f7f7f' ;;
         eager_add_relu*) echo '#d62728' ;;
         eager_add_threshold*) echo '#ff7f0e' ;;
         fused_add_relu*) echo '#1f77b4' ;;
@@ -105,6 +106,7 @@ colour() {
 # The model's launches per call (DESIGN.md); -1 where we have no model (peers).
 model_launches() {
     case $1 in
+        memcpy) echo 0 ;;
         copy|fused_add_relu) echo 1 ;;
         eager_add_relu|eager_add_threshold) echo 2 ;;
         *) echo -1 ;;

@@ -284,13 +284,17 @@ def summarize(args):
         lines.append("bandwidth at n=%s (bytes_model / median time; peak %s):" % (
             fmt_n(big), ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
         copy_bw = num(s.get(("copy", big), {}), "bandwidth_gbps")
-        for v in ("copy", "fused_add_relu", "eager_add_relu", "eager_add_threshold"):
+        for v in ("memcpy", "copy", "fused_add_relu", "eager_add_relu", "eager_add_threshold"):
             bw = num(s.get((v, big), {}), "bandwidth_gbps")
             if math.isnan(bw):
                 continue
             of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
             of_copy = "" if math.isnan(copy_bw) or copy_bw == 0 else "  %5.1f%% of copy" % (100 * bw / copy_bw)
             lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
+        memcpy_bw = num(s.get(("memcpy", big), {}), "bandwidth_gbps")
+        if not math.isnan(memcpy_bw) and not math.isnan(copy_bw) and memcpy_bw > 0:
+            lines.append("  our copy kernel at %.1f%% of the platform's memcpy (target: 90%%)"
+                         % (100 * copy_bw / memcpy_bw))
         for v in ("torch_eager_add_relu", "torch_compile_add_relu"):
             bw = num(t.get((v, big), {}), "bandwidth_gbps")
             if not math.isnan(bw):

@@ -242,7 +242,7 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
                 kernels += table.rows[r].calls;
             printf("\n%s: %s\n  %" PRId64 " kernels in %d calls = %.3g per call (declared %d)\n",
                    fb_variants[v].name, fb_variants[v].description, kernels, calls,
-                   (double)kernels / calls, fb_variants[v].n_steps);
+                   (double)kernels / calls, fb_variants[v].launches);
             fb_kernel_table_print(stdout, &table, 40);
         }
         fb_kernel_table_free(&table);

@@ -19,7 +19,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --output CSV              results file; {backend} and {device} are filled in\n"
 "  --sizes LIST              e.g. 8..100M, or 1K,1M,100M (K M G = 1e3.., Ki Mi Gi = 2^10..)\n"
 "  --variants LIST           comma list of copy, eager_add_relu, eager_add_threshold,\n"
-"                            fused_add_relu, or all\n"
+"                            fused_add_relu, memcpy, or all\n"
 "  --cache warm|cold         cold: evict the cache before every timed call\n"
 "  --label TEXT              free text stored in the results' metadata\n"
 "  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2)\n"

@@ -5,7 +5,7 @@
  * `launches` and `kernel_time_s` columns of a record.
  *
  * How the records become calls. The runner makes K calls of a variant, one after another, on
- * one stream, and synchronizes; a variant declares L launches per call (fb_variant.n_steps).
+ * one stream, and synchronizes; a variant declares L launches per call (fb_variant.launches).
  *   1. Keep only kernel records on the measured stream: other streams (a library's helper
  *      stream, another thread's work) and other record kinds are not the variant's.
  *   2. Order them by start time (ties by correlation id, which CUPTI assigns in launch order).

@@ -12,7 +12,8 @@ static void reference_step(const struct fb_step *st, const float *const in[FB_BU
     const float *y = st->in1 == FB_BUF_NONE ? NULL : in[st->in1];
     for (int64_t i = 0; i < n; i++) {
         switch (st->op) {
-        case FB_OP_COPY: out[i] = fb_op_copy(x[i]); break;
+        case FB_OP_COPY:
+        case FB_OP_MEMCPY: out[i] = fb_op_copy(x[i]); break;
         case FB_OP_ADD: out[i] = fb_op_add(x[i], y[i]); break;
         case FB_OP_RELU: out[i] = fb_op_relu(x[i]); break;
         case FB_OP_THRESHOLD: out[i] = fb_op_threshold(x[i], st->threshold, st->value); break;

@@ -288,7 +288,7 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
         int64_t launches;
         double kernel_time;
         int calls = r->reps > 0 && r->reps < 20 ? (int)r->reps : 20;
-        int rc = p->kernel_pass(p->self, fb_call_run, call, calls, call->variant->n_steps,
+        int rc = p->kernel_pass(p->self, fb_call_run, call, calls, call->variant->launches,
                                 &launches, &kernel_time, err);
         if (rc == FB_ERR_VERIFY)
             return rc;
@@ -372,9 +372,9 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         if (cb->point_started)
             cb->point_started(cb->user, v, n);
         rc = verify_point(sw, &p->call, sb, &p->r, err);
-        if (rc == FB_OK && p->r.launches != v->n_steps)
+        if (rc == FB_OK && p->r.launches != v->launches)
             rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
-                         p->r.launches, v->n_steps);
+                         p->r.launches, v->launches);
         if (rc == FB_OK) {
             p->sampling = true;
             rc = warm_up(sw, p, err);

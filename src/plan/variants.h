@@ -15,8 +15,14 @@
 
 #include <stddef.h>
 
-/* One kernel launch. Inputs and output name buffers of the runner: A, B, TMP, C. */
-enum fb_op { FB_OP_COPY, FB_OP_ADD, FB_OP_RELU, FB_OP_THRESHOLD, FB_OP_ADD_RELU, FB_OP_COUNT };
+/* One step of a chain: a kernel launch (a parallel pass on the CPU), or for FB_OP_MEMCPY the
+ * platform's own copy routine (cudaMemcpyAsync device to device; libc memcpy on the CPU),
+ * which is a reference, not a kernel of ours. Inputs and output name buffers of the runner:
+ * A, B, TMP, C. */
+enum fb_op {
+    FB_OP_COPY, FB_OP_ADD, FB_OP_RELU, FB_OP_THRESHOLD, FB_OP_ADD_RELU, FB_OP_MEMCPY,
+    FB_OP_COUNT
+};
 enum fb_buffer { FB_BUF_NONE = -1, FB_BUF_A, FB_BUF_B, FB_BUF_TMP, FB_BUF_C, FB_BUF_COUNT };
 
 struct fb_step {
@@ -32,12 +38,13 @@ struct fb_variant {
     const char *name;
     const char *description;
     int elements_moved; /* per output element, for bytes_model */
-    int n_steps;        /* declared launches per call; the runner counts the real ones */
+    int n_steps;
+    int launches;       /* declared kernel launches per call; the runner counts the real ones */
     struct fb_step steps[FB_MAX_STEPS];
 };
 
 /* The variant table, in the order a sweep runs them at each size (copy first, so that every
- * later variant's copy_fraction can be computed as soon as it is measured). */
+ * later variant's copy_fraction can be computed from it). */
 extern const struct fb_variant fb_variants[];
 extern const size_t fb_variant_count;
 
@@ -46,6 +53,9 @@ const struct fb_variant *fb_variant_find(const char *name);
 
 /* The kernel name of an operation ("add", "add_relu", ...), as kernel tables print it. */
 const char *fb_op_name(enum fb_op op);
+
+/* Whether op is one of our kernels (counted as a launch) rather than the platform's copy. */
+int fb_op_is_kernel(enum fb_op op);
 
 /* Whether a variant reads b / needs the tmp buffer (so the runner allocates only those). */
 int fb_variant_uses_buffer(const struct fb_variant *v, enum fb_buffer buf);

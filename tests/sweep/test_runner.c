@@ -96,7 +96,7 @@ static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
     struct fb_backend_ops ops = faulty_backend();
     assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
     assert_int_equal(failed, 0);
-    assert_int_equal(c.count, 8);
+    assert_int_equal(c.count, 2 * (int)fb_variant_count);
     /* copy runs first at each size, so copy_fraction can be filled as rows arrive */
     assert_string_equal(c.records[0].variant, "copy");
     const struct fb_record *eager = find(&c, "eager_add_relu", 4099);
@@ -107,6 +107,8 @@ static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
     assert_true(eager->verified);
     assert_int_equal(eager->launches, 2);
     assert_int_equal(fused->launches, 1);
+    assert_int_equal(find(&c, "memcpy", 4099)->launches, 0); /* libc's copy: no pass of ours */
+    assert_int_equal(find(&c, "memcpy", 4099)->status, FB_POINT_OK);
     assert_int_equal(eager->bytes_model, 5 * 4 * 4099);
     assert_int_equal(fused->bytes_model, 3 * 4 * 4099);
     assert_true(fused->reps >= 1 && fused->reps <= 5);

@@ -173,6 +173,10 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
         rc = fb_cuda_threshold(&s->launch, x, out, n, step->threshold, step->value, err);
         break;
     case FB_OP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
+    case FB_OP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
+        CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
+                                 s->stream));
+        return FB_OK;
     default: return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown op %d", (int)step->op);
     }
     if (rc == FB_OK && n > 0)
