@@ -32,7 +32,7 @@ void fb_config_defaults(struct fb_config *cfg)
     cfg->device = 0;
     cfg->cpu_threads = 0;
     cfg->warmup = 3;
-    cfg->min_reps = 5;
+    cfg->min_reps = 8; /* below 8 samples the median's 95% interval is not resolvable (stats.h) */
     cfg->max_reps = 200;
     cfg->min_time_s = 0.02;
     cfg->max_time_s = 0.5; /* keeps configs/default.ini under 3 minutes on 2 CPU cores */

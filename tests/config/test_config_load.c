@@ -41,7 +41,7 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.device, 0);
     assert_int_equal(cfg.cpu_threads, 0);
     assert_int_equal(cfg.warmup, 3);
-    assert_int_equal(cfg.min_reps, 5);
+    assert_int_equal(cfg.min_reps, 8);
     assert_int_equal(cfg.max_reps, 200);
     assert_true(cfg.min_time_s == 0.02);
     assert_true(cfg.max_time_s == 0.5);
@@ -346,7 +346,7 @@ static void test_min_reps_above_max_reps_is_reported_on_the_later_line(void **st
     expect_one_error("[measure]\nmax_reps = 10\nmin_reps = 20\n", 3,
                      "[measure] min_reps: min_reps (20) is more than max_reps (10)");
     expect_one_error("[measure]\nmax_reps = 2\n", 2,
-                     "[measure] max_reps: min_reps (5) is more than max_reps (2)");
+                     "[measure] max_reps: min_reps (8) is more than max_reps (2)");
 }
 
 static void test_min_time_above_max_time_is_reported(void **state)
