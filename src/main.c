@@ -15,6 +15,7 @@
 #include "app/probe.h"
 #include "app/results.h"
 #include "backends/backend.h"
+#include "backends/cpu/cpu_info.h"
 #include "cli/cli.h"
 #include "config/config.h"
 #include "fb_build_config.h"
@@ -55,40 +56,43 @@ static void format_bytes(char *buf, size_t size, uint64_t bytes)
         snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
 }
 
-/* A sweep that cannot fit is a config error, reported before anything runs. */
+/* Where the sizes came from, for messages: the file's line, or the command line/default. */
+static void sizes_origin(char *out, size_t size, const struct fb_config *cfg)
+{
+    if (cfg->sizes_line > 0)
+        snprintf(out, size, "%s:%d: [sweep] sizes", cfg->path, cfg->sizes_line);
+    else
+        snprintf(out, size, "sizes (--sizes, or the default of %s)", cfg->path);
+}
+
+/* A sweep that cannot fit is a config error, reported before anything runs. On the CPU the
+ * backend's arrays are host memory too. */
 static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
                         const struct fb_device_info *dev, struct fb_error *err)
 {
+    const bool on_cpu = strcmp(ops->name, "cpu") == 0;
+    const uint64_t largest = cfg->sizes[cfg->n_sizes - 1];
     uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
-    uint64_t host_bytes = total - backend_bytes;
-    uint64_t host_total = strcmp(ops->name, "cpu") == 0 ? total : host_bytes;
-    uint64_t host_available = dev->memory_available_bytes;
-    if (strcmp(ops->name, "cpu") != 0) {
-        struct fb_device_info cpu;
-        void *s = NULL;
-        host_available = 0;
-        if (fb_cpu_backend.init(&s, &(struct fb_backend_params){0, 0}, err) == FB_OK &&
-            fb_cpu_backend.describe(s, &cpu, err) == FB_OK)
-            host_available = cpu.memory_available_bytes;
-        fb_cpu_backend.fini(s);
-        char need[32], have[32];
+    uint64_t host_need = on_cpu ? total : total - backend_bytes;
+    uint64_t host_total, host_available;
+    fb_cpu_memory(&host_total, &host_available);
+    char origin[FB_PATH_MAX + 64], need[32], have[32];
+    sizes_origin(origin, sizeof origin, cfg);
+    if (!on_cpu && backend_bytes > dev->memory_available_bytes) {
         format_bytes(need, sizeof need, backend_bytes);
         format_bytes(have, sizeof have, dev->memory_available_bytes);
-        if (backend_bytes > dev->memory_available_bytes)
-            return fb_fail(err, FB_ERR_USAGE,
-                           "%s:%d: [sweep] sizes: the largest size (%" PRIu64 " elements) needs "
-                           "%s of %s memory, %s is free",
-                           cfg->path, cfg->sizes_line, cfg->sizes[cfg->n_sizes - 1], need,
-                           dev->name, have);
-    }
-    char need[32], have[32];
-    format_bytes(need, sizeof need, host_total);
-    format_bytes(have, sizeof have, host_available);
-    if (host_available && host_total > host_available * 9 / 10)
         return fb_fail(err, FB_ERR_USAGE,
-                       "%s:%d: [sweep] sizes: the largest size (%" PRIu64 " elements) needs %s "
-                       "of host memory, %s is available",
-                       cfg->path, cfg->sizes_line, cfg->sizes[cfg->n_sizes - 1], need, have);
+                       "%s: the largest size (%" PRIu64 " elements) needs %s of %s memory, %s "
+                       "is free", origin, largest, need, dev->name, have);
+    }
+    /* 10% head room for everything else the process and the system hold */
+    if (host_available && host_need > host_available / 10 * 9) {
+        format_bytes(need, sizeof need, host_need);
+        format_bytes(have, sizeof have, host_available);
+        return fb_fail(err, FB_ERR_USAGE,
+                       "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, %s "
+                       "is available", origin, largest, need, have);
+    }
     return FB_OK;
 }
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/backend_open.h"
+#include "common/clock.h"
 #include "cupti/cupti_probe.h"
 #include "cupti/kernel_table.h"
 #include "cupti/kernel_table_print.h"
@@ -155,13 +155,6 @@ void fb_app_probe_close(struct fb_app_probe *state)
     free(state);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Without CUPTI: time every step on its own, as a host-side trace (synchronizing after each,
  * so on a GPU this is launch + kernel + sync time, and says so in the heading). */
 static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
@@ -173,11 +166,11 @@ static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_
             const struct fb_step *step = &call->variant->steps[s];
             struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
             snprintf(r.name, sizeof r.name, "%s", fb_op_name(step->op));
-            r.start_ns = now_ns();
+            r.start_ns = fb_now_ns();
             int rc = call->ops->run_step(call->backend, step, call->buffers, call->n, err);
             if (rc == FB_OK)
                 rc = call->ops->synchronize(call->backend, err);
-            r.end_ns = now_ns();
+            r.end_ns = fb_now_ns();
             r.correlation_id = (uint32_t)(i * call->variant->n_steps + s);
             if (rc == FB_OK)
                 rc = fb_kernel_trace_append(t, &r, err);
@@ -210,7 +203,7 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
     rc = ops->describe(backend, &dev, &err);
     if (rc == FB_OK)
         rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
-    const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)now_ns(), NULL};
+    const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
     if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
         have_buffers = true;
         rc = fb_size_buffers_fill(&sweep, n, &sb, &err);

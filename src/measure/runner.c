@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/clock.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
 
@@ -19,13 +19,6 @@ int fb_call_run(void *ctx, struct fb_error *err)
             return rc;
     }
     return FB_OK;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static bool variant_enabled(const struct fb_config *cfg, size_t index)
@@ -205,11 +198,11 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
         rc = sw->ops->synchronize(sw->backend, err);
     if (rc != FB_OK)
         return rc;
-    double start = now_s(), t;
+    double start = fb_now_s(), t;
     rc = sw->ops->time_calls(sw->backend, (int)p->r.batch, fb_call_run, &p->call, &t, err);
     if (rc != FB_OK)
         return rc;
-    p->sampled_s += now_s() - start;
+    p->sampled_s += fb_now_s() - start;
     p->samples[p->reps++] = t / (double)p->r.batch;
     memcpy(scratch, p->samples, (size_t)p->reps * sizeof *scratch);
     fb_stats_sort(scratch, (size_t)p->reps);

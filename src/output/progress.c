@@ -2,15 +2,9 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "common/clock.h"
 
 double fb_progress_weight(int64_t n)
 {
@@ -27,7 +21,7 @@ void fb_progress_begin(struct fb_progress *p, FILE *out, bool quiet, int total_p
     p->total_work = total_work;
     p->done_points = 0;
     p->done_work = 0.0;
-    p->start_s = now_s();
+    p->start_s = fb_now_s();
 }
 
 static void format_eta(char *buf, size_t size, double seconds)
@@ -44,7 +38,7 @@ void fb_progress_point_started(struct fb_progress *p, const char *variant, int64
         return;
     const int width = 30;
     double fraction = p->total_work > 0 ? p->done_work / p->total_work : 0.0;
-    double elapsed = now_s() - p->start_s;
+    double elapsed = fb_now_s() - p->start_s;
     double eta = fraction > 0.02 ? elapsed * (1.0 - fraction) / fraction : NAN;
     char eta_text[16];
     format_eta(eta_text, sizeof eta_text, eta);
@@ -89,5 +83,5 @@ void fb_progress_end(struct fb_progress *p)
     if (p->terminal)
         fprintf(p->out, "\r\033[K");
     fprintf(p->out, "%d point%s in %.1f s\n", p->done_points, p->done_points == 1 ? "" : "s",
-            now_s() - p->start_s);
+            fb_now_s() - p->start_s);
 }

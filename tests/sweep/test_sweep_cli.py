@@ -112,8 +112,20 @@ class SweepCli(unittest.TestCase):
     def test_sizes_that_do_not_fit_in_memory_exit_2_naming_the_key(self):
         p = self.sweep("--sizes", "1G..100G")
         self.assertEqual(p.returncode, 2, p.stderr)
-        self.assertIn("[sweep] sizes", p.stderr)
+        self.assertIn("--sizes", p.stderr)
+        self.assertIn("GiB of host memory", p.stderr)
         self.assertIn("available", p.stderr)
+        self.assertFalse(os.path.exists(self.out))
+        with open(SMOKE) as f:
+            good = f.read()
+        self.assertIn("sizes = 8..100K", good)
+        huge = self.broken_config("warmup = 1")
+        with open(huge, "w") as f:
+            f.write(good.replace("sizes = 8..100K", "sizes = 8, 50G"))
+        p = self.sweep(config=huge)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertRegex(p.stderr, r"broken\.ini:\d+: \[sweep\] sizes: the largest size "
+                                   r"\(50000000000 elements\) needs")
         self.assertFalse(os.path.exists(self.out))
 
     def test_dry_run_prints_the_plan_and_writes_nothing(self):

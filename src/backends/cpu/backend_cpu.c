@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
-#include "backends/cpu/cpu_kernels.h"
 #include "backends/cpu/cpu_info.h"
+#include "backends/cpu/cpu_kernels.h"
+#include "common/clock.h"
 
 struct cpu_state {
     uint64_t launches;
@@ -120,24 +120,17 @@ static int cpu_synchronize(void *state, struct fb_error *err)
     return FB_OK; /* every pass joins its threads before returning */
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int cpu_time_calls(void *state, int calls, int (*run)(void *ctx, struct fb_error *err),
                           void *ctx, double *seconds, struct fb_error *err)
 {
     (void)state;
-    double start = now_s();
+    double start = fb_now_s();
     for (int i = 0; i < calls; i++) {
         int rc = run(ctx, err);
         if (rc != FB_OK)
             return rc;
     }
-    *seconds = now_s() - start;
+    *seconds = fb_now_s() - start;
     return FB_OK;
 }
 
