@@ -42,6 +42,8 @@ struct run_state {
     struct fb_progress progress;
     bool resume;
     const struct fb_config *cfg;
+    const char *backend;             /* the rows this run writes: for --resume's lookups */
+    const struct fb_device_info *device;
 };
 
 static bool cb_skip(void *user, const struct fb_variant *v, int64_t n);
@@ -177,7 +179,8 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct fb_app_probe *probe_state = NULL;
     char counters_status[256] = "not applicable (cpu backend)";
     char csv[FB_PATH_MAX];
-    struct run_state state = {.resume = cli->resume, .cfg = cfg};
+    struct run_state state = {.resume = cli->resume, .cfg = cfg, .backend = ops->name,
+                              .device = &dev};
     int failed = 0;
 
     rc = ops->describe(backend, &dev, &err);
@@ -272,16 +275,8 @@ static bool cb_skip(void *user, const struct fb_variant *v, int64_t n)
     struct run_state *s = user;
     if (!s->resume)
         return false;
-    const char *backend = NULL, *device = NULL;
-    for (size_t i = 0; i < s->results.n_meta; i++) {
-        if (strcmp(s->results.meta[i].key, "backend") == 0)
-            backend = s->results.meta[i].value;
-        else if (strcmp(s->results.meta[i].key, "device") == 0)
-            device = s->results.meta[i].value;
-    }
-    return backend && device &&
-           fb_results_has_ok(&s->results, backend, device, v->name, s->cfg->dtype, n,
-                             fb_cache_mode_name(s->cfg->cache));
+    return fb_results_has_ok(&s->results, s->backend, s->device->name, v->name, s->cfg->dtype,
+                             n, fb_cache_mode_name(s->cfg->cache));
 }
 
 static void cb_started(void *user, const struct fb_variant *v, int64_t n)

@@ -89,6 +89,8 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
     table.n_records = 0;
     fb_csv_table_free(&table);
     *loaded = res->count;
+    if (res->count > 0) /* the metadata above describes this run, not the kept rows */
+        add_meta(res, "resumed", "%zu rows kept from an earlier run of this file", res->count);
     return FB_OK;
 }
 
