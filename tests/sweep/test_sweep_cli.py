@@ -80,6 +80,20 @@ class SweepCli(unittest.TestCase):
         self.assertIn("speedup", p.stdout)  # the terminal summary
         self.assertFalse(os.path.exists(self.out + ".tmp"))
 
+    def test_auto_backend_without_gpu_runs_on_cpu_with_empty_counter_columns(self):
+        # smoke.ini: backend auto, [cupti] activity and counters on
+        p = run(SMOKE, "--output", self.out, "--no-plot", "--sizes", "1K")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        meta, rows = read_csv(self.out)
+        if meta["backend"] == "cuda":
+            self.skipTest("a GPU answers here: auto chose cuda")
+        self.assertIn("using cpu", p.stderr)  # says why it fell back
+        self.assertIn("not applicable", meta["counters"])
+        for row in rows:
+            for column in ("kernel_time_s", "launch_overhead_s", "dram_read_bytes",
+                           "dram_write_bytes", "l2_bytes", "dram_bytes_per_element"):
+                self.assertEqual(row[column], "", (column, row))
+
     def broken_config(self, text):
         path = os.path.join(self.dir, "broken.ini")
         with open(SMOKE) as f:

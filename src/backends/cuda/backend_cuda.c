@@ -37,10 +37,26 @@ int fb_cuda_device_count(int *count, struct fb_error *err)
     return FB_OK;
 }
 
+/* Everything init needs beyond the state's memory; on failure the caller tears down what
+ * was made (cuda_fini copes with a half-made state). */
+static int open_device(struct cuda_state *s, struct fb_error *err)
+{
+    CUDA_TRY(cudaSetDevice(s->device));
+    CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    CUDA_TRY(cudaEventCreate(&s->start));
+    CUDA_TRY(cudaEventCreate(&s->stop));
+    CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
+                                    s->device));
+    CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
+    s->launch.stream = s->stream;
+    return FB_OK;
+}
+
 static void cuda_fini(void *state);
 
 static int cuda_init(void **state, const struct fb_backend_params *params, struct fb_error *err)
 {
+    *state = NULL;
     int count, rc = fb_cuda_device_count(&count, err);
     if (rc != FB_OK)
         return rc;
@@ -50,16 +66,13 @@ static int cuda_init(void **state, const struct fb_backend_params *params, struc
     struct cuda_state *s = calloc(1, sizeof *s);
     if (!s)
         return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: out of memory");
-    *state = s;
     s->device = params->device;
-    CUDA_TRY(cudaSetDevice(s->device));
-    CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-    CUDA_TRY(cudaEventCreate(&s->start));
-    CUDA_TRY(cudaEventCreate(&s->stop));
-    CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
-                                    s->device));
-    CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
-    s->launch.stream = s->stream;
+    rc = open_device(s, err);
+    if (rc != FB_OK) {
+        cuda_fini(s);
+        return rc;
+    }
+    *state = s;
     return FB_OK;
 }
 
@@ -130,6 +143,8 @@ static int cuda_alloc(void *state, size_t bytes, void **ptr, struct fb_error *er
 static void cuda_free(void *state, void *ptr)
 {
     (void)state;
+    /* The ops table's free cannot fail by contract; an error here (a sticky launch failure)
+     * was already reported by the synchronize that found it. */
     cudaFree(ptr);
 }
 
