@@ -38,6 +38,10 @@ static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_e
         *err = stop_err;
         rc = stop_rc;
     }
+    /* Count the kernels of every stream: nothing but this window's calls runs in the process
+     * meanwhile, and whether CUPTI's id for our runtime-created stream matches the records'
+     * streamId is not yet checked on a GPU; a mismatch would fail every point. */
+    p->trace.stream_id = FB_STREAM_ANY;
     return rc;
 }
 
