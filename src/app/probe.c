@@ -21,7 +21,18 @@ struct fb_app_probe {
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_kernel_trace trace;
+    bool activity_failed, counters_failed; /* a CUPTI error mid-sweep switches a part off */
 };
+
+/* A part that fails mid-sweep is switched off with one warning: its columns stay empty for
+ * the remaining points and the sweep goes on (the timing does not depend on it). */
+static int give_up(bool *failed, const char *part, const struct fb_error *err)
+{
+    *failed = true;
+    fprintf(stderr, "warning: CUPTI %s failed, its columns stay empty from here on: %s\n", part,
+            err->msg);
+    return FB_ERR_UNAVAILABLE;
+}
 
 /* One activity window over `calls` calls; the trace goes to p->trace. */
 static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_error *err),
@@ -50,9 +61,11 @@ static int kernel_pass(void *self, int (*run)(void *ctx, struct fb_error *err), 
                        double *kernel_time_s, struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (!fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
+    if (p->activity_failed || !fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
     int rc = trace_calls(p, run, ctx, calls, err);
+    if (rc == FB_ERR_RUNTIME)
+        return give_up(&p->activity_failed, "activity", err);
     if (rc != FB_OK)
         return rc;
     struct fb_kernel_summary summary;
@@ -85,11 +98,13 @@ static int traffic_pass(void *self, int (*run)(void *ctx, struct fb_error *err),
                         struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (!fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
+    if (p->counters_failed || !fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
         return FB_ERR_UNAVAILABLE;
     struct synced_call call = {run, ctx, p};
     struct fb_traffic traffic;
     int rc = fb_cupti_measure_traffic(p->cupti, run_synced, &call, &traffic, err);
+    if (rc == FB_ERR_RUNTIME || rc == FB_ERR_USAGE)
+        return give_up(&p->counters_failed, "counters", err);
     if (rc != FB_OK)
         return rc;
     *dram_read = traffic.dram_read_bytes;
