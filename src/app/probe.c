@@ -34,11 +34,17 @@ static int give_up(bool *failed, const char *part, const struct fb_error *err)
     return FB_ERR_UNAVAILABLE;
 }
 
-/* One activity window over `calls` calls; the trace goes to p->trace. */
+/* One activity window over `calls` calls; the trace goes to p->trace. *cupti_failed says
+ * whether an error came from CUPTI itself (rather than from a launch or a synchronize). */
 static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_error *err),
-                       void *ctx, int calls, struct fb_error *err)
+                       void *ctx, int calls, bool *cupti_failed, struct fb_error *err)
 {
+    *cupti_failed = false;
     int rc = fb_cupti_activity_start(p->cupti, p->ops->stream(p->backend), err);
+    if (rc != FB_OK) {
+        *cupti_failed = true;
+        return rc;
+    }
     for (int i = 0; rc == FB_OK && i < calls; i++)
         rc = run(ctx, err);
     if (rc == FB_OK)
@@ -47,6 +53,7 @@ static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_e
     int stop_rc = fb_cupti_activity_stop(p->cupti, &p->trace, &stop_err);
     if (rc == FB_OK && stop_rc != FB_OK) {
         *err = stop_err;
+        *cupti_failed = true;
         rc = stop_rc;
     }
     /* Count the kernels of every stream: nothing but this window's calls runs in the process
@@ -63,8 +70,9 @@ static int kernel_pass(void *self, int (*run)(void *ctx, struct fb_error *err), 
     struct fb_app_probe *p = self;
     if (p->activity_failed || !fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
-    int rc = trace_calls(p, run, ctx, calls, err);
-    if (rc == FB_ERR_RUNTIME)
+    bool cupti_failed;
+    int rc = trace_calls(p, run, ctx, calls, &cupti_failed, err);
+    if (rc != FB_OK && cupti_failed)
         return give_up(&p->activity_failed, "activity", err);
     if (rc != FB_OK)
         return rc;
@@ -243,7 +251,7 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
             rc = ops->synchronize(backend, &err);
         struct fb_kernel_trace *trace = cupti ? &p->trace : &host_trace;
         if (rc == FB_OK)
-            rc = cupti ? trace_calls(p, fb_call_run, &call, calls, &err)
+            rc = cupti ? trace_calls(p, fb_call_run, &call, calls, &(bool){false}, &err)
                        : trace_steps_on_host(&call, calls, trace, &err);
         struct fb_kernel_table table = {0};
         if (rc == FB_OK)
@@ -252,7 +260,8 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
             int64_t kernels = 0;
             for (size_t r = 0; r < table.count; r++)
                 kernels += table.rows[r].calls;
-            printf("\n%s: %s\n  %" PRId64 " kernels in %d calls = %.3g per call (declared %d)\n",
+            printf("\n%s: %s\n  %" PRId64 " records in %d calls = %.3g per call (kernel launches "
+                   "declared: %d)\n",
                    fb_variants[v].name, fb_variants[v].description, kernels, calls,
                    (double)kernels / calls, fb_variants[v].launches);
             fb_kernel_table_print(stdout, &table, 40);

@@ -94,6 +94,16 @@ class SweepCli(unittest.TestCase):
                            "dram_write_bytes", "l2_bytes", "dram_bytes_per_element"):
                 self.assertEqual(row[column], "", (column, row))
 
+    def test_profile_prints_a_kernel_table_per_variant(self):
+        p = run(SMOKE, "--backend", "cpu", "--profile", "4099")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("n = 4099, 20 calls per variant", p.stdout)
+        self.assertRegex(p.stdout, r"eager_add_relu: .*\n  40 records in 20 calls = 2 per call")
+        self.assertRegex(p.stdout, r"fused_add_relu: .*\n  20 records in 20 calls = 1 per call")
+        self.assertRegex(p.stdout, r"\nadd_relu +20 ")
+        self.assertRegex(p.stdout, r"\nrelu +20 ")
+        self.assertFalse(os.path.exists(self.out))  # measures nothing into results
+
     def broken_config(self, text):
         path = os.path.join(self.dir, "broken.ini")
         with open(SMOKE) as f:
