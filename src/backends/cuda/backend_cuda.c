@@ -191,10 +191,11 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
     case FB_OP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
         CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
                                  s->stream));
-        return FB_OK;
+        rc = FB_OK;
+        break;
     default: return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown op %d", (int)step->op);
     }
-    if (rc == FB_OK && n > 0)
+    if (rc == FB_OK && n > 0 && fb_op_is_kernel(step->op))
         s->launches++; /* the launchers launch nothing for n == 0 */
     return rc;
 }
