@@ -169,9 +169,13 @@ void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t 
 
     const bool counters_lost = s->counters_requested && !s->counters_ok;
     const bool activity_lost = s->activity_requested && !s->activity_ok;
-    if (counters_lost && activity_lost)
+    if (counters_lost && activity_lost && same_reason)
         snprintf(warning, warning_size, "warning: CUPTI unavailable, the kernel-time and DRAM "
                  "columns stay empty and the sweep goes on: %s", s->counters_reason);
+    else if (counters_lost && activity_lost)
+        snprintf(warning, warning_size, "warning: CUPTI unavailable, the kernel-time and DRAM "
+                 "columns stay empty and the sweep goes on: counters: %s; activity: %s",
+                 s->counters_reason, s->activity_reason);
     else if (counters_lost)
         snprintf(warning, warning_size, "warning: CUPTI counters unavailable, the DRAM columns "
                  "stay empty and the sweep goes on: %s", s->counters_reason);

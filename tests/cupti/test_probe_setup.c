@@ -78,6 +78,17 @@ static void one_reason_for_both_parts_is_written_once(void **state)
     assert_non_null(strstr(warning, why));
 }
 
+static void two_reasons_are_both_in_the_one_warning(void **state)
+{
+    (void)state;
+    describe((struct fb_probe_setup){true, true, false, false, "ACTIVITY_WHY", "COUNTERS_WHY",
+                                     FB_CACHE_WARM});
+    assert_string_equal(status, "unavailable (COUNTERS_WHY); activity unavailable "
+                                "(ACTIVITY_WHY)");
+    assert_non_null(strstr(warning, "counters: COUNTERS_WHY; activity: ACTIVITY_WHY"));
+    assert_null(strchr(warning, '\n'));
+}
+
 static void parts_switched_off_by_the_config_warn_nothing(void **state)
 {
     (void)state;
@@ -139,6 +150,7 @@ int main(void)
         cmocka_unit_test(refused_counters_read_unavailable_with_the_reason),
         cmocka_unit_test(working_counters_say_which_cache_state_they_measure),
         cmocka_unit_test(one_reason_for_both_parts_is_written_once),
+        cmocka_unit_test(two_reasons_are_both_in_the_one_warning),
         cmocka_unit_test(parts_switched_off_by_the_config_warn_nothing),
         cmocka_unit_test(refused_activity_alone_warns_about_kernel_time),
         cmocka_unit_test(without_a_device_the_probe_is_off_and_the_metadata_says_why),
