@@ -177,7 +177,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct fb_device_info dev;
     struct fb_probe probe;
     struct fb_app_probe *probe_state = NULL;
-    char counters_status[256] = "not applicable (cpu backend)";
+    char counters_status[1024] = "not applicable (cpu backend)";
     char csv[FB_PATH_MAX];
     struct run_state state = {.resume = cli->resume, .cfg = cfg, .backend = ops->name,
                               .device = &dev};

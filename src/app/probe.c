@@ -34,10 +34,12 @@ static int give_up(bool *failed, const char *part, const struct fb_error *err)
     return FB_ERR_UNAVAILABLE;
 }
 
-/* One activity window over `calls` calls; the trace goes to p->trace. *cupti_failed says
- * whether an error came from CUPTI itself (rather than from a launch or a synchronize). */
-static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_error *err),
-                       void *ctx, int calls, bool *cupti_failed, struct fb_error *err)
+/* One activity window over `calls` calls, each after call->flush when it is set (cold mode:
+ * the flush kernels land in the window too, and the activity collector files them as not
+ * kernels of ours, by name); the trace goes to p->trace. *cupti_failed says whether an error
+ * came from CUPTI itself (rather than from a launch or a synchronize). */
+static int trace_calls(struct fb_app_probe *p, const struct fb_probe_call *call, int calls,
+                       bool *cupti_failed, struct fb_error *err)
 {
     *cupti_failed = false;
     int rc = fb_cupti_activity_start(p->cupti, p->ops->stream(p->backend), err);
@@ -45,8 +47,12 @@ static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_e
         *cupti_failed = true;
         return rc;
     }
-    for (int i = 0; rc == FB_OK && i < calls; i++)
-        rc = run(ctx, err);
+    for (int i = 0; rc == FB_OK && i < calls; i++) {
+        if (call->flush)
+            rc = call->flush(call->ctx, err);
+        if (rc == FB_OK)
+            rc = call->run(call->ctx, err);
+    }
     if (rc == FB_OK)
         rc = p->ops->synchronize(p->backend, err);
     struct fb_error stop_err;
@@ -63,15 +69,15 @@ static int trace_calls(struct fb_app_probe *p, int (*run)(void *ctx, struct fb_e
     return rc;
 }
 
-static int kernel_pass(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
-                       int calls, int declared_launches, int64_t *launches_per_call,
-                       double *kernel_time_s, struct fb_error *err)
+static int kernel_pass(void *self, const struct fb_probe_call *call, int calls,
+                       int declared_launches, int64_t *launches_per_call, double *kernel_time_s,
+                       struct fb_error *err)
 {
     struct fb_app_probe *p = self;
     if (p->activity_failed || !fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
     bool cupti_failed;
-    int rc = trace_calls(p, run, ctx, calls, &cupti_failed, err);
+    int rc = trace_calls(p, call, calls, &cupti_failed, err);
     if (rc != FB_OK && cupti_failed)
         return give_up(&p->activity_failed, "activity", err);
     if (rc != FB_OK)
@@ -87,30 +93,38 @@ static int kernel_pass(void *self, int (*run)(void *ctx, struct fb_error *err), 
     return FB_OK;
 }
 
-/* The range profiler replays each kernel; one call, then wait for it. */
+/* The range profiler's two hooks: before a pass (cold: flush and wait, outside the profiled
+ * range, so the flush's own bytes are not counted) and the pass's call (run and wait: kernel
+ * replay happens inside it). */
 struct synced_call {
-    int (*run)(void *ctx, struct fb_error *err);
-    void *ctx;
+    const struct fb_probe_call *call;
     struct fb_app_probe *probe;
 };
+
+static int flush_synced(void *ctx, struct fb_error *err)
+{
+    struct synced_call *s = ctx;
+    int rc = s->call->flush(s->call->ctx, err);
+    return rc == FB_OK ? s->probe->ops->synchronize(s->probe->backend, err) : rc;
+}
 
 static int run_synced(void *ctx, struct fb_error *err)
 {
     struct synced_call *s = ctx;
-    int rc = s->run(s->ctx, err);
+    int rc = s->call->run(s->call->ctx, err);
     return rc == FB_OK ? s->probe->ops->synchronize(s->probe->backend, err) : rc;
 }
 
-static int traffic_pass(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
-                        int64_t *dram_read, int64_t *dram_write, int64_t *l2_bytes,
-                        struct fb_error *err)
+static int traffic_pass(void *self, const struct fb_probe_call *call, int64_t *dram_read,
+                        int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
 {
     struct fb_app_probe *p = self;
     if (p->counters_failed || !fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
         return FB_ERR_UNAVAILABLE;
-    struct synced_call call = {run, ctx, p};
+    struct synced_call synced = {call, p};
     struct fb_traffic traffic;
-    int rc = fb_cupti_measure_traffic(p->cupti, run_synced, &call, &traffic, err);
+    int rc = fb_cupti_measure_traffic(p->cupti, call->flush ? flush_synced : NULL, run_synced,
+                                      &synced, &traffic, err);
     if (rc == FB_ERR_RUNTIME || rc == FB_ERR_USAGE)
         return give_up(&p->counters_failed, "counters", err);
     if (rc != FB_OK)
@@ -119,6 +133,57 @@ static int traffic_pass(void *self, int (*run)(void *ctx, struct fb_error *err),
     *dram_write = traffic.dram_write_bytes;
     *l2_bytes = traffic.l2_bytes;
     return FB_OK;
+}
+
+/* "on", "off (why)" or "unavailable (why)" for one part. */
+static void part_state(char *out, size_t size, bool requested, bool ok, const char *reason,
+                       const char *off_why)
+{
+    if (!requested)
+        snprintf(out, size, "off (%s)", off_why);
+    else if (ok)
+        snprintf(out, size, "on");
+    else
+        snprintf(out, size, "unavailable (%s)", reason && reason[0] ? reason : "no reason given");
+}
+
+void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t status_size,
+                           char *warning, size_t warning_size)
+{
+    char counters[700], activity[700];
+    part_state(counters, sizeof counters, s->counters_requested, s->counters_ok,
+               s->counters_reason, "[cupti] counters = false");
+    /* One reason for both (CUPTI as a whole could not open) is written once. */
+    const bool same_reason = s->activity_reason && s->activity_reason == s->counters_reason &&
+                             s->counters_requested;
+    part_state(activity, sizeof activity, s->activity_requested, s->activity_ok,
+               same_reason ? "the same reason" : s->activity_reason,
+               "[cupti] activity = false");
+    const char *state = s->cache == FB_CACHE_COLD
+                            ? "cache cold: an L2 flush before each profiled call"
+                            : "cache warm: each profiled call follows a warm call";
+    if (s->counters_requested && s->counters_ok)
+        snprintf(status, status_size, "on (%s); activity %s", state, activity);
+    else
+        snprintf(status, status_size, "%s; activity %s", counters, activity);
+
+    const bool counters_lost = s->counters_requested && !s->counters_ok;
+    const bool activity_lost = s->activity_requested && !s->activity_ok;
+    if (counters_lost && activity_lost && same_reason)
+        snprintf(warning, warning_size, "warning: CUPTI unavailable, the kernel-time and DRAM "
+                 "columns stay empty and the sweep goes on: %s", s->counters_reason);
+    else if (counters_lost && activity_lost)
+        snprintf(warning, warning_size, "warning: CUPTI unavailable, the kernel-time and DRAM "
+                 "columns stay empty and the sweep goes on: counters: %s; activity: %s",
+                 s->counters_reason, s->activity_reason);
+    else if (counters_lost)
+        snprintf(warning, warning_size, "warning: CUPTI counters unavailable, the DRAM columns "
+                 "stay empty and the sweep goes on: %s", s->counters_reason);
+    else if (activity_lost)
+        snprintf(warning, warning_size, "warning: CUPTI activity unavailable, launches are "
+                 "counted on the host and kernel_time_s stays empty: %s", s->activity_reason);
+    else if (warning_size)
+        warning[0] = '\0';
 }
 
 int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
@@ -135,12 +200,18 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
         snprintf(status, status_size, "off ([cupti] activity and counters are false)");
         return FB_OK;
     }
+    struct fb_probe_setup setup = {.activity_requested = cfg->cupti_activity,
+                                   .counters_requested = cfg->cupti_counters,
+                                   .cache = cfg->cache};
+    char warning[1200];
     struct fb_cupti *cupti = NULL;
+    /* fb_cupti_open tries each part once (a trial enable of the activity API and of the range
+     * profiler): a refusal is a normal state of a GPU node, reported once, here. */
     int rc = fb_cupti_open(&cupti, cfg->device, cfg->cupti_activity, cfg->cupti_counters, err);
     if (rc == FB_ERR_UNAVAILABLE) {
-        fprintf(stderr, "warning: CUPTI unavailable, the kernel-time and DRAM columns stay "
-                        "empty: %s\n", err->msg);
-        snprintf(status, status_size, "unavailable: %.200s", err->msg);
+        setup.activity_reason = setup.counters_reason = err->msg;
+        fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
+        fprintf(stderr, "%s\n", warning);
         return FB_OK;
     }
     if (rc != FB_OK)
@@ -154,21 +225,15 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     p->ops = ops;
     p->backend = backend;
     fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
-    const char *why_activity = "", *why_counters = "";
-    bool activity = fb_cupti_available(cupti, FB_CUPTI_ACTIVITY, &why_activity);
-    bool counters = fb_cupti_available(cupti, FB_CUPTI_COUNTERS, &why_counters);
-    snprintf(status, status_size, "activity %s%s%s; counters %s%s%s",
-             activity ? "on" : "off", activity ? "" : ": ", activity ? "" : why_activity,
-             counters ? "on" : "off", counters ? "" : ": ", counters ? "" : why_counters);
-    if (cfg->cupti_counters && !counters)
-        fprintf(stderr, "warning: CUPTI counters unavailable, the DRAM columns stay empty: %s\n",
-                why_counters);
-    if (cfg->cupti_activity && !activity)
-        fprintf(stderr, "warning: CUPTI activity unavailable, launches are counted on the host "
-                        "and kernel_time_s stays empty: %s\n", why_activity);
+    setup.activity_ok = fb_cupti_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
+    setup.counters_ok = fb_cupti_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
+    fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
+    if (warning[0])
+        fprintf(stderr, "%s\n", warning);
     if (!dev->chip[0])
         fb_cupti_chip_name(cfg->device, dev->chip, sizeof dev->chip, &(struct fb_error){{0}});
-    *probe = (struct fb_probe){p, activity ? kernel_pass : NULL, counters ? traffic_pass : NULL};
+    *probe = (struct fb_probe){p, setup.activity_ok ? kernel_pass : NULL,
+                               setup.counters_ok ? traffic_pass : NULL};
     *state = p;
     return FB_OK;
 }
@@ -251,7 +316,8 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
             rc = ops->synchronize(backend, &err);
         struct fb_kernel_trace *trace = cupti ? &p->trace : &host_trace;
         if (rc == FB_OK)
-            rc = cupti ? trace_calls(p, fb_call_run, &call, calls, &(bool){false}, &err)
+            rc = cupti ? trace_calls(p, &(struct fb_probe_call){fb_call_run, NULL, &call}, calls,
+                                     &(bool){false}, &err)
                        : trace_steps_on_host(&call, calls, trace, &err);
         struct fb_kernel_table table = {0};
         if (rc == FB_OK)

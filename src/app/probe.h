@@ -4,6 +4,7 @@
 #ifndef FB_APP_PROBE_H
 #define FB_APP_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/backend.h"
@@ -21,6 +22,24 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                       const struct fb_config *cfg, struct fb_device_info *dev, char *status,
                       size_t status_size, struct fb_error *err);
 void fb_app_probe_close(struct fb_app_probe *state);
+
+/* What the probe set up, as fb_app_probe_open found it (tests build it by hand). */
+struct fb_probe_setup {
+    bool activity_requested, counters_requested; /* [cupti] activity, counters */
+    bool activity_ok, counters_ok;               /* the part's trial enable succeeded */
+    const char *activity_reason, *counters_reason; /* why not ok: CUPTI's own text */
+    enum fb_cache_mode cache;                    /* the sweep's cache mode */
+};
+
+/* The CSV metadata value of `counters` (into status) and the one warning to print (into
+ * warning; "" when every requested part works). status is "COUNTERS; activity ACTIVITY", where
+ *   COUNTERS is "on (cache cold: an L2 flush before each profiled call)" or
+ *     "on (cache warm: each profiled call follows a warm call)" - the cache state the DRAM
+ *     bytes come from - or "unavailable (REASON)" or "off ([cupti] counters = false)";
+ *   ACTIVITY is "on", "unavailable (REASON)" or "off ([cupti] activity = false)".
+ * REASON may itself hold parentheses and semicolons: split at the last "; activity ". */
+void fb_app_probe_describe(const struct fb_probe_setup *setup, char *status, size_t status_size,
+                           char *warning, size_t warning_size);
 
 /* --profile N: per enabled variant, run it at N elements and print a kernel table (name,
  * calls, total, average, min, max) the way torch.profiler does. Returns an exit code. */

@@ -59,19 +59,33 @@ struct fb_backend_ops {
                     int64_t n, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
-    /* Times `calls` back-to-back calls of the variant, already enqueued by run (which
-     * enqueues one call): the backend brackets them with its clock (CUDA events on the GPU,
-     * CLOCK_MONOTONIC on the CPU) and returns the elapsed seconds for all of them. */
-    int (*time_calls)(void *state, int calls,
-                      int (*run)(void *ctx, struct fb_error *err), void *ctx,
-                      double *seconds, struct fb_error *err);
+    /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC
+     * readings on the CPU, where the "queue" runs everything at once).
+     * timer_start enqueues the start mark and returns at once: no host synchronisation.
+     * timer_stop enqueues the stop mark, waits until it is reached, and returns in *seconds
+     * the time between the two marks as the queue saw them. What the marks bracket is exactly
+     * what was enqueued between the two calls: work enqueued before timer_start (a flush) has
+     * finished on the queue before the start mark is taken, so it is never charged, and the
+     * host's launch latency for the first call is hidden behind it.
+     * A timed sample is therefore:
+     *   warm: timer_start; `batch` calls (run_step...); timer_stop
+     *   cold: flush_cache; timer_start; one call (run_step...); timer_stop
+     * with no synchronize anywhere in between (tests/sweep/test_runner.c checks the order). */
+    int (*timer_start)(void *state, struct fb_error *err);
+    int (*timer_stop)(void *state, double *seconds, struct fb_error *err);
 
     /* Launches (GPU kernels or CPU parallel passes) issued since the backend started:
      * counted where they are issued, never taken from the variant table. */
     uint64_t (*launch_count)(void *state);
 
-    /* Evicts the measured arrays from the cache that matters (cold mode): writes over a
-     * buffer larger than it. Not timed. */
+    /* Cold mode: enqueues a cache flush and returns without waiting for it (on the CPU, which
+     * has no queue, it runs at once). Work enqueued after it starts with none of the measured
+     * arrays in the cache that matters (GPU L2, CPU last-level cache) and with no dirty line
+     * left whose write-back the next kernel would pay for: the flush READS a buffer of
+     * fb_cache_flush_bytes(cache) bytes (written once, when first allocated), so every line
+     * it displaces is written back during the flush and the cache ends full of clean lines.
+     * GPU flush kernels are named FB_CACHE_FLUSH_KERNEL_PREFIX... (cupti/kernel_trace.h) so
+     * that kernel probes can tell them from the call's kernels. Never timed by itself. */
     int (*flush_cache)(void *state, struct fb_error *err);
 
     /* The queue work is issued on (a cudaStream_t), for probes that filter by stream;
@@ -83,6 +97,12 @@ extern const struct fb_backend_ops fb_cpu_backend;
 #ifdef FB_HAVE_CUDA
 extern const struct fb_backend_ops fb_cuda_backend;
 #endif
+
+/* Bytes of the buffer a flush reads for a cache of `cache_bytes` (0: unknown, 64 MiB assumed):
+ * three times the cache. More than twice, so that every line of a cache whose replacement is
+ * not strict LRU (adaptive, partitioned like the H200's two L2 halves) has been displaced,
+ * and the last third read is what the cache holds afterwards, all clean. */
+uint64_t fb_cache_flush_bytes(uint64_t cache_bytes);
 
 /* The backend named `name` ("cpu", "cuda"), or NULL when unknown or not compiled in. */
 const struct fb_backend_ops *fb_backend_find(const char *name);

@@ -67,7 +67,7 @@ static void CUPTIAPI on_buffer_complete(CUcontext ctx, uint32_t stream_id, uint8
             continue; /* other kinds are not ours; records outside a window are stale */
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
         struct fb_kernel_record r = {
-            .kind = FB_TRACE_KERNEL,
+            .kind = fb_kernel_record_kind(k->name),
             .start_ns = k->start,
             .end_ns = k->end,
             .stream_id = k->streamId,

@@ -138,6 +138,22 @@ static const char *unsupported_reason(const CUpti_Profiler_DeviceSupported_Param
     return NULL;
 }
 
+/* The trial: enable the range profiler on the context and disable it again. A sandbox that
+ * hides the counters (gVisor: ncu's "LibraryNotLoaded") or a driver that keeps them for
+ * administrators refuses here, and the part is reported unavailable once, at setup, with
+ * CUPTI's own error text, instead of failing at the first point. */
+static int trial_enable(struct fb_cupti *c, struct fb_error *err)
+{
+    CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = (CUcontext)c->cu_context;
+    int rc = FB_CUPTI_CALL(cuptiRangeProfilerEnable(&en), err);
+    if (rc < 0)
+        return rc;
+    CUpti_RangeProfiler_Disable_Params dis = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    dis.pRangeProfilerObject = en.pRangeProfilerObject;
+    return FB_CUPTI_CALL(cuptiRangeProfilerDisable(&dis), err);
+}
+
 int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err)
 {
     int rc = fb_cupti_profiler_init(err);
@@ -177,7 +193,7 @@ int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err)
     if (rc < 0)
         return rc;
     c->host = (struct CUpti_Profiler_Host_Object *)host;
-    return FB_OK;
+    return trial_enable(c, err);
 }
 
 void fb_cupti_counters_teardown(struct fb_cupti *c)
@@ -192,6 +208,7 @@ void fb_cupti_counters_teardown(struct fb_cupti *c)
 
 /* One profiled call: everything between enable and disable. `object` is enabled. */
 static int profile_call(struct fb_cupti *c, CUpti_RangeProfiler_Object *object,
+                        int (*prepare)(void *ctx, struct fb_error *err),
                         int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
                         struct fb_traffic *out, struct fb_error *err)
 {
@@ -234,6 +251,9 @@ static int profile_call(struct fb_cupti *c, CUpti_RangeProfiler_Object *object,
 
     bool all_submitted = false;
     for (int round = 0; round < FB_MAX_PASS_ROUNDS && !all_submitted; round++) {
+        /* Before the range starts: a flush here is neither profiled nor counted. */
+        if (prepare && (rc = prepare(ctx, err)) < 0)
+            goto out;
         CUpti_RangeProfiler_Start_Params start = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = object;
         if ((rc = FB_CUPTI_CALL(cuptiRangeProfilerStart(&start), err)) < 0)
@@ -303,8 +323,9 @@ out:
     return rc;
 }
 
-int fb_cupti_measure_traffic(struct fb_cupti *c, int (*run_once)(void *ctx, struct fb_error *err),
-                             void *ctx, struct fb_traffic *out, struct fb_error *err)
+int fb_cupti_measure_traffic(struct fb_cupti *c, int (*prepare)(void *ctx, struct fb_error *err),
+                             int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
+                             struct fb_traffic *out, struct fb_error *err)
 {
     fb_traffic_init(out);
     const char *why = NULL;
@@ -321,7 +342,7 @@ int fb_cupti_measure_traffic(struct fb_cupti *c, int (*run_once)(void *ctx, stru
     int rc = FB_CUPTI_CALL(cuptiRangeProfilerEnable(&en), err);
     if (rc < 0)
         return rc;
-    rc = profile_call(c, en.pRangeProfilerObject, run_once, ctx, out, err);
+    rc = profile_call(c, en.pRangeProfilerObject, prepare, run_once, ctx, out, err);
     CUpti_RangeProfiler_Disable_Params dis = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     dis.pRangeProfilerObject = en.pRangeProfilerObject;
     int rc2 = FB_CUPTI_CALL(cuptiRangeProfilerDisable(&dis), rc < 0 ? NULL : err);

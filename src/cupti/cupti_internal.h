@@ -44,6 +44,25 @@ int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err);
 /* Frees what fb_cupti_counters_setup made. */
 void fb_cupti_counters_teardown(struct fb_cupti *c);
 
+/* The steps of fb_cupti_open that touch the device, apart so that tests can inject failures
+ * (a refused trial, no device) on machines without a GPU. Each returns FB_OK or a negative
+ * fb_status with the reason in err.
+ *   check_device: does a device answer at that index (never a CUPTI call)
+ *   open_context: make it current, create its primary context, store it in c->cu_context
+ *   activity:     the activity part's setup and trial (fb_cupti_activity_setup)
+ *   counters:     the counters part's setup and trial (fb_cupti_counters_setup) */
+struct fb_cupti_setup_steps {
+    int (*check_device)(int device, struct fb_error *err);
+    int (*open_context)(struct fb_cupti *c, struct fb_error *err);
+    int (*activity)(struct fb_cupti *c, struct fb_error *err);
+    int (*counters)(struct fb_cupti *c, struct fb_error *err);
+};
+extern const struct fb_cupti_setup_steps fb_cupti_real_steps;
+
+/* fb_cupti_open (same contract, cupti_probe.h) with these steps. */
+int fb_cupti_open_steps(struct fb_cupti **out, int device, bool activity, bool counters,
+                        const struct fb_cupti_setup_steps *steps, struct fb_error *err);
+
 /* FB_OK when `device` names a device that answers; FB_ERR_UNAVAILABLE ("no CUDA device
  * answers: ...") when none does; FB_ERR_USAGE for an index out of range. Touches only the CUDA
  * runtime, never CUPTI: the guard every target-side CUPTI call stands behind. */

@@ -74,40 +74,60 @@ static void set_reason(struct fb_cupti *c, enum fb_cupti_part part, const char *
     c->reason[part][len] = '\0';
 }
 
-int fb_cupti_open(struct fb_cupti **out, int device, bool activity, bool counters,
-                  struct fb_error *err)
+/* The device half of opening: make the device current, create its primary context and get it. */
+static int open_context(struct fb_cupti *c, struct fb_error *err)
 {
-    *out = NULL;
-    int rc = fb_cupti_check_device(device, err);
-    if (rc < 0)
-        return rc;
-    if ((rc = FB_CUDA_CALL(cudaSetDevice(device), err)) < 0)
+    int rc;
+    if ((rc = FB_CUDA_CALL(cudaSetDevice(c->device), err)) < 0)
         return rc;
     /* cudaFree(NULL) is the customary way to make the runtime create the primary context now,
      * so that there is a context to profile before the first kernel. */
     if ((rc = FB_CUDA_CALL(cudaFree(NULL), err)) < 0)
         return rc;
+    return current_context(&c->cu_context, err);
+}
 
+const struct fb_cupti_setup_steps fb_cupti_real_steps = {
+    fb_cupti_check_device, open_context, fb_cupti_activity_setup, fb_cupti_counters_setup};
+
+int fb_cupti_open(struct fb_cupti **out, int device, bool activity, bool counters,
+                  struct fb_error *err)
+{
+    return fb_cupti_open_steps(out, device, activity, counters, &fb_cupti_real_steps, err);
+}
+
+int fb_cupti_open_steps(struct fb_cupti **out, int device, bool activity, bool counters,
+                        const struct fb_cupti_setup_steps *steps, struct fb_error *err)
+{
+    *out = NULL;
+    /* No target-side CUPTI call before a device answers (cuptiDeviceGetChipName segfaults
+     * without one). */
+    int rc = steps->check_device(device, err);
+    if (rc < 0)
+        return rc;
     struct fb_cupti *c = calloc(1, sizeof(*c));
     if (!c)
         return fb_fail(err, FB_ERR_RUNTIME, "fb_cupti_open: out of memory");
     c->device = device;
-    if ((rc = current_context(&c->cu_context, err)) < 0) {
+    if ((rc = steps->open_context(c, err)) < 0) {
         free(c);
         return rc;
     }
     set_reason(c, FB_CUPTI_ACTIVITY, "activity was not requested");
     set_reason(c, FB_CUPTI_COUNTERS, "counters were not requested");
 
+    /* The trials: whatever a part's setup answers (a refusal mapped to FB_ERR_UNAVAILABLE, or
+     * any other CUPTI error, e.g. a profiler library that did not load), the part is off
+     * with CUPTI's message as its reason, and the other part carries on. */
     struct fb_error part_err;
     if (activity) {
         part_err.msg[0] = '\0';
-        c->has[FB_CUPTI_ACTIVITY] = fb_cupti_activity_setup(c, &part_err) == FB_OK;
+        c->has[FB_CUPTI_ACTIVITY] = steps->activity(c, &part_err) == FB_OK;
         set_reason(c, FB_CUPTI_ACTIVITY, c->has[FB_CUPTI_ACTIVITY] ? "" : part_err.msg);
     }
     if (counters) {
         part_err.msg[0] = '\0';
-        c->has[FB_CUPTI_COUNTERS] = fb_cupti_counters_setup(c, &part_err) == FB_OK;
+        c->has[FB_CUPTI_COUNTERS] = steps->counters(c, &part_err) == FB_OK;
         set_reason(c, FB_CUPTI_COUNTERS, c->has[FB_CUPTI_COUNTERS] ? "" : part_err.msg);
     }
     bool any_requested = activity || counters;

@@ -5,7 +5,7 @@
  *   fb_cupti_open(&c, device, true, true, err)            once per process
  *   fb_cupti_activity_start(c, stream, err); K calls; synchronize;
  *   fb_cupti_activity_stop(c, &trace, err); fb_kernel_trace_summarize(&trace, K, L, ...)
- *   fb_cupti_measure_traffic(c, run_once, ctx, &traffic, err)   its own pass, never timed
+ *   fb_cupti_measure_traffic(c, flush, run_once, ctx, &traffic, err)   own pass, never timed
  *   fb_cupti_close(c)                                      at the end
  *
  * Limits:
@@ -37,10 +37,16 @@ enum fb_cupti_part {
 };
 
 /* Opens CUPTI on CUDA device `device` (a cudaSetDevice index; it becomes the current device)
- * for the parts requested.
+ * for the parts requested. Each part gets a trial enable here, once, so that a sandbox or a
+ * driver that refuses it (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, a profiler library that does
+ * not load) is found at setup, with CUPTI's own error text (cuptiGetResultString) as the
+ * reason, rather than at the first point: activity enables and disables kernel activity; the
+ * counters part checks device support, reads the counter availability, builds the config
+ * image, and enables and disables the range profiler on the context.
  * Returns:
  *   FB_OK: *out is a handle (close it with fb_cupti_close); at least one requested part works,
- *     and fb_cupti_available says which. A part that failed keeps its reason there.
+ *     and fb_cupti_available says which. A part that failed keeps its reason there: a part
+ *     that fails its trial is a normal state, not an error.
  *   FB_ERR_UNAVAILABLE: *out = NULL; no device answers ("no CUDA device answers: ..."), the
  *     build has no CUPTI, or every requested part failed (err joins their reasons, e.g.
  *     "counters: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ...").
@@ -73,6 +79,10 @@ int fb_cupti_activity_stop(struct fb_cupti *c, struct fb_kernel_trace *out,
                            struct fb_error *err);
 
 /* Runs one call of a variant under the range profiler and returns its traffic.
+ * prepare(ctx, err), when not NULL, runs before each pass, outside the profiled range, and
+ * must leave the device idle: the cold mode's "flush the L2 and wait", so the bytes are those
+ * of a call that starts with a flushed L2, and the flush's own bytes are not counted. NULL
+ * (warm mode): the call finds the caches as the caller left them.
  * run_once(ctx, err) must launch the call's kernels on the current device and return FB_OK or
  * a negative fb_status (passed through unchanged). It may run more than once if CUPTI asks for
  * more passes (kernel replay normally needs one: each kernel is replayed inside its launch).
@@ -81,8 +91,9 @@ int fb_cupti_activity_stop(struct fb_cupti *c, struct fb_kernel_trace *out,
  * Returns FB_OK; FB_ERR_UNAVAILABLE if the counters part does not work; FB_ERR_USAGE inside an
  * activity window; FB_ERR_RUNTIME if a CUPTI call failed, ranges were dropped or a value
  * could not be evaluated. *out is fb_traffic_init'ed (not measured) on any error. */
-int fb_cupti_measure_traffic(struct fb_cupti *c, int (*run_once)(void *ctx, struct fb_error *err),
-                             void *ctx, struct fb_traffic *out, struct fb_error *err);
+int fb_cupti_measure_traffic(struct fb_cupti *c, int (*prepare)(void *ctx, struct fb_error *err),
+                             int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
+                             struct fb_traffic *out, struct fb_error *err);
 
 /* CUPTI's chip name of device `device` (e.g. "GH100"), copied into buf (size bytes).
  * Checks that a device answers before asking CUPTI. Returns FB_OK; FB_ERR_UNAVAILABLE when no

@@ -38,10 +38,11 @@ int fb_cupti_activity_stop(struct fb_cupti *c, struct fb_kernel_trace *out,
     return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", no_cupti);
 }
 
-int fb_cupti_measure_traffic(struct fb_cupti *c, int (*run_once)(void *ctx, struct fb_error *err),
-                             void *ctx, struct fb_traffic *out, struct fb_error *err)
+int fb_cupti_measure_traffic(struct fb_cupti *c, int (*prepare)(void *ctx, struct fb_error *err),
+                             int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
+                             struct fb_traffic *out, struct fb_error *err)
 {
-    (void)c, (void)run_once, (void)ctx;
+    (void)c, (void)prepare, (void)run_once, (void)ctx;
     fb_traffic_init(out);
     return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", no_cupti);
 }

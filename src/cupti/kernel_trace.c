@@ -150,3 +150,11 @@ int fb_kernel_trace_summarize(const struct fb_kernel_trace *t, int64_t calls, in
     free(per_call);
     return FB_OK;
 }
+
+enum fb_trace_kind fb_kernel_record_kind(const char *name)
+{
+    static const char prefix[] = FB_CACHE_FLUSH_KERNEL_PREFIX;
+    if (name && strncmp(name, prefix, sizeof prefix - 1) == 0)
+        return FB_TRACE_OTHER;
+    return FB_TRACE_KERNEL;
+}

@@ -37,6 +37,14 @@ enum fb_trace_kind {
     FB_TRACE_OTHER,   /* anything else (memcpy, memset, a kind added by a later CUPTI): ignored */
 };
 
+/* Kernels whose names begin so are the cold mode's cache flush (kernels/cache_flush.cu), which
+ * the probe enqueues before each call: they are not the measured call's launches. */
+#define FB_CACHE_FLUSH_KERNEL_PREFIX "fb_cache_flush"
+
+/* The kind a kernel record named `name` gets: FB_TRACE_OTHER for a cache flush kernel (so it is
+ * neither counted nor timed as the call's), FB_TRACE_KERNEL otherwise (NULL included). */
+enum fb_trace_kind fb_kernel_record_kind(const char *name);
+
 struct fb_kernel_record {
     enum fb_trace_kind kind;
     char name[FB_KERNEL_NAME_MAX]; /* demangled when possible; truncated to fit */

@@ -27,8 +27,9 @@ struct fb_record {
     double bandwidth_gbps; /* bytes_model / time_median_s / 1e9 */
     double copy_fraction;  /* bandwidth over the copy variant's at the same n, same run */
     double kernel_time_s;  /* median summed kernel durations per call (CUPTI) */
-    double launch_overhead_s; /* time_median_s - kernel_time_s */
-    int64_t dram_read_bytes, dram_write_bytes, l2_bytes; /* one call (CUPTI range profiler) */
+    double launch_overhead_s; /* time_median_s - kernel_time_s, both in this row's cache mode */
+    int64_t dram_read_bytes, dram_write_bytes, l2_bytes; /* one call (CUPTI range profiler),
+                                                            in this row's cache mode */
     double dram_bytes_per_element; /* (dram_read + dram_write) / n / sizeof(dtype) */
     char cache[8];         /* "warm" or "cold" */
     bool verified;         /* output matched the CPU reference before timing */

@@ -21,6 +21,25 @@ int fb_call_run(void *ctx, struct fb_error *err)
     return FB_OK;
 }
 
+int fb_call_flush(void *ctx, struct fb_error *err)
+{
+    const struct fb_call *c = ctx;
+    return c->ops->flush_cache(c->backend, err);
+}
+
+/* `calls` calls between the timer's two marks, nothing else enqueued in between: the time of
+ * the calls alone, in seconds. */
+static int time_calls(const struct fb_sweep *sw, struct fb_call *call, int calls, double *seconds,
+                      struct fb_error *err)
+{
+    int rc = sw->ops->timer_start(sw->backend, err);
+    for (int i = 0; rc == FB_OK && i < calls; i++)
+        rc = fb_call_run(call, err);
+    if (rc == FB_OK)
+        rc = sw->ops->timer_stop(sw->backend, seconds, err);
+    return rc;
+}
+
 static bool variant_enabled(const struct fb_config *cfg, size_t index)
 {
     return index < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0] &&
@@ -150,7 +169,7 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
     double t = 0.0;
     int calls = 1;
     for (;;) {
-        int rc = sw->ops->time_calls(sw->backend, calls, fb_call_run, call, &t, err);
+        int rc = time_calls(sw, call, calls, &t, err);
         if (rc != FB_OK)
             return rc;
         if (t >= target || calls >= (1 << 20))
@@ -185,21 +204,25 @@ static int warm_up(const struct fb_sweep *sw, struct point *p, struct fb_error *
     return rc == FB_OK ? choose_batch(sw, &p->call, &p->r.batch, err) : rc;
 }
 
-/* One timed sample of p: `batch` calls. Cold mode flushes the cache first. Warm mode first
- * runs one untimed call when interleaving, so p's data is back in cache however much the
- * previous variant's sample evicted: "warm" keeps meaning what it means without rounds. */
+/* One timed sample of p, enqueued whole with no host synchronisation inside (backend.h):
+ *   cold: flush; start mark; one call; stop mark. The start mark is taken on the queue when the
+ *     flush has finished there, so the sample holds the call alone and the host's launch
+ *     latency hides behind the flush instead of landing in the sample.
+ *   warm: start mark; `batch` calls; stop mark. When interleaving, one untimed call (and a
+ *     synchronize) comes first, so p's data is back in cache however much the previous
+ *     variant's sample evicted: "warm" keeps meaning what it means without rounds. */
 static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, double *scratch,
                        struct fb_error *err)
 {
     int rc = FB_OK;
     if (sw->cfg->cache == FB_CACHE_COLD)
-        rc = sw->ops->flush_cache(sw->backend, err);
+        rc = fb_call_flush(&p->call, err);
     else if (rewarm && (rc = fb_call_run(&p->call, err)) == FB_OK)
         rc = sw->ops->synchronize(sw->backend, err);
     if (rc != FB_OK)
         return rc;
     double start = fb_now_s(), t;
-    rc = sw->ops->time_calls(sw->backend, (int)p->r.batch, fb_call_run, &p->call, &t, err);
+    rc = time_calls(sw, &p->call, (int)p->r.batch, &t, err);
     if (rc != FB_OK)
         return rc;
     p->sampled_s += fb_now_s() - start;
@@ -269,8 +292,19 @@ static int summarize_point(struct point *p, double *scratch, struct fb_error *er
     return FB_OK;
 }
 
-/* Step 4: CUPTI's view of the same call, each in its own pass. A probe that cannot measure
- * leaves its columns empty; a launch count that contradicts the variant fails the point. */
+/* Warm mode, before a probe pass: one untimed call, waited for, so the pass finds the data
+ * where warm calls leave it even if another variant's samples ran last. */
+static int rewarm_for_probe(const struct fb_sweep *sw, struct fb_call *call, struct fb_error *err)
+{
+    if (sw->cfg->cache == FB_CACHE_COLD)
+        return FB_OK; /* the probe flushes before each call instead */
+    int rc = fb_call_run(call, err);
+    return rc == FB_OK ? sw->ops->synchronize(sw->backend, err) : rc;
+}
+
+/* Step 4: CUPTI's view of the same call, each in its own pass and in the point's cache mode.
+ * A probe that cannot measure leaves its columns empty; a launch count that contradicts the
+ * variant fails the point. */
 static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct fb_record *r,
                        struct fb_error *err)
 {
@@ -279,17 +313,24 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
      * counter ranges to see: its columns stay empty rather than read 0. */
     if (!p || call->variant->launches == 0)
         return FB_OK;
+    const struct fb_probe_call pc = {
+        fb_call_run, sw->cfg->cache == FB_CACHE_COLD ? fb_call_flush : NULL, call};
     if (p->kernel_pass) {
         int64_t launches;
         double kernel_time;
         int calls = r->reps > 0 && r->reps < 20 ? (int)r->reps : 20;
-        int rc = p->kernel_pass(p->self, fb_call_run, call, calls, call->variant->launches,
-                                &launches, &kernel_time, err);
+        int rc = rewarm_for_probe(sw, call, err);
+        if (rc == FB_OK)
+            rc = p->kernel_pass(p->self, &pc, calls, call->variant->launches, &launches,
+                                &kernel_time, err);
         if (rc == FB_ERR_VERIFY)
             return rc;
         if (rc == FB_OK) {
             r->launches = launches;
             r->kernel_time_s = kernel_time;
+            /* Both medians were taken in the point's cache mode (cold: each call after a
+             * flush, in the samples and in the kernel pass alike), so their difference is the
+             * launch gaps of that mode, not a cold time minus a warm kernel time. */
             r->launch_overhead_s = r->time_median_s - kernel_time;
         } else if (rc != FB_ERR_UNAVAILABLE) {
             return rc;
@@ -297,7 +338,9 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
     }
     if (p->traffic_pass) {
         int64_t rd, wr, l2;
-        int rc = p->traffic_pass(p->self, fb_call_run, call, &rd, &wr, &l2, err);
+        int rc = rewarm_for_probe(sw, call, err);
+        if (rc == FB_OK)
+            rc = p->traffic_pass(p->self, &pc, &rd, &wr, &l2, err);
         if (rc == FB_OK) {
             r->dram_read_bytes = rd;
             r->dram_write_bytes = wr;

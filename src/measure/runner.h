@@ -4,12 +4,18 @@
  * Per size: allocate once; fill a and b with fresh random values; then for its variants:
  *   1. each: poison the outputs, run one call, count its launches, download, compare bit for
  *      bit with the host reference (a mismatch makes the point failed: it is never timed);
- *   2. each: warm up; pick a batch so one timed sample is well above the timer's resolution;
+ *   2. each: warm up; pick a batch so one timed sample is well above the timer's resolution
+ *      (cold mode: one call per sample);
  *   3. all together, interleaved: one sample of each variant per round, until each meets the
  *      stop rule (noise under target, or a cap), so drift of a shared machine hits eager
- *      and fused alike and their ratio stays honest; summarise;
+ *      and fused alike and their ratio stays honest; summarise. A sample is enqueued whole,
+ *      with no host synchronisation inside it (backend.h, the timer):
+ *        warm: timer_start; batch calls; timer_stop
+ *        cold: flush_cache; timer_start; one call; timer_stop
  *   4. each: optional probe passes (CUPTI kernel records, then counters), each in its own
- *      pass, outside the timed samples, because tracing and replay perturb time.
+ *      pass, outside the timed samples, because tracing and replay perturb time; each pass
+ *      sees the call in the point's cache mode (struct fb_probe), so that
+ *      launch_overhead_s = time_median_s - kernel_time_s combines two numbers of one mode.
  * The records of a size are handed over together once it is done. */
 #ifndef FB_MEASURE_RUNNER_H
 #define FB_MEASURE_RUNNER_H
@@ -23,19 +29,33 @@
 #include "config/config.h"
 #include "measure/record.h"
 
-/* Extra measurements a backend may offer (CUPTI on the GPU). Each field may be NULL. */
+/* What a probe runs: one call of the point's variant, and in cold mode the cache flush that
+ * must come before each call the probe measures, so that the probe sees the call in the same
+ * cache state as the timed samples did. Neither function synchronizes. */
+struct fb_probe_call {
+    int (*run)(void *ctx, struct fb_error *err);   /* enqueues one call */
+    int (*flush)(void *ctx, struct fb_error *err); /* cold: enqueues a flush; NULL when warm */
+    void *ctx;
+};
+
+/* Extra measurements a backend may offer (CUPTI on the GPU). Each field may be NULL.
+ * Cache state: in warm mode the runner runs the call once (and synchronizes) right before each
+ * pass, so the data is where warm calls leave it; in cold mode call->flush is set and the
+ * probe flushes before every call it measures (below). */
 struct fb_probe {
     void *self;
-    /* Runs `calls` calls through run(ctx) and reports the launches per call it saw and the
-     * median summed kernel time per call. FB_ERR_VERIFY with `reason` filled when the count
-     * is not the declared one; FB_ERR_UNAVAILABLE to leave the columns empty. */
-    int (*kernel_pass)(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
-                       int calls, int declared_launches, int64_t *launches_per_call,
+    /* Runs `calls` calls (cold: each after call->flush, whose kernels - named
+     * FB_CACHE_FLUSH_KERNEL_PREFIX..., cupti/kernel_trace.h - are not the call's) and reports the launches per call
+     * it saw and the median summed kernel time per call. FB_ERR_VERIFY with `reason` filled
+     * when the count is not the declared one; FB_ERR_UNAVAILABLE to leave the columns empty. */
+    int (*kernel_pass)(void *self, const struct fb_probe_call *call, int calls,
+                       int declared_launches, int64_t *launches_per_call,
                        double *kernel_time_s, struct fb_error *err);
-    /* Runs one call (possibly replayed) and reports its DRAM and L2 bytes. */
-    int (*traffic_pass)(void *self, int (*run)(void *ctx, struct fb_error *err), void *ctx,
-                        int64_t *dram_read, int64_t *dram_write, int64_t *l2_bytes,
-                        struct fb_error *err);
+    /* Runs one call (possibly replayed) and reports its DRAM and L2 bytes. Cold: call->flush
+     * runs and completes before the counters start, so the bytes are those of a call that
+     * starts with a flushed L2 (what ncu's default cache control gives each kernel). */
+    int (*traffic_pass)(void *self, const struct fb_probe_call *call, int64_t *dram_read,
+                        int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err);
 };
 
 struct fb_sweep_callbacks {
@@ -83,7 +103,8 @@ int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_bu
 void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb);
 
 /* One call of a variant on some buffers: fb_call_run(ctx) enqueues its steps back to back
- * (no synchronization), as time_calls and the probes expect. */
+ * (no synchronization), as the timer and the probes expect; fb_call_flush(ctx) enqueues the
+ * backend's cache flush (cold mode). */
 struct fb_call {
     const struct fb_backend_ops *ops;
     void *backend;
@@ -92,6 +113,7 @@ struct fb_call {
     int64_t n;
 };
 int fb_call_run(void *ctx, struct fb_error *err);
+int fb_call_flush(void *ctx, struct fb_error *err);
 
 /* Bytes the sweep allocates at its largest size, host and backend together (the backend's
  * share is `*backend_bytes`, which is host memory too on the CPU backend). */

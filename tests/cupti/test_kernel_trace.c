@@ -253,9 +253,45 @@ static void the_trace_grows_past_its_first_allocation(void **state)
     assert_null(t.items);
 }
 
+static void cache_flush_kernels_are_not_the_calls_kernels(void **state)
+{
+    (void)state;
+    assert_int_equal(fb_kernel_record_kind("fb_cache_flush_read"), FB_TRACE_OTHER);
+    assert_int_equal(fb_kernel_record_kind(FB_CACHE_FLUSH_KERNEL_PREFIX "_write"),
+                     FB_TRACE_OTHER);
+    assert_int_equal(fb_kernel_record_kind("void fb_binary_vector_kernel<AddOp>(...)"),
+                     FB_TRACE_KERNEL);
+    assert_int_equal(fb_kernel_record_kind("fb_cache"), FB_TRACE_KERNEL);
+    assert_int_equal(fb_kernel_record_kind(NULL), FB_TRACE_KERNEL);
+
+    /* A cold kernel pass: flush, add, relu per call. The flushes (long, interleaved) neither
+     * count as launches nor add to the kernel time. */
+    struct fb_kernel_trace t;
+    fb_kernel_trace_init(&t, FB_STREAM_ANY);
+    uint64_t now = 0;
+    uint32_t corr = 1;
+    for (int c = 0; c < 3; c++) {
+        struct fb_kernel_record flush = rec("fb_cache_flush_read", now, 50000, STREAM, corr++);
+        flush.kind = fb_kernel_record_kind(flush.name);
+        add(&t, flush);
+        now += 60000;
+        add(&t, rec("add", now, 300, STREAM, corr++));
+        now += 1000;
+        add(&t, rec("relu", now, 200, STREAM, corr++));
+        now += 1000;
+    }
+    struct fb_kernel_summary s;
+    assert_int_equal(fb_kernel_trace_summarize(&t, 3, 2, &s, NULL), FB_OK);
+    assert_true(s.ok);
+    assert_int_equal(s.launches_per_call, 2);
+    assert_close(s.kernel_time_s, 500e-9, 1e-15);
+    fb_kernel_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cache_flush_kernels_are_not_the_calls_kernels),
         cmocka_unit_test(eager_calls_give_two_launches_and_the_median_summed_time),
         cmocka_unit_test(even_call_count_takes_the_mean_of_the_two_middle_calls),
         cmocka_unit_test(records_out_of_order_are_grouped_by_start_time),

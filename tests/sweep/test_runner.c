@@ -1,6 +1,9 @@
 /* The runner against backends that misbehave on purpose: a wrong result must fail the point
  * before any timing, a launch count that contradicts the variant must fail it too, and a
- * correct backend must give ok points with counted launches and the model's bytes. */
+ * correct backend must give ok points with counted launches and the model's bytes.
+ * A recording backend checks the order of what the runner enqueues: a cold sample is
+ * flush, start mark, one call, stop mark, with no synchronize in between, and the probe passes
+ * see the call in the point's cache mode. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +32,99 @@ static int faulty_run_step(void *state, const struct fb_step *step,
     if (fault == FAULT_EXTRA_PASS)
         rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
     return rc;
+}
+
+/* The recording backend: the CPU backend, with every queue operation logged as one letter:
+ *   F flush_cache, S timer_start, T timer_stop, Y synchronize, R run_step (one step),
+ *   K a probe's kernel pass begins, D a probe's traffic pass begins, k / d they end. */
+static char events[1 << 16];
+static size_t n_events;
+
+static void record(char e)
+{
+    if (n_events < sizeof events - 1)
+        events[n_events++] = e;
+    events[n_events] = '\0';
+}
+
+static int rec_flush(void *state, struct fb_error *err)
+{
+    record('F');
+    return fb_cpu_backend.flush_cache(state, err);
+}
+static int rec_timer_start(void *state, struct fb_error *err)
+{
+    record('S');
+    return fb_cpu_backend.timer_start(state, err);
+}
+static int rec_timer_stop(void *state, double *seconds, struct fb_error *err)
+{
+    record('T');
+    return fb_cpu_backend.timer_stop(state, seconds, err);
+}
+static int rec_synchronize(void *state, struct fb_error *err)
+{
+    record('Y');
+    return fb_cpu_backend.synchronize(state, err);
+}
+static int rec_run_step(void *state, const struct fb_step *step,
+                        void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+{
+    record('R');
+    return fb_cpu_backend.run_step(state, step, buffers, n, err);
+}
+
+static struct fb_backend_ops recording_backend(void)
+{
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.flush_cache = rec_flush;
+    ops.timer_start = rec_timer_start;
+    ops.timer_stop = rec_timer_stop;
+    ops.synchronize = rec_synchronize;
+    ops.run_step = rec_run_step;
+    return ops;
+}
+
+/* A probe that does what the CUPTI probe does with the queue, and remembers what it got. */
+#define FAKE_KERNEL_TIME_S 1e-9
+static int probe_passes, probe_passes_with_flush;
+
+static int fake_kernel_pass(void *self, const struct fb_probe_call *call, int calls,
+                            int declared_launches, int64_t *launches_per_call,
+                            double *kernel_time_s, struct fb_error *err)
+{
+    (void)self;
+    record('K');
+    probe_passes++;
+    probe_passes_with_flush += call->flush != NULL;
+    for (int i = 0; i < calls; i++) {
+        if (call->flush && call->flush(call->ctx, err) != FB_OK)
+            return FB_ERR_RUNTIME;
+        if (call->run(call->ctx, err) != FB_OK)
+            return FB_ERR_RUNTIME;
+    }
+    record('k');
+    *launches_per_call = declared_launches;
+    *kernel_time_s = FAKE_KERNEL_TIME_S;
+    return FB_OK;
+}
+
+static int fake_traffic_pass(void *self, const struct fb_probe_call *call, int64_t *dram_read,
+                             int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
+{
+    (void)self;
+    record('D');
+    probe_passes++;
+    probe_passes_with_flush += call->flush != NULL;
+    if (call->flush && call->flush(call->ctx, err) != FB_OK)
+        return FB_ERR_RUNTIME;
+    if (call->run(call->ctx, err) != FB_OK)
+        return FB_ERR_RUNTIME;
+    record('d');
+    *dram_read = 1000;
+    *dram_write = 500;
+    *l2_bytes = 2000;
+    return FB_OK;
 }
 
 static struct fb_backend_ops faulty_backend(void)
@@ -60,8 +156,10 @@ static const struct fb_record *find(const struct collected *c, const char *varia
     return NULL;
 }
 
-/* Runs a tiny sweep (sizes 1000 and 4099, every variant) on ops. */
-static int run_sweep(const struct fb_backend_ops *ops, struct collected *out, int *failed)
+/* Runs a tiny sweep (sizes 1000 and 4099, every variant) on ops, in `cache` mode, with
+ * `probe` (may be NULL). */
+static int run_sweep_with(const struct fb_backend_ops *ops, enum fb_cache_mode cache,
+                          const struct fb_probe *probe, struct collected *out, int *failed)
 {
     static struct fb_config cfg;
     fb_config_defaults(&cfg);
@@ -73,18 +171,51 @@ static int run_sweep(const struct fb_backend_ops *ops, struct collected *out, in
     cfg.max_reps = 5;
     cfg.min_time_s = 0.0;
     cfg.max_time_s = 0.01;
+    cfg.cache = cache;
     void *state = NULL;
     struct fb_error err;
     const struct fb_backend_params params = {0, 0};
     assert_int_equal(ops->init(&state, &params, &err), FB_OK);
     struct fb_device_info dev;
     assert_int_equal(ops->describe(state, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {&cfg, ops, state, &dev, NULL, 42, NULL};
+    const struct fb_sweep sweep = {&cfg, ops, state, &dev, probe, 42, NULL};
     const struct fb_sweep_callbacks cb = {out, NULL, NULL, collect};
     memset(out, 0, sizeof *out);
     int rc = fb_sweep_run(&sweep, &cb, failed, &err);
     ops->fini(state);
     return rc;
+}
+
+static int run_sweep(const struct fb_backend_ops *ops, struct collected *out, int *failed)
+{
+    return run_sweep_with(ops, FB_CACHE_WARM, NULL, out, failed);
+}
+
+static int run_recorded_sweep(enum fb_cache_mode cache, struct collected *out)
+{
+    struct fb_backend_ops ops = recording_backend();
+    const struct fb_probe probe = {NULL, fake_kernel_pass, fake_traffic_pass};
+    n_events = 0;
+    events[0] = '\0';
+    probe_passes = probe_passes_with_flush = 0;
+    int failed = -1;
+    int rc = run_sweep_with(&ops, cache, &probe, out, &failed);
+    assert_int_equal(failed, 0);
+    return rc;
+}
+
+/* Every timed sample, S...T, in the log: *samples counts them; returns the first one whose
+ * inside is not only run steps (NULL when all are clean). */
+static const char *first_dirty_sample(const char *log, int *samples)
+{
+    *samples = 0;
+    for (const char *p = strchr(log, 'S'); p; p = strchr(p + 1, 'S')) {
+        (*samples)++;
+        size_t inside = strspn(p + 1, "R");
+        if (p[1 + inside] != 'T' || inside == 0)
+            return p;
+    }
+    return NULL;
 }
 
 static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
@@ -153,12 +284,98 @@ static void contradicted_launch_count_fails_the_point(void **unused)
     assert_non_null(strstr(fused->reason, "2 launches counted, 1 declared"));
 }
 
+static void a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_recorded_sweep(FB_CACHE_COLD, &c), FB_OK);
+    int samples = 0;
+    const char *bad = first_dirty_sample(events, &samples);
+    if (bad)
+        fail_msg("a sample holds more than run steps: ...%.12s...", bad);
+    assert_true(samples > 0);
+    /* Every start mark comes right after a flush, and holds exactly one call: the steps of one
+     * variant (1 or 2), never a batch. */
+    for (const char *p = strchr(events, 'S'); p; p = strchr(p + 1, 'S')) {
+        assert_true(p > events && p[-1] == 'F');
+        size_t steps = strspn(p + 1, "R");
+        assert_true(steps == 1 || steps == 2);
+    }
+    for (int i = 0; i < c.count; i++)
+        assert_int_equal(c.records[i].batch, 1);
+}
+
+static void a_warm_sample_has_no_flush_and_no_synchronize_inside(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_recorded_sweep(FB_CACHE_WARM, &c), FB_OK);
+    int samples = 0;
+    const char *bad = first_dirty_sample(events, &samples);
+    if (bad)
+        fail_msg("a sample holds more than run steps: ...%.12s...", bad);
+    assert_true(samples > 0);
+    assert_null(strchr(events, 'F'));
+}
+
+static void cold_probe_passes_flush_before_every_call(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_recorded_sweep(FB_CACHE_COLD, &c), FB_OK);
+    assert_true(probe_passes > 0);
+    assert_int_equal(probe_passes_with_flush, probe_passes);
+    /* Inside each pass, every call (a run of steps) comes right after a flush. */
+    for (const char *p = strpbrk(events, "KD"); p; p = strpbrk(p + 1, "KD")) {
+        const char *end = strpbrk(p, "kd");
+        assert_non_null(end);
+        for (const char *q = p + 1; q < end; q++)
+            if (*q == 'R' && q[-1] != 'R')
+                assert_int_equal(q[-1], 'F');
+    }
+}
+
+static void warm_probe_passes_follow_a_warm_call(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_recorded_sweep(FB_CACHE_WARM, &c), FB_OK);
+    assert_true(probe_passes > 0);
+    assert_int_equal(probe_passes_with_flush, 0);
+    /* Right before each pass: one untimed call, waited for ("RY" or "RRY"). */
+    for (const char *p = strpbrk(events, "KD"); p; p = strpbrk(p + 1, "KD")) {
+        assert_true(p - events >= 2);
+        assert_int_equal(p[-1], 'Y');
+        assert_int_equal(p[-2], 'R');
+    }
+}
+
+static void launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_recorded_sweep(FB_CACHE_COLD, &c), FB_OK);
+    const struct fb_record *fused = find(&c, "fused_add_relu", 4099);
+    assert_non_null(fused);
+    assert_string_equal(fused->cache, "cold");
+    assert_true(fabs(fused->launch_overhead_s - (fused->time_median_s - FAKE_KERNEL_TIME_S)) <
+                1e-15);
+    assert_int_equal(fused->dram_read_bytes, 1000);
+    /* memcpy launches no kernel of ours: no probe, empty columns */
+    assert_true(isnan(find(&c, "memcpy", 4099)->launch_overhead_s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
         cmocka_unit_test(wrong_result_fails_the_point_before_timing),
         cmocka_unit_test(contradicted_launch_count_fails_the_point),
+        cmocka_unit_test(a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside),
+        cmocka_unit_test(a_warm_sample_has_no_flush_and_no_synchronize_inside),
+        cmocka_unit_test(cold_probe_passes_flush_before_every_call),
+        cmocka_unit_test(warm_probe_passes_follow_a_warm_call),
+        cmocka_unit_test(launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

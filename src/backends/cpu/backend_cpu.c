@@ -10,14 +10,17 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/cpu/cpu_flush.h"
 #include "backends/cpu/cpu_info.h"
 #include "backends/cpu/cpu_kernels.h"
 #include "common/clock.h"
 
 struct cpu_state {
     uint64_t launches;
-    void *flush_buffer; /* lazily allocated, 2x the last-level cache */
+    void *flush_buffer; /* allocated on the first flush: fb_cache_flush_bytes(LLC) */
     size_t flush_bytes;
+    uint64_t flush_sum;  /* what the flush read, kept so the reads cannot be optimised away */
+    double timer_start_s;
     uint64_t cache_bytes;
 };
 
@@ -121,17 +124,18 @@ static int cpu_synchronize(void *state, struct fb_error *err)
     return FB_OK; /* every pass joins its threads before returning */
 }
 
-static int cpu_time_calls(void *state, int calls, int (*run)(void *ctx, struct fb_error *err),
-                          void *ctx, double *seconds, struct fb_error *err)
+/* The CPU runs every call to completion before returning: the marks are clock readings. */
+static int cpu_timer_start(void *state, struct fb_error *err)
 {
-    (void)state;
-    double start = fb_now_s();
-    for (int i = 0; i < calls; i++) {
-        int rc = run(ctx, err);
-        if (rc != FB_OK)
-            return rc;
-    }
-    *seconds = fb_now_s() - start;
+    (void)err;
+    ((struct cpu_state *)state)->timer_start_s = fb_now_s();
+    return FB_OK;
+}
+
+static int cpu_timer_stop(void *state, double *seconds, struct fb_error *err)
+{
+    (void)err;
+    *seconds = fb_now_s() - ((struct cpu_state *)state)->timer_start_s;
     return FB_OK;
 }
 
@@ -140,25 +144,20 @@ static uint64_t cpu_launch_count(void *state)
     return ((struct cpu_state *)state)->launches;
 }
 
-/* Cold mode: writing twice the last-level cache's size evicts the arrays under test. The
- * write is a parallel pass like the kernels, so every core's private caches are swept too. */
+/* Cold mode (contract in backend.h): read three times the last-level cache, a buffer written
+ * once when it was allocated. Runs at once: the CPU has no queue to enqueue it on. */
 static int cpu_flush_cache(void *state, struct fb_error *err)
 {
     struct cpu_state *s = state;
     if (!s->flush_buffer) {
-        size_t bytes = 2 * (s->cache_bytes ? s->cache_bytes : (64u << 20));
+        size_t bytes = (size_t)fb_cache_flush_bytes(s->cache_bytes);
         int rc = cpu_alloc(state, bytes, &s->flush_buffer, err);
         if (rc != FB_OK)
             return rc;
         s->flush_bytes = bytes;
+        fb_cpu_flush_prepare(s->flush_buffer, bytes, 0x5a);
     }
-    unsigned char *p = s->flush_buffer;
-    const int64_t count = (int64_t)s->flush_bytes;
-    static unsigned char round;
-    round++;
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < count; i += 64)
-        p[i] = round;
+    s->flush_sum += fb_cpu_flush_read(s->flush_buffer, s->flush_bytes);
     return FB_OK;
 }
 
@@ -174,7 +173,8 @@ const struct fb_backend_ops fb_cpu_backend = {
     .fill_bytes = cpu_fill_bytes,
     .run_step = cpu_run_step,
     .synchronize = cpu_synchronize,
-    .time_calls = cpu_time_calls,
+    .timer_start = cpu_timer_start,
+    .timer_stop = cpu_timer_stop,
     .launch_count = cpu_launch_count,
     .flush_cache = cpu_flush_cache,
 };
