@@ -10,8 +10,10 @@ With `#pragma unroll 1` each path holds one instance of each access, so per kern
     scalar kernel: the scalar loop only.
 Anything else touching memory is an error: other global loads or stores (other widths or
 types, generic ld/st, which could reach global memory), atomics and reductions, shared,
-constant or local memory (ld.local/st.local, a __local_depot: register spills). Kernel
-parameters (ld.param) are the only other loads allowed.
+constant or local memory (ld.local/st.local, a __local_depot: register spills), and `.ftz`
+arithmetic (which would flush subnormals, breaking the contract of
+kernels/elementwise_contract.h). Kernel parameters (ld.param) are the only other loads
+allowed.
 
 Usage:
     ptx_audit.py LAUNCHERS.ptx              audit; print the table; exit 1 on any mismatch
@@ -82,6 +84,8 @@ def count(body):
     if "__local_depot" in body or re.search(r"^\s*\.local\b", body, re.M):
         c["other"].append(".local frame (register spills or a stack array)")
     for ins in instructions(body):
+        if ".ftz" in ins.split()[0]:
+            c["other"].append(ins.split()[0] + " (flushes subnormals to zero)")
         if VECTOR_LOAD.match(ins):
             c["ld.v4"] += 1
         elif SCALAR_LOAD.match(ins):
@@ -182,6 +186,8 @@ def self_test(ptx):
          _doctor(ptx, *fused, r"ld\.global\.nc\.v4\.f32", lambda l: l + l)),
         ("a vector store dropped from the fused vector kernel",
          _doctor(ptx, *fused, r"st\.global\.v4\.f32", lambda l: "")),
+        ("a flush-to-zero add in the fused vector kernel",
+         _doctor(ptx, *fused, r"\badd\.f32", lambda l: l.replace("add.f32", "add.ftz.f32"))),
         ("an extra store in the scalar copy kernel",
          _doctor(ptx, "fb_unary_scalar_kernel", "fb_copy_op", r"st\.global\.f32",
                  lambda l: l + l)),
