@@ -38,9 +38,15 @@
 #define KC_POISON_BITS 0xffffffffu
 #define KC_POISON_QUIETS_TO 0xffbfffffu
 
-const int64_t kc_sizes[] = {0,   1,   2,   3,    4,    5,    7,    8,    9,
-                            15,  16,  17,  31,   32,   33,   127,  128,  129,
-                            1023, 1024, 1025, 4099, (INT64_C(1) << 20) + 5};
+/* Around every boundary of every implementation: the 4 floats of a vector, one thread's
+ * turn of the CUDA main loop (4 loads per input for one input, 2 each for two: 16 and 8
+ * floats on the vector path, 4 and 2 on the scalar one), the 128-thread block, a block's
+ * turn (2048 and 1024 floats vector, 512 and 256 scalar), odd tails, and a size large enough
+ * for the grid-stride loop to turn. kc_check_op_at_grid_boundaries adds one wave of a grid. */
+const int64_t kc_sizes[] = {0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
+                            16,   17,   31,   32,   33,   127,  128,  129,  255,  256,
+                            257,  511,  512,  513,  1023, 1024, 1025, 2047, 2048, 2049,
+                            2051, 4099, (INT64_C(1) << 20) + 5};
 const size_t kc_size_count = sizeof kc_sizes / sizeof kc_sizes[0];
 
 /* Equal offsets 0..3: with a 64-byte aligned base only offset 0 is 16-byte aligned, so the
@@ -511,7 +517,7 @@ static const struct kc_known_answer kc_known_answers[] = {
 };
 
 /* Every answer's input repeated over KC_KNOWN_N elements: at offset 0 that runs the CUDA
- * vector path (and its scalar tail, n % 4 = 3), at offset 1 the scalar path. */
+ * vector path's main loop (and the scalar tail, n % 4 = 3), at offset 1 the scalar path. */
 #define KC_KNOWN_N 2051
 
 static void check_known_answer(const struct kc_impl *impl, const struct kc_known_answer *ka,
@@ -600,5 +606,34 @@ void kc_check_op(const struct kc_impl *impl, enum kc_op op)
             for (size_t s = 0; s < kc_size_count; s++)
                 kc_check_case(impl, op, kc_sizes[s], kc_offsets[o], tv.threshold, tv.value);
         }
+    }
+}
+
+/* ---- the boundaries of the CUDA launch plan ---- */
+
+void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, int sm_count)
+{
+    /* kernels/launch_plan.h restated: 16 blocks of 128 threads per SM at most; a thread's
+     * turn takes 4 loads, split over the inputs, of 4 floats (vector path) or 1 (scalar). */
+    const int64_t threads = (int64_t)(sm_count > 0 ? sm_count : 1) * 16 * 128;
+    const int64_t loads = is_binary(op) ? 2 : 4; /* per input per turn */
+    const struct {
+        int64_t wave; /* floats one full wave moves in one turn */
+        struct kc_offsets offsets;
+    } paths[] = {
+        {threads * loads * 4, {0, 0, 0}}, /* vector path: everything 16-byte aligned */
+        {threads * loads, {3, 1, 2}},     /* scalar path: nothing aligned */
+    };
+    const float th = kc_threshold_pairs[1].threshold, value = kc_threshold_pairs[1].value;
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        const int64_t w = paths[p].wave;
+        /* A wave less one vector and an odd tail, less one float, exactly, plus one float
+         * (tail only), plus one vector and an odd tail (a remainder turn for thread 0), and
+         * where it is small enough, two and a half waves and an odd tail (the grid-stride
+         * loop turns twice, then half the threads take a partial last turn). */
+        const int64_t sizes[] = {w - 5, w - 1, w, w + 1, w + 7, 2 * w + w / 2 + 3};
+        const size_t count = 2 * w + w / 2 + 3 <= (INT64_C(4) << 20) ? 6 : 5;
+        for (size_t s = 0; s < count; s++)
+            kc_check_case(impl, op, sizes[s], paths[p].offsets, th, value);
     }
 }

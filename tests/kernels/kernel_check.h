@@ -92,6 +92,12 @@ void kc_check_known_answers(const struct kc_impl *impl, enum kc_op op);
  * of kc_threshold_pairs). */
 void kc_check_op(const struct kc_impl *impl, enum kc_op op);
 
+/* Sizes around one full wave of the CUDA launch plan (kernels/launch_plan.h, restated) on
+ * sm_count SMs, for the vector path (all pointers aligned) and the scalar path (none
+ * aligned): a wave -5, -1, 0, +1, +7 floats, and 2.5 waves + 3 where that is at most 4M
+ * floats, so the main loop, the last partial turn, the scalar tail and the grid-stride
+ * loop all meet their edges. For threshold, with the pair (0.5, -2). */
+void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, int sm_count);
 
 const char *kc_op_name(enum kc_op op);
 

@@ -1,10 +1,11 @@
 /* The real CUDA launchers (kernels/kernels.h) on a GPU, against the scalar reference of
  * kernel_check.c under the contract of kernels/elementwise_contract.h (the same bits but for
  * NaN payloads: the GPU's relu returns the canonical NaN): same known answers, sizes,
- * offsets, inputs, poison and guards as the CPU and emulated checks, with device buffers
- * (cudaMalloc, which aligns to 256 bytes; poison by cudaMemset; the whole allocation, guards
- * included, copied back and checked). Run with the device's own SM count and with 2, so the
- * grid-stride loop turns many times on real hardware too.
+ * offsets, inputs, poison and guards as the CPU and emulated checks, plus sizes around one
+ * full wave of the grid, with device buffers (cudaMalloc, which aligns to 256 bytes; poison
+ * by cudaMemset; the whole allocation, guards included, copied back and checked). Run with
+ * the device's own SM count and with 2, so the grid-stride loop turns many times on real
+ * hardware too.
  * Where no device answers, the program says why and exits 77 (meson: SKIP). Suite 'gpu'. */
 #include <stdio.h>
 
@@ -143,6 +144,7 @@ static void test_op_matches_reference(void **state)
         .run = gpu_run,
     };
     kc_check_op(&impl, c->op);
+    kc_check_op_at_grid_boundaries(&impl, c->op, ctx.sm_count);
 }
 
 #define GPU_TEST(name, op, small)                                                              \
