@@ -1,5 +1,6 @@
 #include "app/results.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -189,6 +190,39 @@ int fb_results_check_writable(const char *path, char *target, size_t size,
     return FB_OK;
 }
 
+/* Whether name is prefix + ".tmp." + 6 characters: a temporary file of fb_csv_write. */
+static bool is_temporary_of(const char *name, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    return strncmp(name, prefix, len) == 0 && strncmp(name + len, ".tmp.", 5) == 0 &&
+           strlen(name + len + 5) == 6;
+}
+
+/* Removes the temporary files a killed run left beside target (a kill -9 in the middle of a
+ * write leaves "<target>.tmp.XXXXXX" or "<target>.partial.tmp.XXXXXX", truncated). Only for
+ * the lock holder: nobody else writes these names. */
+static void remove_stale_temporaries(const char *target)
+{
+    char dir[FB_PATH_MAX], partial[FB_PATH_MAX], path[2 * FB_PATH_MAX];
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == target ? 1 : slash - target) : 1,
+             slash ? target : ".");
+    snprintf(partial, sizeof partial, "%s.partial", base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_temporary_of(e->d_name, base) && !is_temporary_of(e->d_name, partial))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            (void)unlink(path);
+    }
+    closedir(d);
+}
+
 int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err)
 {
     lock->fd = -1;
@@ -226,6 +260,7 @@ int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_
             if (ftruncate(fd, 0) == 0)
                 dprintf(fd, "%ld\n", (long)getpid());
             lock->fd = fd;
+            remove_stale_temporaries(target);
             return FB_OK;
         }
         close(fd);

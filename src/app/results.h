@@ -75,7 +75,9 @@ struct fb_results_lock {
     char path[FB_PATH_MAX + 8];
 };
 
-/* Takes the lock for the results file target without waiting. Returns FB_OK, or
+/* Takes the lock for the results file target without waiting, then removes the temporary
+ * files a killed run left beside target ("<target>.tmp.XXXXXX", "<target>.partial.tmp.XXXXXX":
+ * only the lock holder writes those names). Returns FB_OK, or
  * FB_ERR_USAGE when another process holds it (the message names its pid and the file) or the
  * lock file cannot be created (or is not a regular file). */
 int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err);

@@ -345,6 +345,18 @@ class SweepCli(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(len(assert_whole(self, self.out)), 5)
 
+    def test_temporaries_of_a_killed_run_are_removed_by_the_next(self):
+        stale = [self.out + ".tmp.a1B2c3", self.out + ".partial.tmp.Zz9999"]
+        for path in stale:
+            with open(path, "w") as f:
+                f.write("# fusebench: trunc")  # what kill -9 mid-write leaves
+        keep = self.out + ".tmp.mine"  # not a name fb_csv_write makes: left alone
+        with open(keep, "w") as f:
+            f.write("x")
+        p = self.sweep("--sizes", "8")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["results.csv", "results.csv.tmp.mine"])
+
     def test_second_run_on_one_output_is_refused_naming_the_first(self):
         first = self.slow_run()
         try:
