@@ -25,10 +25,17 @@
  *     memory-bound points  (bytes_i > FB_FIT_MEMORY_FACTOR * cache_bytes):
  *                          B_i = bytes_i / (t_i - launches_i * L)
  *     cache-resident points (bytes_i <= FB_FIT_CACHE_FACTOR * cache_bytes and
- *                          launches_i * L <= FB_FIT_CACHE_LAUNCH_SHARE * t_i):
+ *                          launches_i * L <= FB_FIT_CACHE_LAUNCH_SHARE *
+ *                                         (launches_i * L + bytes_i / B_c)):
  *                          B_c,i = bytes_i / (t_i - launches_i * L)
  * where B_small, the bandwidth at the sizes where launches dominate, is B_c when fitted, else
- * B. Why medians of per-point estimates rather than a least-squares fit over all points: the
+ * B. The sets are chosen by the model's terms, never by a point's measured time, so that a
+ * disturbed point cannot select itself (a launch-bound point made 4x slower would pass
+ * "launches are under a quarter of the time" and drag B_c down). The first B_c set is chosen
+ * with B in place of B_c (or, without B, the median over the third of the cache-resident
+ * points with the most bytes per launch).
+ *
+ * Why medians of per-point estimates rather than a least-squares fit over all points: the
  * model holds only at the two ends (in between the cache changes the bandwidth from point to
  * point), and at each end a single parameter decides, so each point gives its own estimate
  * of it and the median of them has a 50% breakdown point: up to half the points of a set may
@@ -54,16 +61,20 @@
 #include "measure/record.h"
 
 /* The thresholds of the point sets above (dimensionless). */
-#define FB_FIT_MEMORY_FACTOR 4.0       /* memory-bound: bytes over 4x the cache. At 2-4x the
-                                          cache a CPU's L3 still served part of the traffic
-                                          (up to 25% above the DRAM rate in this repository's run) */
-#define FB_FIT_CACHE_FACTOR 0.5        /* cache-resident: bytes within half the cache */
-#define FB_FIT_CACHE_LAUNCH_SHARE 0.25 /* ... and launches at most a quarter of the time: the
-                                          subtraction of launches * L then amplifies L's error
-                                          at most 1/3 times into B_c */
-#define FB_FIT_LAUNCH_BYTE_SHARE 0.1   /* launch-bound: bytes under 10% of the launch time */
-#define FB_FIT_LAUNCH_NEAR 1.2         /* without a bandwidth: within 20% of L_0 per launch */
-#define FB_FIT_MIN_POINTS 3            /* fewer points than this: the estimate is not made */
+/* memory-bound: bytes over 4x the cache. At 2-4x the cache a CPU's L3 still served part of
+ * the traffic (up to 25% above the DRAM rate in this repository's CPU run). */
+#define FB_FIT_MEMORY_FACTOR 4.0
+/* cache-resident: bytes within half the cache, and launches at most a quarter of the time
+ * by the model: the subtraction of launches * L then passes at most 1/3 of L's relative
+ * error into B_c. */
+#define FB_FIT_CACHE_FACTOR 0.5
+#define FB_FIT_CACHE_LAUNCH_SHARE 0.25
+/* launch-bound: bytes under 10% of the launch time, by the model */
+#define FB_FIT_LAUNCH_BYTE_SHARE 0.1
+/* without any bandwidth: time per launch within 20% of L_0 */
+#define FB_FIT_LAUNCH_NEAR 1.2
+/* fewer points than this in a set: that parameter is not fitted */
+#define FB_FIT_MIN_POINTS 3
 
 /* One measured point: per call. */
 struct fb_fit_point {
