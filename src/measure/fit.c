@@ -105,24 +105,54 @@ static double cache_bandwidth_guess(const struct fb_fit_point *pts, size_t n, do
     return fb_stats_percentile_sorted(est, k, 50);
 }
 
-/* L over the launch-bound points (see fit.h); small_bps: the bandwidth at small sizes, or NaN
- * when none is known (then the selection is by time: within FB_FIT_LAUNCH_NEAR of start_s). */
-static void fit_launch(const struct fb_fit_point *pts, size_t n, double launch_s,
-                       double start_s, double small_bps, double *est, struct fb_fit_param *out)
+/* L over the launch-bound points chosen by the model (see fit.h): bytes / small_bps under
+ * FB_FIT_LAUNCH_BYTE_SHARE of launches * L. Returns the number of points used. */
+static size_t launch_by_model(const struct fb_fit_point *pts, size_t n, double launch_s,
+                              double small_bps, double *est)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fb_fit_point *p = &pts[i];
-        if (isnan(small_bps)) {
-            if (p->time_s / p->launches <= FB_FIT_LAUNCH_NEAR * start_s)
-                est[k++] = p->time_s / p->launches;
-        } else {
-            double byte_time = p->bytes / small_bps;
-            if (byte_time <= FB_FIT_LAUNCH_BYTE_SHARE * p->launches * launch_s &&
-                p->time_s > byte_time)
-                est[k++] = (p->time_s - byte_time) / p->launches;
+        double byte_time = p->bytes / small_bps;
+        if (byte_time <= FB_FIT_LAUNCH_BYTE_SHARE * p->launches * launch_s &&
+            p->time_s > byte_time)
+            est[k++] = (p->time_s - byte_time) / p->launches;
+    }
+    return k;
+}
+
+/* L over the launch-bound points chosen by time: t_i / launches_i within FB_FIT_LAUNCH_NEAR of
+ * start_s. Accepted only when their bytes per launch span FB_FIT_LAUNCH_SPAN or more: a time
+ * that stays within 20% while the bytes grow 4x leaves the bytes at most ~7% of the time of
+ * the smallest points (t = L + b / B: 3 b / B <= 0.2 (L + b / B)). A sweep without small sizes
+ * has only its few smallest points near start_s, at nearly equal bytes: no L. Returns the
+ * number of points used (0 when not accepted). */
+static size_t launch_by_time(const struct fb_fit_point *pts, size_t n, double start_s,
+                             double *est)
+{
+    size_t k = 0;
+    double least = INFINITY, most = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct fb_fit_point *p = &pts[i];
+        double per_launch = p->bytes / p->launches;
+        if (p->time_s / p->launches <= FB_FIT_LAUNCH_NEAR * start_s) {
+            est[k++] = p->time_s / p->launches;
+            least = per_launch < least ? per_launch : least;
+            most = per_launch > most ? per_launch : most;
         }
     }
+    return k > 0 && most >= FB_FIT_LAUNCH_SPAN * least ? k : 0;
+}
+
+/* L: by the model when a bandwidth for the small sizes is known (small_bps) and that gives
+ * enough points, else by time (a bandwidth that a disturbed run made absurd selects nothing
+ * by the model; the smallest sizes still tell L). */
+static void fit_launch(const struct fb_fit_point *pts, size_t n, double launch_s,
+                       double start_s, double small_bps, double *est, struct fb_fit_param *out)
+{
+    size_t k = isnan(small_bps) ? 0 : launch_by_model(pts, n, launch_s, small_bps, est);
+    if (k < FB_FIT_MIN_POINTS)
+        k = launch_by_time(pts, n, start_s, est);
     summarize(est, k, out);
 }
 

@@ -46,8 +46,11 @@
  * Start: L from the points with the smallest bytes per launch (the smallest tenth, at least
  * FB_FIT_MIN_POINTS), L_0 = median(t_i / launches_i). When neither bandwidth can be fitted
  * (no point beyond the cache and none cache-resident, e.g. a sweep of small sizes on a GPU),
- * the launch-bound points are those with t_i / launches_i <= FB_FIT_LAUNCH_NEAR * L_0 and
- * L = median(t_i / launches_i) over them, uncorrected.
+ * or the launch-bound set by the model has too few points (a bandwidth made absurd by
+ * disturbed points), the launch-bound points are those with
+ * t_i / launches_i <= FB_FIT_LAUNCH_NEAR * L_0 and L = median(t_i / launches_i) over them,
+ * uncorrected, provided their bytes per launch span FB_FIT_LAUNCH_SPAN (else the smallest
+ * sizes were not launch-bound, and L is not fitted).
  *
  * Pure functions: no I/O, no globals; measure code, so no formatting either. */
 #ifndef FB_MEASURE_FIT_H
@@ -71,8 +74,10 @@
 #define FB_FIT_CACHE_LAUNCH_SHARE 0.25
 /* launch-bound: bytes under 10% of the launch time, by the model */
 #define FB_FIT_LAUNCH_BYTE_SHARE 0.1
-/* without any bandwidth: time per launch within 20% of L_0 */
+/* without a bandwidth (or too few points by it): time per launch within 20% of L_0, over
+ * points whose bytes per launch span 4x at least */
 #define FB_FIT_LAUNCH_NEAR 1.2
+#define FB_FIT_LAUNCH_SPAN 4.0
 /* fewer points than this in a set: that parameter is not fitted */
 #define FB_FIT_MIN_POINTS 3
 

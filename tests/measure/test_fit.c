@@ -164,19 +164,32 @@ static void noise_and_outliers_move_the_fit_by_a_few_percent_at_most(void **stat
     }
 }
 
-/* The spread is the relative half interquartile range: points 1..5 us per launch give
- * quartiles 2 and 4 around a median of 3. */
+/* The spread is the relative half interquartile range: L_i of 0.9..1.1 us give quartiles
+ * 0.95 and 1.05 around a median of 1. */
 static void spread_is_the_half_interquartile_range_over_the_median(void **state)
+{
+    (void)state;
+    const double t_us[5] = {1.0, 1.1, 0.9, 1.05, 0.95};
+    struct fb_fit_point pts[5];
+    for (int i = 0; i < 5; i++)
+        pts[i] = (struct fb_fit_point){1, 8 << i, t_us[i] * 1e-6};
+    struct fb_fit fit = fit_of(pts, 5, 0, true); /* no cache size: L alone, by time */
+    /* L_0 = median of the 3 smallest = 1 us; launch-bound: t <= 1.2 us, all 5 (bytes 8..128) */
+    assert_int_equal(fit.launch.points, 5);
+    assert_relative(fit.launch.value, 1e-6, 1e-12);
+    assert_relative(fit.launch.spread, (1.05 - 0.95) / 2 / 1.0, 1e-9);
+}
+
+/* By time alone, a flat time is launch-bound only when the bytes grew meanwhile: the same
+ * times at bytes within 2x of each other say nothing about what a launch costs. */
+static void flat_times_over_nearly_equal_bytes_fit_no_launch_cost(void **state)
 {
     (void)state;
     struct fb_fit_point pts[5];
     for (int i = 0; i < 5; i++)
-        pts[i] = (struct fb_fit_point){1, 8, (i + 1) * 1e-6};
-    struct fb_fit fit = fit_of(pts, 5, 0, true); /* no cache size: L alone, by time */
-    /* L_0 = median of the smallest (all 5) = 3 us; launch-bound: t <= 1.2 * 3 us: 1, 2, 3 us */
-    assert_int_equal(fit.launch.points, 3);
-    assert_relative(fit.launch.value, 2e-6, 1e-12);
-    assert_relative(fit.launch.spread, (2.5e-6 - 1.5e-6) / 2 / 2e-6, 1e-12);
+        pts[i] = (struct fb_fit_point){1, 1e6 + 2e5 * i, 1e-4};
+    struct fb_fit fit = fit_of(pts, 5, 0, true);
+    assert_true(isnan(fit.launch.value));
 }
 
 static void a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l(void **state)
@@ -284,7 +297,7 @@ static void no_points_fit_nothing(void **state)
 static void too_few_points_fit_nothing(void **state)
 {
     (void)state;
-    const struct fb_fit_point pts[2] = {{1, 96, 1e-6}, {2, 160, 2e-6}};
+    const struct fb_fit_point pts[2] = {{1, 96, 1e-6}, {2, 1600, 2e-6}};
     struct fb_fit fit = fit_of(pts, 2, CACHE, true);
     assert_true(isnan(fit.launch.value));
     assert_int_equal(fit.launch.points, 2);
@@ -333,6 +346,7 @@ int main(void)
         cmocka_unit_test(clean_sweep_gives_back_the_model_exactly),
         cmocka_unit_test(noise_and_outliers_move_the_fit_by_a_few_percent_at_most),
         cmocka_unit_test(spread_is_the_half_interquartile_range_over_the_median),
+        cmocka_unit_test(flat_times_over_nearly_equal_bytes_fit_no_launch_cost),
         cmocka_unit_test(a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l),
         cmocka_unit_test(cache_resident_points_do_not_bias_the_memory_bandwidth),
         cmocka_unit_test(a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth),
