@@ -160,10 +160,18 @@ int fb_results_fit(struct fb_results *res, const char *backend, const char *cach
     add_fit_meta(res, "fit_launch_s", &fit->launch, 1.0);
     add_fit_meta(res, "fit_bandwidth_gbps", &fit->bandwidth, 1e-9);
     add_fit_meta(res, "fit_cache_bandwidth_gbps", &fit->cache_bandwidth, 1e-9);
-    add_meta(res, "fit_points", "launch-bound %zu (spread %.1f%%), memory-bound %zu (%.1f%%), "
-             "cache-resident %zu (%.1f%%) of %zu rows with launches", fit->launch.points,
-             100.0 * fit->launch.spread, fit->bandwidth.points, 100.0 * fit->bandwidth.spread,
-             fit->cache_bandwidth.points, 100.0 * fit->cache_bandwidth.spread, fit->used);
+    char spread[3][32];
+    const struct fb_fit_param *params[3] = {&fit->launch, &fit->bandwidth, &fit->cache_bandwidth};
+    for (int i = 0; i < 3; i++) {
+        if (isnan(params[i]->value))
+            snprintf(spread[i], sizeof spread[i], "not fitted");
+        else
+            snprintf(spread[i], sizeof spread[i], "spread %.1f%%", 100.0 * params[i]->spread);
+    }
+    add_meta(res, "fit_points", "launch-bound %zu (%s), memory-bound %zu (%s), cache-resident "
+             "%zu (%s) of %zu rows with launches", fit->launch.points, spread[0],
+             fit->bandwidth.points, spread[1], fit->cache_bandwidth.points, spread[2],
+             fit->used);
     add_meta(res, "fit_model", "t(n) = launches * fit_launch_s + bytes_model / bandwidth, "
              "fitted jointly to every ok row with launches >= 1 of this run, at the ends "
              "where one term decides: fit_bandwidth_gbps beyond %gx the cache, "
