@@ -106,16 +106,20 @@ static double cache_bandwidth_guess(const struct fb_fit_point *pts, size_t n, do
 }
 
 /* L over the launch-bound points chosen by the model (see fit.h): bytes / small_bps under
- * FB_FIT_LAUNCH_BYTE_SHARE of launches * L. Returns the number of points used. */
+ * FB_FIT_LAUNCH_BYTE_SHARE of launches * L, and no slower than FB_FIT_LAUNCH_CAP * start_s per
+ * launch. The cap can only leave disturbed points out, never let one in, and it breaks a loop
+ * that disturbed middle sizes can start: an L too large makes t - launches * L small, so B_c
+ * too large, so more and larger points look launch-bound, so L larger still. Returns the
+ * number of points used. */
 static size_t launch_by_model(const struct fb_fit_point *pts, size_t n, double launch_s,
-                              double small_bps, double *est)
+                              double start_s, double small_bps, double *est)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fb_fit_point *p = &pts[i];
         double byte_time = p->bytes / small_bps;
         if (byte_time <= FB_FIT_LAUNCH_BYTE_SHARE * p->launches * launch_s &&
-            p->time_s > byte_time)
+            p->time_s / p->launches <= FB_FIT_LAUNCH_CAP * start_s && p->time_s > byte_time)
             est[k++] = (p->time_s - byte_time) / p->launches;
     }
     return k;
@@ -150,7 +154,7 @@ static size_t launch_by_time(const struct fb_fit_point *pts, size_t n, double st
 static void fit_launch(const struct fb_fit_point *pts, size_t n, double launch_s,
                        double start_s, double small_bps, double *est, struct fb_fit_param *out)
 {
-    size_t k = isnan(small_bps) ? 0 : launch_by_model(pts, n, launch_s, small_bps, est);
+    size_t k = isnan(small_bps) ? 0 : launch_by_model(pts, n, launch_s, start_s, small_bps, est);
     if (k < FB_FIT_MIN_POINTS)
         k = launch_by_time(pts, n, start_s, est);
     summarize(est, k, out);

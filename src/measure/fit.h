@@ -20,7 +20,8 @@
  *
  * Estimator: the median of per-point estimates over the points where one term dominates,
  * the other term subtracted with its current estimate, alternating until both settle:
- *     launch-bound points  (bytes / B_small <= FB_FIT_LAUNCH_BYTE_SHARE * launches * L):
+ *     launch-bound points  (bytes / B_small <= FB_FIT_LAUNCH_BYTE_SHARE * launches * L,
+ *                          and t_i / launches_i <= FB_FIT_LAUNCH_CAP * L_0, below):
  *                          L_i = (t_i - bytes_i / B_small) / launches_i
  *     memory-bound points  (bytes_i > FB_FIT_MEMORY_FACTOR * cache_bytes):
  *                          B_i = bytes_i / (t_i - launches_i * L)
@@ -72,8 +73,10 @@
  * error into B_c. */
 #define FB_FIT_CACHE_FACTOR 0.5
 #define FB_FIT_CACHE_LAUNCH_SHARE 0.25
-/* launch-bound: bytes under 10% of the launch time, by the model */
+/* launch-bound: bytes under 10% of the launch time, by the model, and (a guard against
+ * disturbed points, see fit.c) a time per launch under twice L_0 */
 #define FB_FIT_LAUNCH_BYTE_SHARE 0.1
+#define FB_FIT_LAUNCH_CAP 2.0
 /* without a bandwidth (or too few points by it): time per launch within 20% of L_0, over
  * points whose bytes per launch span 4x at least */
 #define FB_FIT_LAUNCH_NEAR 1.2

@@ -205,6 +205,29 @@ static void a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l(
     assert_relative(fit.bandwidth.value, TRUE_B, 0.03);
 }
 
+/* A busy machine can ruin most of the launch-bound points: here the two eager variants and
+ * fused are 1000x slow (ms a call instead of us) from 30 to 3K elements, more than half of
+ * the points below ~2.5K elements, where launches dominate. The smallest sizes, where the fit
+ * starts, stay clean, and the time cap of the launch-bound set keeps the slow ones out. */
+static void disturbed_launch_bound_points_do_not_move_l(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_sweep(pts, 0, &COPY, 8, 1e8, 8, NULL);
+    const size_t copy_points = k;
+    k = add_sweep(pts, k, &EAGER, 8, 1e8, 8, NULL);
+    k = add_sweep(pts, k, &EAGER, 8, 1e8, 8, NULL);
+    k = add_sweep(pts, k, &FUSED, 8, 1e8, 8, NULL);
+    for (size_t i = copy_points; i < k; i++) {
+        double n = pts[i].bytes / (pts[i].launches == 2 ? EAGER : FUSED).bytes_per_element;
+        if (n >= 30 && n <= 3000)
+            pts[i].time_s *= 1000.0;
+    }
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_relative(fit.launch.value, TRUE_L, 0.03);
+    assert_relative(fit.bandwidth.value, TRUE_B, 0.01);
+}
+
 static void cache_resident_points_do_not_bias_the_memory_bandwidth(void **state)
 {
     (void)state;
@@ -348,6 +371,7 @@ int main(void)
         cmocka_unit_test(spread_is_the_half_interquartile_range_over_the_median),
         cmocka_unit_test(flat_times_over_nearly_equal_bytes_fit_no_launch_cost),
         cmocka_unit_test(a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l),
+        cmocka_unit_test(disturbed_launch_bound_points_do_not_move_l),
         cmocka_unit_test(cache_resident_points_do_not_bias_the_memory_bandwidth),
         cmocka_unit_test(a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth),
         cmocka_unit_test(a_cold_run_fits_no_cache_bandwidth),
