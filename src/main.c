@@ -300,6 +300,8 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
             rc = FB_ERR_USAGE;
             goto done;
         }
+        if (state.results.resume_warning[0])
+            fprintf(stderr, "%s\n", state.results.resume_warning);
     }
 
     int points = 0;
