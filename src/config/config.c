@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/checked.h"
 #include "common/text.h"
 #include "config/keys.h"
 #include "config/suggest.h"
@@ -130,8 +131,9 @@ static void cfg_report(struct cfg_parse *p, int line, const char *section, const
     if (!p->diag || p->out_of_memory)
         return;
     if (p->n_msgs == p->cap_msgs) {
-        size_t cap = p->cap_msgs ? 2 * p->cap_msgs : 16;
-        struct cfg_msg *m = realloc(p->msgs, cap * sizeof *m);
+        size_t cap = p->cap_msgs ? 2 * p->cap_msgs : 16, bytes;
+        struct cfg_msg *m = fb_mul_size(cap, sizeof *m, &bytes) ? realloc(p->msgs, bytes)
+                                                                 : NULL;
         if (!m) {
             p->out_of_memory = 1;
             return;
@@ -447,10 +449,11 @@ static int cfg_read_file(const char *path, char **data, size_t *size, struct fb_
 int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err)
 {
     fb_config_defaults(cfg);
-    if (strlen(path) >= sizeof cfg->path)
+    const size_t path_len = strlen(path);
+    if (path_len >= sizeof cfg->path)
         return fb_fail(err, FB_ERR_RUNTIME, "config path is too long (%zu characters)",
-                       strlen(path));
-    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+                       path_len);
+    memcpy(cfg->path, path, path_len + 1);
 
     char *data = NULL;
     size_t size = 0;

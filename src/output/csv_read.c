@@ -159,7 +159,9 @@ static int parse_header(struct reader *r)
     if (rc != FB_OK)
         return rc;
     r->n_header = r->n_fields;
-    r->col_of_field = malloc(r->n_header * sizeof *r->col_of_field);
+    size_t bytes;
+    r->col_of_field = fb_mul_size(r->n_header, sizeof *r->col_of_field, &bytes) ? malloc(bytes)
+                                                                               : NULL;
     if (!r->col_of_field)
         return oom(r);
     bool *seen = calloc(fb_csv_schema_count, sizeof *seen);

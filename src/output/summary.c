@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/checked.h"
 #include "output/point_index.h"
 
 /* Rows in the order that puts one point's variants side by side: by n, then the rest of the
@@ -69,7 +70,10 @@ static void format_launches(char *buf, size_t size, const struct fb_record *r)
 
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
 {
-    const struct fb_record **rows = malloc((count ? count : 1) * sizeof *rows);
+    size_t bytes;
+    if (!fb_mul_size(count ? count : 1, sizeof(const struct fb_record *), &bytes))
+        return;
+    const struct fb_record **rows = malloc(bytes);
     if (!rows)
         return;
     size_t not_ok = 0;
