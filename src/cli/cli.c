@@ -80,7 +80,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     memset(cli, 0, sizeof *cli);
     bool plot_mode = false;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc's full reset. With 1 a second parse (tests, the fuzz target) resumes
+     * inside a "-hh" cluster of the previous argv, which may be freed by then. */
+    optind = 0;
     int c, rc = 0;
     char shown_arg[256]; /* an argument quoted in a message, control bytes escaped */
     while (rc == 0 && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
