@@ -1,22 +1,26 @@
 /* The element operations, written once for both compilers.
  *
  * nvcc compiles these into the CUDA kernels (kernels/elementwise_kernels.cuh) and the C
- * compiler into the CPU backend and the test reference, so every backend computes the same
- * function bit for bit. That holds because each one is a single IEEE-754 fp32 operation
- * (an add, or a compare and select): no FMA contraction is possible, neither side flushes
- * subnormals (nvcc's default is -ftz=false; we never build with fast-math), and both round
- * to nearest even. The one allowed difference is the payload of a NaN produced by an add
- * (x86 returns the first operand's NaN, the GPU a canonical one): tests treat any NaN as
- * equal to any NaN.
+ * compiler into the CPU backend and the runner's reference, so every backend computes the
+ * same function: each is a single IEEE-754 fp32 operation (an add, or a compare and select),
+ * bit for bit the same everywhere except for which NaN comes out of a NaN.
+ * kernels/elementwise_contract.h states that contract and why (NaN payloads, FMA
+ * contraction, subnormals), and holds the one comparison every check uses.
  *
  * Semantics follow PyTorch:
- *   relu(x)               = x <= 0 ? 0 : x   (clamp_min(x, 0); NaN passes through, relu(-0) = +0)
- *   threshold(x, th, val) = x <= th ? val : x (NaN compares false, so it passes through)
+ *   relu(x)               = x <= 0 ? 0 : x   (clamp_min(x, 0); relu(-0) = +0; NaN gives NaN)
+ *   threshold(x, th, val) = x <= th ? val : x (NaN compares false, so NaN gives NaN)
  *   add_relu(a, b)        = relu(a + b)
  * relu is threshold(x, 0, 0): this is why eager_add_threshold is a faithful second way
  * to spell the same chain. */
 #ifndef FB_KERNELS_ELEMENTWISE_OPS_H
 #define FB_KERNELS_ELEMENTWISE_OPS_H
+
+/* -ffast-math (and -Ofast) lets the compiler drop the NaN and signed-zero rules these
+ * functions rely on, and links crtfastmath.o, which flushes subnormals process-wide. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "elementwise_ops.h must not be compiled with -ffast-math: see elementwise_contract.h"
+#endif
 
 #ifdef __CUDACC__
 #define FB_ELEMENTWISE __host__ __device__ __forceinline__

@@ -5,16 +5,37 @@
  * Why these numbers:
  * - 128 threads per block, as PyTorch's vectorized elementwise path uses: small blocks let
  *   the scheduler fill every SM evenly and 16 of them fit on one SM (2048 threads per SM on
- *   Hopper), so occupancy is full without tuning.
- * - 4 floats per thread per step: one 16-byte vector (float4), the widest global load and
- *   store a thread can issue (ld.global.v4.f32), which halves the instruction count per byte
- *   against 8-byte loads. Used only when every pointer is 16-byte aligned; otherwise the
- *   scalar kernel runs (PyTorch makes the same choice rather than peeling).
+ *   Hopper), so occupancy is full. The kernels declare __maxnreg__(32), which holds ptxas
+ *   to 65536 / 2048 = 32 registers per thread, so 16 blocks do fit.
+ * - 16-byte vectors (float4): the widest global load and store a thread can issue
+ *   (ld.global.v4.f32), a quarter of the instructions of 4-byte ones. Used only when every
+ *   pointer is 16-byte aligned; otherwise the scalar kernel runs (PyTorch makes the same
+ *   choice rather than peeling).
+ * - 4 independent loads in flight per thread (FB_LOADS_PER_THREAD), issued before any
+ *   store of the same turn: 4 float4 of the one input of copy/relu/threshold, 2 float4 of
+ *   each input of add/add_relu. Little's law: a memory system of bandwidth B and latency L
+ *   needs B x L bytes in flight; at 4.8 TB/s and ~1 us on 132 SMs that is
+ *   4.8e12 B/s x 1e-6 s / 132 = ~36 KB per SM. One float4 per thread gives
+ *   2048 x 16 B = 32 KB per SM, short of it even before latency grows under load; 4 give
+ *   2048 x 4 x 16 B = 128 KB per SM (3.5x the need, room for a loaded latency up to ~3.5 us).
+ *   Why not more: the 4 float4 in flight occupy 16 of the 32 registers; with 8 (4 per input
+ *   of a binary op) ptxas, held to 32 registers, splits them into two batches of 4 anyway
+ *   (read in the SASS with cuobjdump), and without the cap it takes 48 registers, which
+ *   drops residency to 10 blocks per SM and makes the one-wave grid below 1.6 waves.
  * - At most one full wave of blocks: sm_count * 16 (132 * 16 = 2112 on an H200). Beyond that
  *   each thread loops over the array with a grid-sized stride. No partial last wave, no
  *   thousands of blocks to schedule at 100M elements, and 64-bit indices throughout, so
  *   n past 2^31 is fine.
  * - n == 0 launches nothing (PyTorch does the same), so it moves no bytes and costs nothing.
+ *
+ * Work per thread (elementwise_kernels.cuh has the loops): with P = FB_LOADS_PER_INPUT and
+ * T the grid's threads, a turn of the main loop moves items i, i + T, ..., i + (P-1) T of
+ * every input (vectors on the vector path, floats on the scalar one); the fewer than P
+ * items a thread has left go in one last, guarded turn; on the vector path the n % 4 floats
+ * past the last whole vector go one each to the first n % 4 threads. So a launch needs
+ * ceil(items / P) threads, plus, on the vector path, at least n % 4. Past one full wave
+ * (132 SMs: 2112 x 128 threads x 4 float4 = 4.3M floats for one input, 2.2M for two) the
+ * grid stays at one wave and the threads loop.
  *
  * Plain C (and C++): no CUDA types here. */
 #ifndef FB_KERNELS_LAUNCH_PLAN_H
@@ -27,6 +48,9 @@
 #define FB_BLOCKS_PER_SM 16 /* 2048 resident threads per SM / 128 */
 #define FB_VECTOR_FLOATS 4  /* one 16-byte float4 */
 #define FB_VECTOR_BYTES 16
+#define FB_LOADS_PER_THREAD 4 /* loads in flight per thread per turn, all inputs together */
+/* Loads per input per turn for a kernel with `inputs` inputs (1 or 2): 4 or 2. */
+#define FB_LOADS_PER_INPUT(inputs) (FB_LOADS_PER_THREAD / (inputs))
 
 #ifdef __cplusplus
 #define FB_PLAN_INLINE inline
@@ -45,7 +69,7 @@ FB_PLAN_INLINE bool fb_is_vector_aligned(const void *p)
     return ((uintptr_t)p % FB_VECTOR_BYTES) == 0;
 }
 
-/* Blocks for `items` work items (one per thread per step), capped at one full wave. */
+/* Blocks for `items` work items (one per thread per turn), capped at one full wave. */
 FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
 {
     int64_t blocks = (items + FB_BLOCK_THREADS - 1) / FB_BLOCK_THREADS;
@@ -53,11 +77,14 @@ FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
     return blocks < wave ? blocks : wave;
 }
 
-/* The plan for n elements over up to three pointers (pass NULL for unused ones). A vector
- * thread handles one float4 per step; the n % 4 leftover elements go one each to the first
- * threads of the grid, so a vector launch needs max(n / 4, n % 4) work items. */
-FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, const void *p0, const void *p1,
-                                                    const void *p2, int sm_count)
+/* The plan for n elements of a kernel with `inputs` inputs (1 or 2) over up to three
+ * pointers (pass NULL for unused ones). A work item is one thread's turn of the main loop:
+ * FB_LOADS_PER_INPUT(inputs) vectors (or floats, on the scalar path) of each input. The
+ * vector path also needs n % 4 threads for its scalar tail, so it takes
+ * max(ceil((n / 4) / per_input), n % 4) work items, the scalar one ceil(n / per_input). */
+FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, int inputs, const void *p0,
+                                                    const void *p1, const void *p2,
+                                                    int sm_count)
 {
     struct fb_launch_plan plan;
     plan.threads = FB_BLOCK_THREADS;
@@ -67,10 +94,15 @@ FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, const void *p0, c
         plan.blocks = 0;
         return plan;
     }
-    int64_t items = n;
+    const int64_t per_input = FB_LOADS_PER_INPUT(inputs);
+    int64_t items;
     if (plan.vector) {
         int64_t vectors = n / FB_VECTOR_FLOATS, tail = n % FB_VECTOR_FLOATS;
-        items = vectors > tail ? vectors : tail;
+        items = (vectors + per_input - 1) / per_input;
+        if (items < tail)
+            items = tail;
+    } else {
+        items = (n + per_input - 1) / per_input;
     }
     plan.blocks = fb_grid_blocks(items, sm_count);
     return plan;

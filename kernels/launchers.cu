@@ -20,7 +20,7 @@ template <typename Op>
 static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
                         float *y, int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, x, y, NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch(n, 1, x, y, NULL, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -35,7 +35,7 @@ template <typename Op>
 static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const float *a,
                          const float *b, float *c, int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, a, b, c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch(n, 2, a, b, c, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);

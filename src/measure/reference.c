@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "elementwise_contract.h"
 #include "elementwise_ops.h"
 
 static void reference_step(const struct fb_step *st, const float *const in[FB_BUF_COUNT],
@@ -40,7 +41,7 @@ int64_t fb_first_mismatch(const float *got, const float *want, int64_t n)
         uint32_t g, w;
         memcpy(&g, &got[i], sizeof g);
         memcpy(&w, &want[i], sizeof w);
-        if (g != w && !(isnan(got[i]) && isnan(want[i])))
+        if (!fb_result_matches(w, g))
             return i;
     }
     return -1;

@@ -11,8 +11,9 @@
 void fb_reference_run(const struct fb_variant *v, const float *a, const float *b, float *tmp,
                       float *out, int64_t n);
 
-/* Index of the first element where got and want differ bit for bit, treating any NaN as
- * equal to any NaN (a GPU add returns a canonical NaN, x86 the operand's); -1 when equal. */
+/* Index of the first element of got that does not match want under the contract of
+ * kernels/elementwise_contract.h (fb_result_matches: the same bits, except that any NaN
+ * matches a NaN); -1 when all match. */
 int64_t fb_first_mismatch(const float *got, const float *want, int64_t n);
 
 /* Fills x[0..n) with values uniform in [-1, 1), a pure function of (seed, i), computed in

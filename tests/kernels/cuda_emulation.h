@@ -15,7 +15,8 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
+#define __maxnreg__(n)
 
 /* CUDA's float4: 16 bytes, 16-byte aligned, so a misaligned float4 access is as wrong here
  * as on the GPU (the compiler may use aligned SSE moves for it). */

@@ -6,10 +6,15 @@
  * What passing the kernel checks through these launchers proves:
  * - indexing: every element of [0, n) is written, with the right operation, and nothing
  *   outside it (kernel_check's guards), for each size and sm_count tested;
- * - the vector path (float4 loads and stores) and its scalar tail (n % 4 elements taken by
- *   the first threads), and the scalar path;
- * - grid-stride coverage: with sm_count 1 or 2 the grid is 16 or 32 blocks, so at 2^20
- *   elements each thread loops dozens of times; with 132 (an H200) most loops run once;
+ * - the vector path (float4 loads and stores: the main loop of 4 loads per input per turn
+ *   for one input, 2 for two, the last partial turn, and the scalar tail of n % 4 elements
+ *   taken by the first threads), and the scalar path (the same loops over floats);
+ * - grid-stride coverage: with sm_count 2 the grid is 32 blocks, so at 2^20 elements each
+ *   thread takes 17 or 33 turns; with 132 (an H200) sizes around one full wave make the
+ *   main loop run once, and once plus a partial turn;
+ * - that the loops read every input item and write every output item exactly once, for
+ *   every count up to a few turns of small grids and around the turns of large ones
+ *   (fb_emu_pass_coverage: the loops' own template run over items that count accesses);
  * - alignment dispatch: the vector kernel runs exactly when every pointer is 16-byte
  *   aligned (the test asserts it per launch), and misaligned mixes give correct results;
  * - 64-bit index arithmetic, as far as the code goes: the same expressions are compiled
@@ -26,6 +31,7 @@
  *   (ptx_audit.py) checks what nvcc emits; only a GPU run (test_kernels_gpu) checks that
  *   it computes the right thing. */
 #include <climits>
+#include <vector>
 
 #include "cuda_emulation.h"
 
@@ -50,6 +56,35 @@ static void run_grid(const fb_launch_plan &plan, Kernel kernel, Args... args)
     }
 }
 
+/* An item that counts the copies made from it (reads) and the assignments to it (writes),
+ * for fb_emu_pass_coverage: the kernels' loops copy an input item into a local once per
+ * load and assign the result to the output item once per store. */
+struct fb_emu_counted {
+    mutable int64_t reads = 0;
+    int64_t writes = 0;
+    fb_emu_counted() = default;
+    fb_emu_counted(const fb_emu_counted &from) { from.reads++; }
+    fb_emu_counted &operator=(const fb_emu_counted &from)
+    {
+        from.reads++;
+        writes++;
+        return *this;
+    }
+};
+struct fb_emu_no_op {};
+
+/* The kernels' fb_apply for counted items (found by argument-dependent lookup when the
+ * loops are instantiated with them): a fresh item, so only the store counts as a write. */
+static fb_emu_counted fb_apply(const fb_emu_no_op &, const fb_emu_counted &)
+{
+    return fb_emu_counted();
+}
+static fb_emu_counted fb_apply(const fb_emu_no_op &, const fb_emu_counted &,
+                               const fb_emu_counted &)
+{
+    return fb_emu_counted();
+}
+
 static int record(const fb_launch_plan &plan, const char *name, fb_emu_launch *launch,
                   fb_error *err)
 {
@@ -70,7 +105,7 @@ template <typename Op>
 static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
                         float *y, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, x, y, NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch(n, 1, x, y, NULL, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
@@ -86,7 +121,7 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
                          const float *b, float *c, int64_t n, Op op, fb_emu_launch *launch,
                          fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, a, b, c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch(n, 2, a, b, c, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
@@ -143,4 +178,44 @@ extern "C" int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim)
     gridDim = dim3(grid_dim);
     blockDim = dim3(block_dim);
     return fb_grid_stride();
+}
+
+/* The loops' own template, instantiated for counted items, as kernels are launched. */
+static void pass_kernel(int inputs, const fb_emu_counted *a, const fb_emu_counted *b,
+                        fb_emu_counted *c, int64_t count)
+{
+    if (inputs == 1)
+        fb_unary_pass<FB_LOADS_PER_INPUT(1)>(a, c, count, fb_emu_no_op{});
+    else
+        fb_binary_pass<FB_LOADS_PER_INPUT(2)>(a, b, c, count, fb_emu_no_op{});
+}
+
+extern "C" struct fb_emu_coverage fb_emu_pass_coverage(int inputs, int64_t count,
+                                                       int64_t blocks)
+{
+    const int64_t guard = 64;
+    std::vector<fb_emu_counted> a(count + 2 * guard), b(count + 2 * guard),
+        c(count + 2 * guard);
+    fb_launch_plan plan;
+    plan.vector = false;
+    plan.blocks = blocks;
+    plan.threads = FB_BLOCK_THREADS;
+    run_grid(plan, pass_kernel, inputs, a.data() + guard, b.data() + guard, c.data() + guard,
+             count);
+    fb_emu_coverage result = {0, 0, 0, 0, 0};
+    for (int64_t j = -guard; j < count + guard; j++) {
+        const int64_t want = j >= 0 && j < count ? 1 : 0;
+        const int64_t reads_b = inputs == 2 ? b[j + guard].reads : want;
+        const int64_t writes = c[j + guard].writes;
+        if (a[j + guard].reads == want && reads_b == want && writes == want &&
+            c[j + guard].reads == 0)
+            continue;
+        if (result.wrong++ == 0) {
+            result.first = j;
+            result.reads_a = a[j + guard].reads;
+            result.reads_b = reads_b;
+            result.writes = writes;
+        }
+    }
+    return result;
 }

@@ -47,6 +47,20 @@ int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, co
 int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread);
 int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim);
 
+/* How often the kernels' loop (fb_unary_pass for inputs == 1, fb_binary_pass for 2, with
+ * FB_LOADS_PER_INPUT(inputs) items per turn) read and wrote each item when run over `count`
+ * items by a grid of blocks x FB_BLOCK_THREADS threads, on items that count their reads
+ * and writes (64 guard items each side of every array). Correct: every input item read
+ * once, every output item written once and never read, the guards untouched. */
+struct fb_emu_coverage {
+    int64_t wrong;   /* items (guards included) off those counts; 0: correct */
+    int64_t first;   /* the first of them: index from item 0, negative or >= count: a guard */
+    int64_t reads_a; /* its counts */
+    int64_t reads_b; /* (inputs == 1: as expected) */
+    int64_t writes;
+};
+struct fb_emu_coverage fb_emu_pass_coverage(int inputs, int64_t count, int64_t blocks);
+
 #ifdef __cplusplus
 }
 #endif

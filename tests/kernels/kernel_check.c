@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "elementwise_contract.h"
+
 /* The reference below relies on a float add being rounded to float, not carried in a wider
  * format (x87); x86-64 and AArch64 both evaluate in the type itself. */
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -29,15 +31,22 @@
 /* Outputs are filled with 0xff bytes (what cudaMemset can write): the pattern 0xffffffff
  * is a negative quiet NaN with every payload bit set. No result can carry it: the inputs
  * never hold it nor the signalling NaN 0xffbfffff that quiets to it (kc_draw), copy, relu
- * and threshold only move inputs, 0 or `value`, and an add returns a sum, a quieted input
- * NaN, or a default NaN (x86 0xffc00000, GPU 0x7fffffff). So seeing it means "not written",
- * even where any NaN would be an acceptable result. */
+ * and threshold return an input (perhaps quieted), 0, `value` or a default NaN, and an add
+ * a sum, a quieted input NaN or a default NaN (x86 0xffc00000, GPU 0x7fffffff, which is
+ * also what the GPU's relu returns for any NaN). So seeing it means "not written", even
+ * where any NaN would be an acceptable result. */
 #define KC_POISON_BITS 0xffffffffu
 #define KC_POISON_QUIETS_TO 0xffbfffffu
 
-const int64_t kc_sizes[] = {0,   1,   2,   3,    4,    5,    7,    8,    9,
-                            15,  16,  17,  31,   32,   33,   127,  128,  129,
-                            1023, 1024, 1025, 4099, (INT64_C(1) << 20) + 5};
+/* Around every boundary of every implementation: the 4 floats of a vector, one thread's
+ * turn of the CUDA main loop (4 loads per input for one input, 2 each for two: 16 and 8
+ * floats on the vector path, 4 and 2 on the scalar one), the 128-thread block, a block's
+ * turn (2048 and 1024 floats vector, 512 and 256 scalar), odd tails, and a size large enough
+ * for the grid-stride loop to turn. kc_check_op_at_grid_boundaries adds one wave of a grid. */
+const int64_t kc_sizes[] = {0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
+                            16,   17,   31,   32,   33,   127,  128,  129,  255,  256,
+                            257,  511,  512,  513,  1023, 1024, 1025, 2047, 2048, 2049,
+                            2051, 4099, (INT64_C(1) << 20) + 5};
 const size_t kc_size_count = sizeof kc_sizes / sizeof kc_sizes[0];
 
 /* Equal offsets 0..3: with a 64-byte aligned base only offset 0 is 16-byte aligned, so the
@@ -154,11 +163,6 @@ static float bits_float(uint32_t u)
     return f;
 }
 
-static bool bits_nan(uint32_t u)
-{
-    return (u & 0x7fffffffu) > 0x7f800000u;
-}
-
 /* The next float after x towards +inf (dir > 0) or -inf, on the bit patterns, so that it
  * steps through -0/+0 and subnormals exactly; x is finite. */
 static uint32_t bits_step(uint32_t x, int dir)
@@ -239,10 +243,10 @@ static uint64_t case_seed(uint64_t seed, enum kc_op op, int64_t n, struct kc_off
 /* ---- the reference, written out with no shared code ---- */
 
 /* PyTorch's relu: x <= 0 ? 0 : x, so -0 gives +0 and NaN (which compares false) passes
- * through with its bits. */
+ * through (the contract accepts any NaN for it). */
 static uint32_t ref_relu(uint32_t x)
 {
-    if (bits_nan(x))
+    if (fb_bits_are_nan(x))
         return x;
     return bits_float(x) <= 0.0f ? float_bits(0.0f) : x;
 }
@@ -250,7 +254,7 @@ static uint32_t ref_relu(uint32_t x)
 /* PyTorch's threshold: x <= th ? value : x; NaN passes through. */
 static uint32_t ref_threshold(uint32_t x, float th, float value)
 {
-    if (bits_nan(x))
+    if (fb_bits_are_nan(x))
         return x;
     return bits_float(x) <= th ? float_bits(value) : x;
 }
@@ -335,7 +339,6 @@ static void check_input_unchanged(const struct kc_case *k, const char *which,
 static void check_output(const struct kc_case *k, const uint32_t *ha, const uint32_t *hb,
                          const uint32_t *expect, const uint32_t *got)
 {
-    const bool any_nan = is_binary(k->op); /* see kernel_check.h */
     const size_t start = KC_GUARD + (size_t)k->off.c, end = start + (size_t)k->n;
     size_t wrong = 0, first = 0;
     for (size_t j = 0; j < k->total; j++) {
@@ -344,7 +347,7 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
             ok = got[j] == KC_POISON_BITS;
         } else {
             uint32_t e = expect[j - start], g = got[j];
-            ok = g != KC_POISON_BITS && (g == e || (any_nan && bits_nan(e) && bits_nan(g)));
+            ok = g != KC_POISON_BITS && fb_result_matches(e, g);
         }
         if (!ok && wrong++ == 0)
             first = j;
@@ -412,7 +415,7 @@ void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
         for (int64_t i = 0; i < n; i++) {
             uint64_t r = rng_next(&rng);
             uint32_t a = ha[KC_GUARD + offsets.a + i], *b = &hb[KC_GUARD + offsets.b + i];
-            if (bits_nan(a) || (a & 0x7fffffffu) == 0x7f800000u || (r & 7) > 1)
+            if (fb_bits_are_nan(a) || (a & 0x7fffffffu) == 0x7f800000u || (r & 7) > 1)
                 continue;
             *b = (r & 8) ? a ^ 0x80000000u : bits_step(a ^ 0x80000000u, (r & 16) ? 1 : -1);
         }
@@ -456,8 +459,139 @@ void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
     free(expect);
 }
 
+/* ---- known answers: the contract of elementwise_contract.h on constant inputs ---- */
+
+/* Expected "a NaN, any one" (elementwise_contract.h): any NaN pattern stands for all. */
+#define KC_SOME_NAN 0x7fc00000u
+
+struct kc_known_answer {
+    enum kc_op op;
+    uint32_t a, b;          /* b for add and add_relu only */
+    float threshold, value; /* for threshold only */
+    uint32_t expected;
+    const char *why;
+};
+
+/* Each answer is written out as bits, not computed, so that a host that flushes subnormals
+ * or rounds differently fails here even where implementation and reference would agree. */
+static const struct kc_known_answer kc_known_answers[] = {
+    {KC_COPY, 0x80000000u, 0, 0, 0, 0x80000000u, "copy keeps -0"},
+    {KC_COPY, 0x00000001u, 0, 0, 0, 0x00000001u, "copy keeps the smallest subnormal"},
+    {KC_COPY, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "copy of a NaN is a NaN"},
+    {KC_COPY, 0xff812345u, 0, 0, 0, KC_SOME_NAN, "copy of a signalling NaN is a NaN"},
+    {KC_RELU, 0x80000000u, 0, 0, 0, 0x00000000u, "relu(-0) = +0"},
+    {KC_RELU, 0x00000000u, 0, 0, 0, 0x00000000u, "relu(+0) = +0"},
+    {KC_RELU, 0x80000001u, 0, 0, 0, 0x00000000u, "relu(-smallest subnormal) = +0"},
+    {KC_RELU, 0x00000001u, 0, 0, 0, 0x00000001u, "relu keeps the smallest subnormal"},
+    {KC_RELU, 0x007fffffu, 0, 0, 0, 0x007fffffu, "relu keeps the largest subnormal"},
+    {KC_RELU, 0xff800000u, 0, 0, 0, 0x00000000u, "relu(-Inf) = +0"},
+    {KC_RELU, 0x7f800000u, 0, 0, 0, 0x7f800000u, "relu(+Inf) = +Inf"},
+    {KC_RELU, 0xbf800000u, 0, 0, 0, 0x00000000u, "relu(-1) = +0"},
+    {KC_RELU, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "relu(NaN) is a NaN"},
+    {KC_RELU, 0xffd00001u, 0, 0, 0, KC_SOME_NAN, "relu(-NaN) is a NaN, not 0"},
+    {KC_RELU, 0x7f800001u, 0, 0, 0, KC_SOME_NAN, "relu(signalling NaN) is a NaN"},
+    {KC_THRESHOLD, 0x80000000u, 0, 0.0f, 0.0f, 0x00000000u, "threshold(-0, 0, 0) = +0"},
+    {KC_THRESHOLD, 0x3f000000u, 0, 0.5f, -2.0f, 0xc0000000u, "x == th gives value"},
+    {KC_THRESHOLD, 0x3f000001u, 0, 0.5f, -2.0f, 0x3f000001u, "the float above th stays"},
+    {KC_THRESHOLD, 0xffc00000u, 0, 0.5f, -2.0f, KC_SOME_NAN, "threshold(NaN) is a NaN"},
+    {KC_THRESHOLD, 0xff800000u, 0, -3.0f, 42.0f, 0x42280000u, "-Inf <= th gives value"},
+    {KC_THRESHOLD, 0x00000001u, 0, 0.0f, 7.0f, 0x00000001u, "a subnormal above th = 0"},
+    {KC_ADD, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "subnormal sum, exact (no FTZ/DAZ)"},
+    {KC_ADD, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "FLT_MIN - tiny = largest subnormal"},
+    {KC_ADD, 0x80000000u, 0x80000000u, 0, 0, 0x80000000u, "-0 + -0 = -0"},
+    {KC_ADD, 0x00000000u, 0x80000000u, 0, 0, 0x00000000u, "+0 + -0 = +0"},
+    {KC_ADD, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "1 + -1 = +0"},
+    {KC_ADD, 0x3f800000u, 0x33800000u, 0, 0, 0x3f800000u, "1 + 2^-24: a tie, to even (1)"},
+    {KC_ADD, 0x3f800001u, 0x33800000u, 0, 0, 0x3f800002u, "(1 + 2^-23) + 2^-24: tie, to even"},
+    {KC_ADD, 0x7f7fffffu, 0x7f7fffffu, 0, 0, 0x7f800000u, "FLT_MAX + FLT_MAX = +Inf"},
+    {KC_ADD, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "Inf + -Inf is a NaN"},
+    {KC_ADD, 0x7fc12345u, 0x3f800000u, 0, 0, KC_SOME_NAN, "NaN + 1 is a NaN"},
+    {KC_ADD, 0x3f800000u, 0xffd00001u, 0, 0, KC_SOME_NAN, "1 + -NaN is a NaN"},
+    {KC_ADD_RELU, 0x80000000u, 0x80000000u, 0, 0, 0x00000000u, "relu(-0 + -0) = +0"},
+    {KC_ADD_RELU, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "relu(1 + -1) = +0"},
+    {KC_ADD_RELU, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "relu(subnormal sum), exact"},
+    {KC_ADD_RELU, 0x80000001u, 0x80000001u, 0, 0, 0x00000000u, "relu(-subnormal sum) = +0"},
+    {KC_ADD_RELU, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "relu(FLT_MIN - tiny), exact"},
+    {KC_ADD_RELU, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "relu(Inf + -Inf) is a NaN"},
+    {KC_ADD_RELU, 0xffc00000u, 0xbf800000u, 0, 0, KC_SOME_NAN, "relu(-NaN + -1) is a NaN"},
+};
+
+/* Every answer's input repeated over KC_KNOWN_N elements: at offset 0 that runs the CUDA
+ * vector path's main loop (and the scalar tail, n % 4 = 3), at offset 1 the scalar path. */
+#define KC_KNOWN_N 2051
+
+static void check_known_answer(const struct kc_impl *impl, const struct kc_known_answer *ka,
+                               int offset)
+{
+    const bool binary = is_binary(ka->op);
+    const size_t total = KC_KNOWN_N + 2 * KC_GUARD + KC_MAX_OFFSET;
+    const size_t bytes = total * sizeof(uint32_t);
+    char what[224];
+    snprintf(what, sizeof what, "%s known answer \"%s\" (%s a=0x%08" PRIx32 " b=0x%08" PRIx32
+             " th=%g value=%g, n=%d at offset %d)",
+             impl->name, ka->why, kc_op_name(ka->op), ka->a, ka->b, (double)ka->threshold,
+             (double)ka->value, KC_KNOWN_N, offset);
+
+    /* The reference itself must give the answer (it runs on this host, with its flags). */
+    uint32_t ref = ref_element(ka->op, ka->a, ka->b, ka->threshold, ka->value);
+    if (!fb_result_matches(ka->expected, ref))
+        fail_msg("%s: the reference gives 0x%08" PRIx32 ", expected 0x%08" PRIx32, what, ref,
+                 ka->expected);
+
+    uint32_t *ha = malloc(bytes), *hb = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(ha);
+    assert_non_null(hb);
+    assert_non_null(got);
+    for (size_t j = 0; j < total; j++) {
+        ha[j] = ka->a;
+        hb[j] = ka->b;
+    }
+    struct kc_case k = {.impl = impl, .op = ka->op, .n = KC_KNOWN_N,
+                        .off = {offset, offset, offset}, .threshold = ka->threshold,
+                        .value = ka->value, .total = total};
+    void *da = NULL, *db = NULL, *dc = NULL;
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
+    if (binary)
+        KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
+    KC_CALL(&k, impl->upload(impl->ctx, da, ha, bytes, err));
+    if (binary)
+        KC_CALL(&k, impl->upload(impl->ctx, db, hb, bytes, err));
+    KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
+    const float *pa = (const float *)da + KC_GUARD + offset;
+    const float *pb = binary ? (const float *)db + KC_GUARD + offset : NULL;
+    float *pc = (float *)dc + KC_GUARD + offset;
+    KC_CALL(&k, impl->run(impl->ctx, ka->op, pa, pb, pc, KC_KNOWN_N, ka->threshold, ka->value,
+                          err));
+    KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
+    for (size_t i = 0; i < KC_KNOWN_N; i++) {
+        uint32_t g = got[KC_GUARD + (size_t)offset + i];
+        if (g == KC_POISON_BITS || !fb_result_matches(ka->expected, g))
+            fail_msg("%s: element %zu is 0x%08" PRIx32 ", expected 0x%08" PRIx32 "%s", what, i,
+                     g, ka->expected, fb_bits_are_nan(ka->expected) ? " (any NaN)" : "");
+    }
+    impl->release(impl->ctx, da);
+    if (db)
+        impl->release(impl->ctx, db);
+    impl->release(impl->ctx, dc);
+    free(ha);
+    free(hb);
+    free(got);
+}
+
+void kc_check_known_answers(const struct kc_impl *impl, enum kc_op op)
+{
+    for (size_t i = 0; i < sizeof kc_known_answers / sizeof kc_known_answers[0]; i++) {
+        if (kc_known_answers[i].op != op)
+            continue;
+        check_known_answer(impl, &kc_known_answers[i], 0);
+        check_known_answer(impl, &kc_known_answers[i], 1);
+    }
+}
+
 void kc_check_op(const struct kc_impl *impl, enum kc_op op)
 {
+    kc_check_known_answers(impl, op);
     const struct kc_threshold_pair none = {0.0f, 0.0f};
     const size_t pairs = op == KC_THRESHOLD ? kc_threshold_pair_count : 1;
     for (size_t p = 0; p < pairs; p++) {
@@ -472,5 +606,34 @@ void kc_check_op(const struct kc_impl *impl, enum kc_op op)
             for (size_t s = 0; s < kc_size_count; s++)
                 kc_check_case(impl, op, kc_sizes[s], kc_offsets[o], tv.threshold, tv.value);
         }
+    }
+}
+
+/* ---- the boundaries of the CUDA launch plan ---- */
+
+void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, int sm_count)
+{
+    /* kernels/launch_plan.h restated: 16 blocks of 128 threads per SM at most; a thread's
+     * turn takes 4 loads, split over the inputs, of 4 floats (vector path) or 1 (scalar). */
+    const int64_t threads = (int64_t)(sm_count > 0 ? sm_count : 1) * 16 * 128;
+    const int64_t loads = is_binary(op) ? 2 : 4; /* per input per turn */
+    const struct {
+        int64_t wave; /* floats one full wave moves in one turn */
+        struct kc_offsets offsets;
+    } paths[] = {
+        {threads * loads * 4, {0, 0, 0}}, /* vector path: everything 16-byte aligned */
+        {threads * loads, {3, 1, 2}},     /* scalar path: nothing aligned */
+    };
+    const float th = kc_threshold_pairs[1].threshold, value = kc_threshold_pairs[1].value;
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        const int64_t w = paths[p].wave;
+        /* A wave less one vector and an odd tail, less one float, exactly, plus one float
+         * (tail only), plus one vector and an odd tail (a remainder turn for thread 0), and
+         * where it is small enough, two and a half waves and an odd tail (the grid-stride
+         * loop turns twice, then half the threads take a partial last turn). */
+        const int64_t sizes[] = {w - 5, w - 1, w, w + 1, w + 7, 2 * w + w / 2 + 3};
+        const size_t count = 2 * w + w / 2 + 3 <= (INT64_C(4) << 20) ? 6 : 5;
+        for (size_t s = 0; s < count; s++)
+            kc_check_case(impl, op, sizes[s], paths[p].offsets, th, value);
     }
 }

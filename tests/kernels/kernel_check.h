@@ -4,18 +4,23 @@
  *
  * Like dav1d's checkasm, it runs the implementation and a plain scalar reference (written
  * out in kernel_check.c, deliberately not the shared kernels/elementwise_ops.h) on the
- * same freshly drawn inputs and compares the results bit for bit, over every size in
- * kc_sizes and every pointer offset in kc_offsets. What it checks, per case:
- * - every output element equals the reference bit for bit (memcpy of the bit patterns).
- *   One exception: for add and add_relu any NaN equals any NaN, because the GPU's add
- *   returns a canonical NaN (0x7fffffff) where x86 returns the quieted first NaN operand.
- *   copy, relu and threshold must pass a NaN through with its exact bits.
+ * same freshly drawn inputs and compares the results, over every size in kc_sizes and
+ * every pointer offset in kc_offsets. What it checks, per case:
+ * - every output element matches the reference under the contract of
+ *   kernels/elementwise_contract.h (fb_result_matches, the one comparison every check
+ *   uses): the same bits, sign of zero and subnormals included, except that where the
+ *   reference gives a NaN any NaN will do (the GPU's relu and add return the canonical NaN
+ *   0x7fffffff, not the input's; x86's add the quieted first NaN operand).
  * - every output element was written: outputs are poisoned with 0xff bytes first
  *   (0xffffffff, a NaN that no input and no result can be; see KC_POISON_BITS);
  * - nothing before or after the output was written (KC_GUARD elements each side, plus
  *   the room left by smaller offsets), and no input buffer changed at all.
  * Inputs are random per run (seed from the clock, printed; FB_TEST_SEED=<n> replays a run)
  * and are rich in NaN, +-Inf, +-0, subnormals and values at and next to the threshold.
+ * Besides, known answers (constant inputs with results written out as bits: relu(-0) = +0,
+ * exact subnormal sums, ties rounded to even, NaN in gives NaN out) hold the implementation
+ * and the reference itself to the contract, so a host that flushes subnormals for the
+ * whole process (FTZ/DAZ) fails even though implementation and reference would agree.
  *
  * The check calls cmocka's fail_msg on the first wrong case, with everything needed to
  * replay it, so it must run inside a cmocka test. */
@@ -79,8 +84,20 @@ uint64_t kc_seed(void);
 void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
                    struct kc_offsets offsets, float threshold, float value);
 
-/* Every size times every offset (for threshold: times every pair of kc_threshold_pairs). */
+/* The known answers of op (kernel_check.c lists them), each over 2051 equal elements at
+ * offset 0 and at offset 1. */
+void kc_check_known_answers(const struct kc_impl *impl, enum kc_op op);
+
+/* The known answers, then every size times every offset (for threshold: times every pair
+ * of kc_threshold_pairs). */
 void kc_check_op(const struct kc_impl *impl, enum kc_op op);
+
+/* Sizes around one full wave of the CUDA launch plan (kernels/launch_plan.h, restated) on
+ * sm_count SMs, for the vector path (all pointers aligned) and the scalar path (none
+ * aligned): a wave -5, -1, 0, +1, +7 floats, and 2.5 waves + 3 where that is at most 4M
+ * floats, so the main loop, the last partial turn, the scalar tail and the grid-stride
+ * loop all meet their edges. For threshold, with the pair (0.5, -2). */
+void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, int sm_count);
 
 const char *kc_op_name(enum kc_op op);
 

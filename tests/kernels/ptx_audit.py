@@ -4,35 +4,65 @@
 The whole point of fusion is fewer bytes moved, so the kernels must issue exactly the loads
 and stores the traffic model counts (kernels/elementwise_kernels.cuh):
     copy, relu, threshold: 1 load, 1 store per element;  add, add_relu: 2 loads, 1 store.
-With `#pragma unroll 1` each path holds one instance of each access, so per kernel entry:
-    vector kernel: the float4 loop (ld.global[.nc].v4.f32, st.global.v4.f32) plus the scalar
-                   tail (ld.global[.nc].f32, st.global.f32), each with that many accesses;
-    scalar kernel: the scalar loop only.
-Anything else touching memory is an error: other global loads or stores (other widths or
-types, generic ld/st, which could reach global memory), atomics and reductions, shared,
-constant or local memory (ld.local/st.local, a __local_depot: register spills). Kernel
+And they must keep enough bytes in flight to reach the memory bandwidth
+(kernels/launch_plan.h): each turn of the main loop issues P independent loads per input,
+P = 4 with one input, 2 with two, all before the turn's first store.
+
+The main loop carries `#pragma unroll 1`, so the PTX holds one copy of it, found here as a
+label and the backward branch to it; after it comes the last turn (the P - 1 items or fewer
+a thread has left, each access guarded) and, on the vector path, the scalar tail. Per kernel
+entry, as (loads, stores):
+    vector kernel: main loop   P * inputs ld.global[.nc].v4.f32, P st.global.v4.f32
+                   remainder   (P - 1) * inputs v4 loads, P - 1 v4 stores (no loop)
+                   tail        inputs ld.global[.nc].f32, 1 st.global.f32 (no loop)
+    scalar kernel: main loop   P * inputs scalar loads, P scalar stores
+                   remainder   (P - 1) * inputs scalar loads, P - 1 scalar stores (no loop)
+In the main loop, each input's loads are told apart by following the address registers back
+to the kernel parameter they come from: every input must have at least 2 (the bytes in
+flight). In the main loop and in the remainder, no store may come before the last load.
+Anything else is an error: other global loads or stores (other widths or types, generic
+ld/st, which could reach global memory), atomics and reductions, shared, constant or local
+memory (ld.local/st.local, a __local_depot: register spills), and `.ftz` arithmetic (which
+would flush subnormals, breaking the contract of kernels/elementwise_contract.h). Kernel
 parameters (ld.param) are the only other loads allowed.
 
+With --ptxas PTXAS, the PTX is also assembled for sm_90 with `ptxas -v`: every kernel must
+use at most 32 registers (65536 per SM / 2048 resident threads: what __maxnreg__(32)
+promises the one-wave grid) with no spill stores or loads and no stack frame.
+
 Usage:
-    ptx_audit.py LAUNCHERS.ptx              audit; print the table; exit 1 on any mismatch
-    ptx_audit.py --self-test LAUNCHERS.ptx  check the audit itself: the real PTX must pass
-                                            and every doctored copy of it must fail
+    ptx_audit.py [--ptxas PTXAS] LAUNCHERS.ptx              audit; print the tables;
+                                                            exit 1 on any mismatch
+    ptx_audit.py --self-test [--ptxas PTXAS] LAUNCHERS.ptx  check the audit itself: the real
+                                                            PTX must pass and every doctored
+                                                            copy of it must fail
 Python 3 standard library only.
 """
 
 import re
+import subprocess
 import sys
 
-# Expected accesses per path: (loads, stores).
+# Loads per input per turn of the main loop (kernels/launch_plan.h, FB_LOADS_PER_INPUT),
+# and the least the bytes-in-flight rule accepts.
+LOADS_PER_INPUT = {1: 4, 2: 2}
+MIN_LOADS_PER_INPUT = 2
+MAX_REGISTERS = 32  # 65536 registers per SM / (16 blocks x 128 threads), FB_KERNEL_REGISTERS
+
 UNARY_OPS = ("fb_copy_op", "fb_relu_op", "fb_threshold_op")
 BINARY_OPS = ("fb_add_op", "fb_add_relu_op")
+# Per kernel: its number of inputs and the expected (loads, stores) per path.
 EXPECTED = {}
-for _op in UNARY_OPS:
-    EXPECTED[("fb_unary_vector_kernel", _op)] = {"vector": (1, 1), "tail": (1, 1)}
-    EXPECTED[("fb_unary_scalar_kernel", _op)] = {"scalar": (1, 1)}
-for _op in BINARY_OPS:
-    EXPECTED[("fb_binary_vector_kernel", _op)] = {"vector": (2, 1), "tail": (2, 1)}
-    EXPECTED[("fb_binary_scalar_kernel", _op)] = {"scalar": (2, 1)}
+for _ops, _inputs in ((UNARY_OPS, 1), (BINARY_OPS, 2)):
+    _shape = "fb_unary" if _inputs == 1 else "fb_binary"
+    _p = LOADS_PER_INPUT[_inputs]
+    for _op in _ops:
+        EXPECTED[(_shape + "_vector_kernel", _op)] = (_inputs, {
+            "loop": (_p * _inputs, _p), "remainder": ((_p - 1) * _inputs, _p - 1),
+            "tail": (_inputs, 1)})
+        EXPECTED[(_shape + "_scalar_kernel", _op)] = (_inputs, {
+            "loop": (_p * _inputs, _p), "remainder": ((_p - 1) * _inputs, _p - 1)})
+PATHS = ("loop", "remainder", "tail")
 
 ENTRY = re.compile(r"^\s*\.(?:visible\s+|weak\s+)?\.entry\s+([A-Za-z0-9_$]+)\s*\(", re.M)
 # Itanium mangling of `template <typename Op> void fb_..._kernel(...)` with Op a plain
@@ -42,10 +72,14 @@ VECTOR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.v4\.f32\b")
 SCALAR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.f32\b")
 VECTOR_STORE = re.compile(r"^st\.global\.v4\.f32\b")
 SCALAR_STORE = re.compile(r"^st\.global\.f32\b")
-PARAM_LOAD = re.compile(r"^ld\.param\.")
+PARAM_LOAD = re.compile(r"^ld\.param\.\w+\s+(%\w+),\s*\[\w*_param_(\d+)\]")
 # Any other instruction that reads or writes memory (or a PTX prefetch, which moves data).
 MEMORY_OP = re.compile(r"^(?:ld|ldu|st|atom|red|cp\.async|prefetch|prefetchu|ld\.local|st\.local"
                        r"|multimem|tex|suld|sust|sured)\b")
+LABEL = re.compile(r"^(\$?[A-Za-z_][\w$]*):$")
+BRANCH = re.compile(r"^bra(?:\.uni)?\s+(\$?[A-Za-z_][\w$]*)\s*;")
+ADDRESS = re.compile(r"\[\s*(%\w+)\s*(?:[+-]\s*\d+\s*)?\]")
+REGISTER = re.compile(r"%\w+")
 
 
 def demangle(name):
@@ -66,35 +100,164 @@ def split_entries(ptx):
     return out
 
 
-def instructions(body):
-    """The instruction texts of an entry, without predicates, labels or comments."""
+def statements(body):
+    """[('label', name) | ('ins', text)] of an entry in order, without guard predicates or
+    comments; directives (lines starting with '.') are left out."""
+    out = []
     for raw in body.splitlines():
         line = raw.split("//", 1)[0].strip()
-        if not line or line.endswith(":") or line.startswith("."):
+        if not line or line.startswith("."):
             continue
-        line = re.sub(r"^@!?%\w+\s+", "", line)  # guard predicate
-        yield line
+        m = LABEL.match(line)
+        if m:
+            out.append(("label", m.group(1)))
+            continue
+        out.append(("ins", re.sub(r"^@!?%\w+\s+", "", line)))  # guard predicate
+    return out
 
 
-def count(body):
-    """{'ld.v4', 'ld', 'st.v4', 'st', 'other': [texts]} for one entry."""
-    c = {"ld.v4": 0, "ld": 0, "st.v4": 0, "st": 0, "other": []}
+def loops(stmts):
+    """[(start, end)] statement index ranges of the loops: a label and a later branch back
+    to it, in program order."""
+    where = {}
+    found = []
+    for i, (kind, text) in enumerate(stmts):
+        if kind == "label":
+            where[text] = i
+        else:
+            m = BRANCH.match(text)
+            if m and m.group(1) in where:
+                found.append((where[m.group(1)], i))
+    return sorted(found)
+
+
+def param_sources(stmts):
+    """A function register -> the set of kernel parameter indices its value may derive
+    from, following every definition (PTX registers may be assigned more than once, in
+    loops too) back to the ld.param that read it."""
+    defs = {}
+    params = {}
+    for kind, text in stmts:
+        if kind != "ins":
+            continue
+        m = PARAM_LOAD.match(text)
+        if m:
+            params[m.group(1)] = int(m.group(2))
+            continue
+        if MEMORY_OP.match(text) or text.startswith(("bra", "ret", "setp", "st.")):
+            continue
+        regs = REGISTER.findall(text)
+        if len(regs) >= 1:
+            defs.setdefault(regs[0], []).append(regs[1:])
+
+    def sources(reg):
+        seen, todo, found = set(), [reg], set()
+        while todo:
+            r = todo.pop()
+            if r in seen:
+                continue
+            seen.add(r)
+            if r in params:
+                found.add(params[r])
+            for operands in defs.get(r, []):
+                todo.extend(operands)
+        return found
+    return sources
+
+
+def classify(text):
+    """'ld.v4', 'ld', 'st.v4', 'st', 'param', 'other' (a memory access of another kind) or
+    None (not a memory access)."""
+    if VECTOR_LOAD.match(text):
+        return "ld.v4"
+    if SCALAR_LOAD.match(text):
+        return "ld"
+    if VECTOR_STORE.match(text):
+        return "st.v4"
+    if SCALAR_STORE.match(text):
+        return "st"
+    if text.startswith("ld.param."):
+        return "param"
+    if MEMORY_OP.match(text):
+        return "other"
+    return None
+
+
+def audit_entry(key, body):
+    """(rows, problems) for one kernel: rows are (path, loads, stores, expected, per-input
+    loads of the main loop or None)."""
+    inputs, expected = EXPECTED[key]
+    vector = key[0].endswith("vector_kernel")
+    name = "%s<%s>" % key
+    problems = []
     if "__local_depot" in body or re.search(r"^\s*\.local\b", body, re.M):
-        c["other"].append(".local frame (register spills or a stack array)")
-    for ins in instructions(body):
-        if VECTOR_LOAD.match(ins):
-            c["ld.v4"] += 1
-        elif SCALAR_LOAD.match(ins):
-            c["ld"] += 1
-        elif VECTOR_STORE.match(ins):
-            c["st.v4"] += 1
-        elif SCALAR_STORE.match(ins):
-            c["st"] += 1
-        elif PARAM_LOAD.match(ins):
-            pass
-        elif MEMORY_OP.match(ins):
-            c["other"].append(ins.split()[0])
-    return c
+        problems.append("%s: .local frame (register spills or a stack array)" % name)
+    stmts = statements(body)
+    found_loops = loops(stmts)
+    if len(found_loops) != 1:
+        problems.append("%s: %d loops; expected 1 (the main loop)" % (name, len(found_loops)))
+    main = found_loops[0] if found_loops else (-1, -1)
+
+    counts = {p: [0, 0] for p in PATHS}
+    accesses = {p: ([], []) for p in PATHS}  # (loads, stores) as (statement index, address)
+    for i, (kind, text) in enumerate(stmts):
+        if kind != "ins":
+            continue
+        if ".ftz" in text.split()[0]:
+            problems.append("%s: %s flushes subnormals to zero" % (name, text.split()[0]))
+        what = classify(text)
+        if what is None or what == "param":
+            continue
+        wide = what.endswith(".v4")
+        if main[0] <= i <= main[1]:
+            path = "loop"
+        else:
+            path = "remainder" if wide or not vector else "tail"
+        # Vector kernels: v4 accesses but in the tail; scalar kernels: no v4 access at all.
+        if what == "other" or (vector and wide != (path != "tail")) or (not vector and wide):
+            problems.append("%s: unexpected memory access in the %s: %s"
+                            % (name, "main loop" if path == "loop" else path, text.split()[0]))
+            continue
+        load = what.startswith("ld")
+        counts[path][0 if load else 1] += 1
+        m = ADDRESS.search(text)
+        accesses[path][0 if load else 1].append((i, m.group(1) if m else None))
+
+    # The bytes-in-flight rules: enough loads per input in the main loop, and in the main
+    # loop and the remainder every load issued before the first store.
+    sources = param_sources(stmts)
+    main_loads = accesses["loop"][0]
+    per_input = []
+    for k in range(inputs):
+        per_input.append(sum(1 for _, reg in main_loads if reg and sources(reg) == {k}))
+    unattributed = len(main_loads) - sum(per_input)
+    if found_loops:
+        if unattributed:
+            problems.append("%s main loop: %d loads not traced to one input parameter"
+                            % (name, unattributed))
+        for k, loads in enumerate(per_input):
+            if loads < MIN_LOADS_PER_INPUT:
+                problems.append("%s main loop: %d %sload(s) of input %d per turn; at least %d "
+                                "are needed in flight" % (name, loads, "v4 " if vector else "",
+                                                          k, MIN_LOADS_PER_INPUT))
+    for path in ("loop", "remainder"):
+        loads, stores = accesses[path]
+        if loads and stores and stores[0][0] < loads[-1][0]:
+            problems.append("%s %s: a store comes before the last load, so not all loads are "
+                            "in flight together" % (name, "main loop" if path == "loop"
+                                                    else path))
+
+    rows = []
+    for path in PATHS:
+        if path not in expected:
+            continue
+        got = tuple(counts[path])
+        want = expected[path]
+        rows.append((path, got[0], got[1], want, per_input if path == "loop" else None))
+        if got != want:
+            problems.append("%s %s: %d loads, %d stores; expected %d, %d"
+                            % (name, path, got[0], got[1], want[0], want[1]))
+    return rows, problems
 
 
 def audit(ptx, out):
@@ -110,39 +273,81 @@ def audit(ptx, out):
         if key in seen:
             problems.append("kernel %s<%s> appears twice" % key)
         seen.add(key)
-        name = "%s<%s>" % key
-        c = count(body)
-        got = {}
-        if key[0].endswith("vector_kernel"):
-            got["vector"] = (c["ld.v4"], c["st.v4"])
-            got["tail"] = (c["ld"], c["st"])
-        else:
-            got["scalar"] = (c["ld"], c["st"])
-            if c["ld.v4"] or c["st.v4"]:
-                problems.append("%s: %d vector loads and %d vector stores in the scalar kernel"
-                                % (name, c["ld.v4"], c["st.v4"]))
-        for path, want in EXPECTED[key].items():
-            ok = got[path] == want
-            rows.append((name, path, got[path][0], got[path][1], want, ok))
-            if not ok:
-                problems.append("%s %s path: %d loads, %d stores; expected %d, %d"
-                                % (name, path, got[path][0], got[path][1], want[0], want[1]))
-        for other in c["other"]:
-            problems.append("%s: unexpected memory access: %s" % (name, other))
+        entry_rows, entry_problems = audit_entry(key, body)
+        problems += entry_problems
+        bad = " ".join(entry_problems)
+        for path, loads, stores, want, per_input in entry_rows:
+            ok = (loads, stores) == want and not bad
+            rows.append(("%s<%s>" % key, path, loads, stores, want, per_input, ok))
     for key in sorted(set(EXPECTED) - seen):
         problems.append("kernel %s<%s> missing from the PTX" % key)
 
-    out.write("%-42s %-7s %5s %6s  %-8s %s\n"
-              % ("kernel", "path", "loads", "stores", "expected", "result"))
+    out.write("%-42s %-9s %5s %6s  %-8s %-9s %s\n"
+              % ("kernel", "path", "loads", "stores", "expected", "per input", "result"))
     ops = UNARY_OPS + BINARY_OPS
-    paths = ("vector", "tail", "scalar")
     rows.sort(key=lambda r: (ops.index(r[0].split("<")[1][:-1]), "scalar" in r[0],
-                             paths.index(r[1])))
-    for name, path, loads, stores, want, ok in rows:
-        out.write("%-42s %-7s %5d %6d  %-8s %s\n"
-                  % (name, path, loads, stores, "%d/%d" % want, "ok" if ok else "MISMATCH"))
+                             PATHS.index(r[1])))
+    for name, path, loads, stores, want, per_input, ok in rows:
+        out.write("%-42s %-9s %5d %6d  %-8s %-9s %s\n"
+                  % (name, path, loads, stores, "%d/%d" % want,
+                     "+".join(str(x) for x in per_input) if per_input else "",
+                     "ok" if ok else "MISMATCH"))
     return problems
 
+
+# ---- registers and spills, from ptxas ----
+
+def run_ptxas(ptxas, ptx_path):
+    """ptxas -v's report for the PTX assembled for sm_90."""
+    done = subprocess.run([ptxas, "-arch=sm_90", "-v", ptx_path, "-o", "/dev/null"],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("ptx_audit: %s failed:\n%s%s" % (ptxas, done.stdout, done.stderr))
+    return done.stdout + done.stderr
+
+
+def check_ptxas(report, out):
+    """Prints registers and spills per kernel; returns the problems."""
+    problems = []
+    kernels = {}
+    current = None
+    for line in report.splitlines():
+        m = re.search(r"Compiling entry function '(\w+)'", line)
+        if m:
+            key = demangle(m.group(1))
+            current = "%s<%s>" % key if key else m.group(1)
+            kernels[current] = {}
+            continue
+        if current is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill "
+                      r"loads", line)
+        if m:
+            kernels[current]["stack"], kernels[current]["spill_st"], \
+                kernels[current]["spill_ld"] = (int(x) for x in m.groups())
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            kernels[current]["registers"] = int(m.group(1))
+    if len(kernels) != len(EXPECTED):
+        problems.append("ptxas reported %d kernels; expected %d" % (len(kernels), len(EXPECTED)))
+    out.write("%-42s %9s %12s %11s\n" % ("kernel", "registers", "spill bytes", "stack bytes"))
+    for name in sorted(kernels):
+        k = kernels[name]
+        if set(k) != {"stack", "spill_st", "spill_ld", "registers"}:
+            problems.append("%s: ptxas's report is incomplete: %s" % (name, k))
+            continue
+        spills = k["spill_st"] + k["spill_ld"]
+        out.write("%-42s %9d %12d %11d\n" % (name, k["registers"], spills, k["stack"]))
+        if k["registers"] > MAX_REGISTERS:
+            problems.append("%s: %d registers; at most %d keep 16 blocks of 128 per SM"
+                            % (name, k["registers"], MAX_REGISTERS))
+        if spills or k["stack"]:
+            problems.append("%s: %d bytes of spills, %d bytes of stack frame"
+                            % (name, spills, k["stack"]))
+    return problems
+
+
+# ---- self-test ----
 
 class _Null:
     def write(self, _text):
@@ -158,20 +363,81 @@ def _entry_span(ptx, kernel, op):
     raise SystemExit("self-test: %s<%s> not in the PTX" % (kernel, op))
 
 
-def _doctor(ptx, kernel, op, pattern, edit):
-    """ptx with edit(line) applied to the first line of kernel<op> matching pattern."""
+def _doctor(ptx, kernel, op, pattern, edit, nth=0):
+    """ptx with edit(line) applied to the nth line (from 0) of kernel<op> matching
+    pattern."""
     start, end = _entry_span(ptx, kernel, op)
     body = ptx[start:end].splitlines(keepends=True)
-    for i, line in enumerate(body):
-        if re.search(pattern, line):
-            body[i] = edit(line)
-            return ptx[:start] + "".join(body) + ptx[end:]
-    raise SystemExit("self-test: no line matching %r in %s<%s>" % (pattern, kernel, op))
+    hits = [i for i, line in enumerate(body) if re.search(pattern, line)]
+    if len(hits) <= nth:
+        raise SystemExit("self-test: no line %d matching %r in %s<%s>" % (nth, pattern, kernel,
+                                                                         op))
+    body[hits[nth]] = edit(body[hits[nth]])
+    return ptx[:start] + "".join(body) + ptx[end:]
 
 
-def self_test(ptx):
+def _doctor_body(ptx, kernel, op, edit):
+    """ptx with edit(list of lines) applied to the body of kernel<op>."""
+    start, end = _entry_span(ptx, kernel, op)
+    body = edit(ptx[start:end].splitlines(keepends=True))
+    return ptx[:start] + "".join(body) + ptx[end:]
+
+
+def _main_loop_lines(lines):
+    """Indices of the main loop's lines (its label to its backward branch) in lines."""
+    for i, line in enumerate(lines):
+        m = LABEL.match(line.strip())
+        if m:
+            for j in range(i + 1, len(lines)):
+                if re.search(r"\bbra(?:\.uni)?\s+" + re.escape(m.group(1)) + r"\s*;", lines[j]):
+                    return range(i, j + 1)
+    raise SystemExit("self-test: no loop found")
+
+
+def _one_load_per_input(lines):
+    """The main loop cut back to one turn of one item: keep the first load of each input and
+    the first store, as the kernels were before bytes in flight were raised."""
+    loop = _main_loop_lines(lines)
+    loads = [i for i in loop if VECTOR_LOAD.match(lines[i].strip())]
+    stores = [i for i in loop if VECTOR_STORE.match(lines[i].strip())]
+    drop = set(loads[2:] + stores[1:])  # binary kernel: the first two loads are a and b
+    return [line for i, line in enumerate(lines) if i not in drop]
+
+
+def _loads_from_one_input(lines):
+    """The second turn's load of input b made to read input a instead: the same number of
+    loads, but only one of them from b."""
+    loop = _main_loop_lines(lines)
+    loads = [i for i in loop if VECTOR_LOAD.match(lines[i].strip())]
+    a_again = ADDRESS.search(lines[loads[2]]).group(0)
+    lines[loads[3]] = ADDRESS.sub(a_again, lines[loads[3]])
+    return lines
+
+
+def _store_between_loads(lines):
+    """The main loop's first store moved up before its last load."""
+    loop = _main_loop_lines(lines)
+    loads = [i for i in loop if VECTOR_LOAD.match(lines[i].strip())]
+    store = next(i for i in loop if VECTOR_STORE.match(lines[i].strip()))
+    moved = lines.pop(store)
+    lines.insert(loads[-1], moved)
+    return lines
+
+
+def _remainder_store_first(lines):
+    """The remainder's first store moved up before its last load."""
+    loop = _main_loop_lines(lines)
+    after = range(loop[-1] + 1, len(lines))
+    loads = [i for i in after if VECTOR_LOAD.match(lines[i].strip())]
+    store = next(i for i in after if VECTOR_STORE.match(lines[i].strip()))
+    moved = lines.pop(store)
+    lines.insert(loads[-1], moved)
+    return lines
+
+
+def self_test(ptx, ptxas_report):
     """The audit must pass the real PTX and fail each doctored copy. Returns an exit code."""
-    if audit(ptx, _Null()):
+    if audit(ptx, _Null()) or (ptxas_report is not None and check_ptxas(ptxas_report, _Null())):
         print("self-test: the real PTX does not pass the audit; run without --self-test")
         return 1
     fused = ("fb_binary_vector_kernel", "fb_add_relu_op")
@@ -182,6 +448,18 @@ def self_test(ptx):
          _doctor(ptx, *fused, r"ld\.global\.nc\.v4\.f32", lambda l: l + l)),
         ("a vector store dropped from the fused vector kernel",
          _doctor(ptx, *fused, r"st\.global\.v4\.f32", lambda l: "")),
+        ("a vector store dropped from the fused vector kernel's remainder",
+         _doctor(ptx, *fused, r"st\.global\.v4\.f32", lambda l: "", nth=2)),
+        ("only one v4 load per input in the fused vector kernel's main loop",
+         _doctor_body(ptx, *fused, _one_load_per_input)),
+        ("three loads of input a and one of b in the fused vector kernel's main loop",
+         _doctor_body(ptx, *fused, _loads_from_one_input)),
+        ("a store before the last load in the fused vector kernel's main loop",
+         _doctor_body(ptx, *fused, _store_between_loads)),
+        ("a store before the last load in the relu vector kernel's remainder",
+         _doctor_body(ptx, "fb_unary_vector_kernel", "fb_relu_op", _remainder_store_first)),
+        ("a flush-to-zero add in the fused vector kernel",
+         _doctor(ptx, *fused, r"\badd\.f32", lambda l: l.replace("add.f32", "add.ftz.f32"))),
         ("an extra store in the scalar copy kernel",
          _doctor(ptx, "fb_unary_scalar_kernel", "fb_copy_op", r"st\.global\.f32",
                  lambda l: l + l)),
@@ -209,7 +487,30 @@ def self_test(ptx):
         else:
             print("self-test: FAILED to reject %s" % what)
             failures += 1
-    print("self-test: %d of %d doctored PTX files rejected" % (len(cases) - failures, len(cases)))
+    total = len(cases)
+    if ptxas_report is not None:
+        fused_name = "_Z23fb_binary_vector_kernelI14fb_add_relu_op"
+        reports = [
+            ("40 registers in the fused vector kernel",
+             re.sub(r"(%s\w*' for 'sm_90'\n(?:.*\n)*?.*?Used )\d+" % fused_name, r"\g<1>40",
+                    ptxas_report, count=1)),
+            ("8 bytes of spill stores in the fused vector kernel",
+             re.sub(r"(%s\w*' for 'sm_90'\n(?:.*\n)*?.*?)0 bytes spill stores" % fused_name,
+                    r"\g<1>8 bytes spill stores", ptxas_report, count=1)),
+        ]
+        for what, doctored in reports:
+            total += 1
+            if doctored == ptxas_report:
+                print("self-test: could not doctor ptxas's report for %s" % what)
+                failures += 1
+                continue
+            problems = check_ptxas(doctored, _Null())
+            if problems:
+                print("self-test: rejected %s: %s" % (what, problems[0]))
+            else:
+                print("self-test: FAILED to reject %s" % what)
+                failures += 1
+    print("self-test: %d of %d doctored inputs rejected" % (total - failures, total))
     return 1 if failures else 0
 
 
@@ -217,17 +518,30 @@ def main(argv):
     args = argv[1:]
     selftest = "--self-test" in args
     args = [a for a in args if a != "--self-test"]
+    ptxas = None
+    if "--ptxas" in args:
+        at = args.index("--ptxas")
+        if at + 1 >= len(args):
+            sys.stderr.write(__doc__)
+            return 2
+        ptxas = args[at + 1]
+        del args[at:at + 2]
     if len(args) != 1:
         sys.stderr.write(__doc__)
         return 2
     with open(args[0], encoding="utf-8") as f:
         ptx = f.read()
+    report = run_ptxas(ptxas, args[0]) if ptxas else None
     if selftest:
-        return self_test(ptx)
+        return self_test(ptx, report)
     problems = audit(ptx, sys.stdout)
+    if report is not None:
+        sys.stdout.write("\n")
+        problems += check_ptxas(report, sys.stdout)
     for p in problems:
         print("MISMATCH: " + p)
-    print("ptx_audit: %s (%s)" % ("FAILED" if problems else "ok", args[0]))
+    print("ptx_audit: %s (%s%s)" % ("FAILED" if problems else "ok", args[0],
+                                    ", registers and spills from ptxas" if ptxas else ""))
     return 1 if problems else 0
 
 

@@ -1,10 +1,15 @@
 /* The CUDA kernels' own source, run on the CPU over the exact launch grid
- * (emulated_launchers.cpp says what that proves and what it does not), checked bit for bit
- * against the scalar reference at every size and offset, with the grid of an H200
- * (132 SMs) and of a one- or two-SM GPU (so the grid-stride loop turns many times).
- * Every launch is also checked against an independent statement of the plan: the vector
- * kernel exactly when all pointers are 16-byte aligned, the grid size, no launch for n = 0.
- * Then unit tests of kernels/launch_plan.h and of the kernels' 64-bit index helpers. */
+ * (emulated_launchers.cpp says what that proves and what it does not), checked against the
+ * scalar reference under the contract of kernels/elementwise_contract.h at every size and
+ * offset, plus sizes around one full wave, with the grid of an H200 (132 SMs) and of a
+ * two-SM GPU (so the grid-stride loop turns many times). Every launch is also checked
+ * against an independent statement of the plan (the vector kernel exactly when all pointers
+ * are 16-byte aligned, the grid size, no launch for n = 0), and the test asserts that the
+ * sizes drove each part of the kernels: the main loop, the last partial turn and the scalar
+ * tail. Then the loops alone, over items that count their reads and writes, for every count
+ * up to a few turns of small grids and around the turns of large ones; then unit tests of
+ * kernels/launch_plan.h and of the kernels' 64-bit index helpers. */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,10 +25,14 @@
 
 #define H200_SM_COUNT 132
 
+/* What the launches of one test drove, per path (0: scalar, 1: vector). */
 struct emu_ctx {
     int sm_count;
-    long vector_launches, scalar_launches;
-    int64_t max_loop_turns; /* the most grid-stride iterations any thread made */
+    long launches[2];
+    long main_loop[2];    /* launches where some thread took a full turn of the main loop */
+    long partial_turn[2]; /* launches where some thread took a last turn of < P items */
+    long tail;            /* vector launches with a scalar tail (n % 4 != 0) */
+    int64_t max_turns;    /* the most turns (full and partial) any thread took */
 };
 
 static bool aligned16(const void *p)
@@ -36,9 +45,18 @@ static int64_t min64(int64_t x, int64_t y)
     return x < y ? x : y;
 }
 
-/* The launch the plan should have made, stated independently of launch_plan.h. */
-static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, int64_t n,
-                        const float *a, const float *b, const float *c, struct fb_error *err)
+static int64_t ceil_div(int64_t x, int64_t y)
+{
+    return (x + y - 1) / y;
+}
+
+/* The launch the plan should have made, stated independently of launch_plan.h: 128 threads
+ * a block, at most 16 blocks per SM; a thread's turn takes P = 4 / inputs items of each
+ * input (float4 on the vector path, float on the scalar one); the vector path also needs
+ * n % 4 threads for its tail. */
+static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, int inputs,
+                        int64_t n, const float *a, const float *b, const float *c,
+                        struct fb_error *err)
 {
     const bool vector = aligned16(a) && aligned16(b) && aligned16(c);
     if (n == 0) {
@@ -47,10 +65,10 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, in
                            (long long)got->blocks);
         return FB_OK;
     }
-    /* A vector thread takes a float4 per turn, and the first n % 4 threads one tail
-     * element each. */
-    const int64_t items = vector ? (n / 4 > n % 4 ? n / 4 : n % 4) : n;
-    const int64_t blocks = min64((items + 127) / 128, (int64_t)ctx->sm_count * 16);
+    const int64_t p = 4 / inputs, count = vector ? n / 4 : n;
+    const int64_t items = vector ? (ceil_div(count, p) > n % 4 ? ceil_div(count, p) : n % 4)
+                                 : ceil_div(count, p);
+    const int64_t blocks = min64(ceil_div(items, 128), (int64_t)ctx->sm_count * 16);
     if (!got->launched || got->vector != vector || got->blocks != blocks || got->threads != 128)
         return fb_fail(err, FB_ERR_VERIFY,
                        "launch was %s<<<%lld, %d>>> (launched %d), expected %s<<<%lld, 128>>> "
@@ -58,13 +76,20 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, in
                        got->vector ? "vector" : "scalar", (long long)got->blocks, got->threads,
                        got->launched, vector ? "vector" : "scalar", (long long)blocks,
                        (const void *)a, (const void *)b, (const void *)c);
-    const int64_t threads = blocks * 128, turns = (items + threads - 1) / threads;
-    if (turns > ctx->max_loop_turns)
-        ctx->max_loop_turns = turns;
-    if (vector)
-        ctx->vector_launches++;
-    else
-        ctx->scalar_launches++;
+    /* Thread 0 takes a full turn when its P items exist: (P - 1) T < count. Full turns
+     * cover whole chunks of P T items; a remainder r = count mod P T leaves some thread
+     * (at least the last) fewer than P items: a partial turn. */
+    const int64_t threads = blocks * 128, chunk = p * threads;
+    ctx->launches[vector]++;
+    if ((p - 1) * threads < count)
+        ctx->main_loop[vector]++;
+    if (count % chunk != 0)
+        ctx->partial_turn[vector]++;
+    if (vector && n % 4 != 0)
+        ctx->tail++;
+    const int64_t turns = ceil_div(count, chunk);
+    if (turns > ctx->max_turns)
+        ctx->max_turns = turns;
     return FB_OK;
 }
 
@@ -75,19 +100,25 @@ static int emu_run(void *opaque, enum kc_op op, const float *a, const float *b, 
     const struct fb_cuda_launch_context launch_ctx = {.stream = NULL,
                                                       .sm_count = ctx->sm_count};
     struct fb_emu_launch launch = {0};
-    int status = FB_ERR_USAGE;
+    int status = FB_ERR_USAGE, inputs = 1;
     switch (op) {
     case KC_COPY: status = fb_emu_copy(&launch_ctx, a, c, n, &launch, err); break;
     case KC_RELU: status = fb_emu_relu(&launch_ctx, a, c, n, &launch, err); break;
     case KC_THRESHOLD:
         status = fb_emu_threshold(&launch_ctx, a, c, n, threshold, value, &launch, err);
         break;
-    case KC_ADD: status = fb_emu_add(&launch_ctx, a, b, c, n, &launch, err); break;
-    case KC_ADD_RELU: status = fb_emu_add_relu(&launch_ctx, a, b, c, n, &launch, err); break;
+    case KC_ADD:
+        inputs = 2;
+        status = fb_emu_add(&launch_ctx, a, b, c, n, &launch, err);
+        break;
+    case KC_ADD_RELU:
+        inputs = 2;
+        status = fb_emu_add_relu(&launch_ctx, a, b, c, n, &launch, err);
+        break;
     }
     if (status != FB_OK)
         return status;
-    return check_launch(ctx, &launch, n, a, b, c, err);
+    return check_launch(ctx, &launch, inputs, n, a, b, c, err);
 }
 
 struct emu_case {
@@ -111,12 +142,73 @@ static void test_op_matches_reference(void **state)
         .run = emu_run,
     };
     kc_check_op(&impl, c->op);
-    /* Both paths ran (offset 0 vector, 1..3 scalar), and on the small GPU the largest size
-     * made every thread loop: (2^20 + 5) / 4 vectors over 32 * 128 threads = 65 turns. */
-    assert_true(ctx.vector_launches > 0);
-    assert_true(ctx.scalar_launches > 0);
+    kc_check_op_at_grid_boundaries(&impl, c->op, c->sm_count);
+    /* Both paths ran (offset 0 vector, misaligned scalar), and each drove its main loop and
+     * its partial last turn, and the vector path its scalar tail. */
+    for (int vector = 0; vector < 2; vector++) {
+        assert_true(ctx.launches[vector] > 0);
+        assert_true(ctx.main_loop[vector] > 0);
+        assert_true(ctx.partial_turn[vector] > 0);
+    }
+    assert_true(ctx.tail > 0);
+    /* On the small grid the largest sizes made every thread loop: (2^20 + 5) / 4 vectors
+     * over 32 * 128 threads taking 4 (one input) or 2 (two) each: 17 or 33 turns. */
     if (c->sm_count == 2)
-        assert_true(ctx.max_loop_turns >= 65);
+        assert_true(ctx.max_turns >= 17);
+}
+
+/* ---- the kernels' loops: every item read and written exactly once ---- */
+
+static void check_coverage(int inputs, int64_t count, int64_t blocks)
+{
+    struct fb_emu_coverage cov = fb_emu_pass_coverage(inputs, count, blocks);
+    if (cov.wrong)
+        fail_msg("%s loop over %" PRId64 " items with %" PRId64 " blocks of 128: %" PRId64
+                 " items wrong; first: item %" PRId64 "%s read %" PRId64 " + %" PRId64
+                 " times, written %" PRId64 " times",
+                 inputs == 1 ? "unary" : "binary", count, blocks, cov.wrong, cov.first,
+                 cov.first < 0 || cov.first >= count ? " (a guard)" : "", cov.reads_a,
+                 cov.reads_b, cov.writes);
+}
+
+static void test_loop_touches_each_item_once_on_small_grids(void **state)
+{
+    (void)state;
+    /* Every count from 0 to three full turns of the grid and a bit. */
+    const int64_t grids[] = {1, 2, 3};
+    for (int inputs = 1; inputs <= 2; inputs++) {
+        const int64_t p = 4 / inputs;
+        for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+            const int64_t threads = grids[g] * 128;
+            for (int64_t count = 0; count <= 3 * p * threads + p + 1; count++)
+                check_coverage(inputs, count, grids[g]);
+        }
+    }
+}
+
+static void test_loop_touches_each_item_once_around_turns_of_large_grids(void **state)
+{
+    (void)state;
+    /* 32 blocks (2 SMs) and 2112 (an H200's wave): around 0, 1 and 2 full turns (for 2112
+     * blocks, 1 only, to keep memory small), at a thread, a warp and a whole grid's width. */
+    const int64_t grids[] = {32, 2112};
+    for (int inputs = 1; inputs <= 2; inputs++) {
+        const int64_t p = 4 / inputs;
+        for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+            const int64_t threads = grids[g] * 128;
+            const int64_t max_turns = grids[g] > 32 ? 1 : 2;
+            for (int64_t turns = 0; turns <= max_turns; turns++) {
+                const int64_t base = turns * p * threads;
+                const int64_t deltas[] = {-threads - 1, -threads, -threads + 1, -33, -1, 0, 1,
+                                          31,           threads - 1, threads, threads + 1,
+                                          (p - 1) * threads - 1, (p - 1) * threads,
+                                          (p - 1) * threads + 1};
+                for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++)
+                    if (base + deltas[d] >= 0)
+                        check_coverage(inputs, base + deltas[d], grids[g]);
+            }
+        }
+    }
 }
 
 /* ---- kernels/launch_plan.h ---- */
@@ -131,52 +223,65 @@ static _Alignas(16) float plan_buf[16];
 static void test_plan_launches_nothing_for_empty_input(void **state)
 {
     (void)state;
-    assert_int_equal(fb_plan_launch(0, AL0, AL1, AL2, H200_SM_COUNT).blocks, 0);
-    assert_int_equal(fb_plan_launch(0, MIS, AL1, NULL, H200_SM_COUNT).blocks, 0);
-    assert_int_equal(fb_plan_launch(-5, AL0, NULL, NULL, H200_SM_COUNT).blocks, 0);
+    assert_int_equal(fb_plan_launch(0, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 0);
+    assert_int_equal(fb_plan_launch(0, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 0);
+    assert_int_equal(fb_plan_launch(-5, 1, AL0, NULL, NULL, H200_SM_COUNT).blocks, 0);
 }
 
 static void test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned(void **state)
 {
     (void)state;
-    assert_true(fb_plan_launch(64, AL0, AL1, AL2, 1).vector);
-    assert_true(fb_plan_launch(64, AL0, AL1, NULL, 1).vector); /* NULL: unused pointer */
-    assert_false(fb_plan_launch(64, MIS, AL1, AL2, 1).vector);
-    assert_false(fb_plan_launch(64, AL0, MIS, AL2, 1).vector);
-    assert_false(fb_plan_launch(64, AL0, AL1, MIS, 1).vector);
-    assert_false(fb_plan_launch(64, AL0, (const void *)&plan_buf[2], NULL, 1).vector);
+    assert_true(fb_plan_launch(64, 2, AL0, AL1, AL2, 1).vector);
+    assert_true(fb_plan_launch(64, 1, AL0, AL1, NULL, 1).vector); /* NULL: unused pointer */
+    assert_false(fb_plan_launch(64, 2, MIS, AL1, AL2, 1).vector);
+    assert_false(fb_plan_launch(64, 2, AL0, MIS, AL2, 1).vector);
+    assert_false(fb_plan_launch(64, 2, AL0, AL1, MIS, 1).vector);
+    assert_false(fb_plan_launch(64, 1, AL0, (const void *)&plan_buf[2], NULL, 1).vector);
 }
 
-static void test_plan_gives_vector_path_max_of_quarter_and_tail_items(void **state)
+static void test_plan_gives_a_thread_four_loads_per_turn(void **state)
 {
     (void)state;
-    /* items = max(n / 4, n % 4), 128 per block */
-    assert_int_equal(fb_plan_launch(3, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);   /* 0, 3 */
-    assert_int_equal(fb_plan_launch(512, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1); /* 128 */
-    assert_int_equal(fb_plan_launch(515, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1); /* 128, 3 */
-    assert_int_equal(fb_plan_launch(516, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2); /* 129 */
-    /* the scalar path: one item per element */
-    assert_int_equal(fb_plan_launch(128, MIS, AL1, NULL, H200_SM_COUNT).blocks, 1);
-    assert_int_equal(fb_plan_launch(129, MIS, AL1, NULL, H200_SM_COUNT).blocks, 2);
-    assert_int_equal(fb_plan_launch(516, MIS, AL1, NULL, H200_SM_COUNT).blocks, 5);
-    assert_int_equal(fb_plan_launch(1, MIS, NULL, NULL, H200_SM_COUNT).threads, 128);
+    /* Vector path, one input: items = max(ceil((n / 4) / 4), n % 4), 128 per block. */
+    assert_int_equal(fb_plan_launch(3, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);    /* 0, 3 */
+    assert_int_equal(fb_plan_launch(2048, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1); /* 128 */
+    assert_int_equal(fb_plan_launch(2051, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);
+    assert_int_equal(fb_plan_launch(2052, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2); /* 129 */
+    /* Vector path, two inputs: 2 float4 of each per turn. */
+    assert_int_equal(fb_plan_launch(1024, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 1); /* 128 */
+    assert_int_equal(fb_plan_launch(1028, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2); /* 129 */
+    /* Scalar path: 4 floats (one input) or 2 of each (two inputs) per turn. */
+    assert_int_equal(fb_plan_launch(512, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 1);
+    assert_int_equal(fb_plan_launch(513, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 2);
+    assert_int_equal(fb_plan_launch(2064, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 5);
+    assert_int_equal(fb_plan_launch(256, 2, MIS, AL1, AL2, H200_SM_COUNT).blocks, 1);
+    assert_int_equal(fb_plan_launch(257, 2, MIS, AL1, AL2, H200_SM_COUNT).blocks, 2);
+    assert_int_equal(fb_plan_launch(1, 1, MIS, NULL, NULL, H200_SM_COUNT).threads, 128);
+    assert_int_equal(FB_LOADS_PER_INPUT(1), 4);
+    assert_int_equal(FB_LOADS_PER_INPUT(2), 2);
 }
 
 static void test_plan_caps_grid_at_16_blocks_per_sm(void **state)
 {
     (void)state;
     const int64_t n = INT64_C(1) << 24;
-    assert_int_equal(fb_plan_launch(n, MIS, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
-    assert_int_equal(fb_plan_launch(n, AL0, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
-    assert_int_equal(fb_plan_launch(n, AL0, NULL, NULL, 2).blocks, 32);
-    assert_int_equal(fb_plan_launch(n, AL0, NULL, NULL, 1).blocks, 16);
+    assert_int_equal(fb_plan_launch(n, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
+    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
+    assert_int_equal(fb_plan_launch(n, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 132 * 16);
+    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 2).blocks, 32);
+    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 1).blocks, 16);
     /* an unknown SM count (0 or negative) counts as one SM, never as no grid */
-    assert_int_equal(fb_plan_launch(n, AL0, NULL, NULL, 0).blocks, 16);
-    assert_int_equal(fb_plan_launch(n, AL0, NULL, NULL, -3).blocks, 16);
-    /* just under the cap is not capped: 2112 blocks of 128 = 270336 elements */
-    assert_int_equal(fb_plan_launch(270336, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(270335, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(270208, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2111);
+    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 0).blocks, 16);
+    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, -3).blocks, 16);
+    /* just under the cap is not capped: 2112 blocks of 128 threads x 4 floats = 1081344
+     * elements on the scalar path with one input; x 4 float4 = 4325376 on the vector path */
+    assert_int_equal(fb_plan_launch(1081344, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
+    assert_int_equal(fb_plan_launch(1081343, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
+    assert_int_equal(fb_plan_launch(1080832, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2111);
+    assert_int_equal(fb_plan_launch(4325376, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2112);
+    assert_int_equal(fb_plan_launch(4323328, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2111);
+    assert_int_equal(fb_plan_launch(2162688, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2112);
+    assert_int_equal(fb_plan_launch(2161664, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2111);
 }
 
 static void test_plan_handles_sizes_past_2_to_the_31_without_overflow(void **state)
@@ -186,16 +291,19 @@ static void test_plan_handles_sizes_past_2_to_the_31_without_overflow(void **sta
                              INT64_C(100) << 30, INT64_C(1) << 50, INT64_MAX / 2};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         for (int v = 0; v < 2; v++) {
-            const void *p = v ? AL0 : MIS;
-            struct fb_launch_plan plan = fb_plan_launch(sizes[i], p, p, p, H200_SM_COUNT);
-            assert_int_equal(plan.vector, v);
-            assert_int_equal(plan.blocks, 132 * 16);
-            assert_int_equal(plan.threads, 128);
-            assert_int_equal(fb_plan_launch(sizes[i], p, p, p, 1).blocks, 16);
+            for (int inputs = 1; inputs <= 2; inputs++) {
+                const void *p = v ? AL0 : MIS;
+                struct fb_launch_plan plan =
+                    fb_plan_launch(sizes[i], inputs, p, p, p, H200_SM_COUNT);
+                assert_int_equal(plan.vector, v);
+                assert_int_equal(plan.blocks, 132 * 16);
+                assert_int_equal(plan.threads, 128);
+                assert_int_equal(fb_plan_launch(sizes[i], inputs, p, p, p, 1).blocks, 16);
+            }
         }
     }
     /* a hypothetical GPU with 2^20 SMs still gets a grid within CUDA's 2^31 - 1 blocks */
-    struct fb_launch_plan plan = fb_plan_launch(INT64_C(1) << 50, MIS, NULL, NULL, 1 << 20);
+    struct fb_launch_plan plan = fb_plan_launch(INT64_C(1) << 50, 1, MIS, NULL, NULL, 1 << 20);
     assert_true(plan.blocks > 0 && plan.blocks <= INT_MAX);
 }
 
@@ -226,19 +334,21 @@ int main(void)
 {
     kc_seed();
     const struct CMUnitTest tests[] = {
-        EMU_TEST("copy_is_bit_exact_on_h200_grid", KC_COPY, H200_SM_COUNT),
-        EMU_TEST("relu_is_bit_exact_on_h200_grid", KC_RELU, H200_SM_COUNT),
-        EMU_TEST("threshold_is_bit_exact_on_h200_grid", KC_THRESHOLD, H200_SM_COUNT),
-        EMU_TEST("add_is_bit_exact_on_h200_grid", KC_ADD, H200_SM_COUNT),
-        EMU_TEST("add_relu_is_bit_exact_on_h200_grid", KC_ADD_RELU, H200_SM_COUNT),
-        EMU_TEST("copy_is_bit_exact_on_2_sm_grid_stride_loop", KC_COPY, 2),
-        EMU_TEST("relu_is_bit_exact_on_2_sm_grid_stride_loop", KC_RELU, 2),
-        EMU_TEST("threshold_is_bit_exact_on_2_sm_grid_stride_loop", KC_THRESHOLD, 2),
-        EMU_TEST("add_is_bit_exact_on_2_sm_grid_stride_loop", KC_ADD, 2),
-        EMU_TEST("add_relu_is_bit_exact_on_2_sm_grid_stride_loop", KC_ADD_RELU, 2),
+        EMU_TEST("copy_meets_contract_on_h200_grid", KC_COPY, H200_SM_COUNT),
+        EMU_TEST("relu_meets_contract_on_h200_grid", KC_RELU, H200_SM_COUNT),
+        EMU_TEST("threshold_meets_contract_on_h200_grid", KC_THRESHOLD, H200_SM_COUNT),
+        EMU_TEST("add_meets_contract_on_h200_grid", KC_ADD, H200_SM_COUNT),
+        EMU_TEST("add_relu_meets_contract_on_h200_grid", KC_ADD_RELU, H200_SM_COUNT),
+        EMU_TEST("copy_meets_contract_on_2_sm_grid_stride_loop", KC_COPY, 2),
+        EMU_TEST("relu_meets_contract_on_2_sm_grid_stride_loop", KC_RELU, 2),
+        EMU_TEST("threshold_meets_contract_on_2_sm_grid_stride_loop", KC_THRESHOLD, 2),
+        EMU_TEST("add_meets_contract_on_2_sm_grid_stride_loop", KC_ADD, 2),
+        EMU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", KC_ADD_RELU, 2),
+        cmocka_unit_test(test_loop_touches_each_item_once_on_small_grids),
+        cmocka_unit_test(test_loop_touches_each_item_once_around_turns_of_large_grids),
         cmocka_unit_test(test_plan_launches_nothing_for_empty_input),
         cmocka_unit_test(test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned),
-        cmocka_unit_test(test_plan_gives_vector_path_max_of_quarter_and_tail_items),
+        cmocka_unit_test(test_plan_gives_a_thread_four_loads_per_turn),
         cmocka_unit_test(test_plan_caps_grid_at_16_blocks_per_sm),
         cmocka_unit_test(test_plan_handles_sizes_past_2_to_the_31_without_overflow),
         cmocka_unit_test(test_thread_index_is_computed_in_64_bits),
