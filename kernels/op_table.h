@@ -14,7 +14,8 @@
  *               select), so every backend returns the same bits as the reference. > 0: the op
  *               calls transcendental functions (expf, tanhf) whose last bit differs between
  *               glibc and CUDA's libdevice: results are checked against a double-precision
- *               reference within this many units in the last place (see the check).
+ *               reference within this many units in the last place: the bounds, what was
+ *               measured and why they hold on a GPU are in kernels/elementwise_contract.h.
  *
  * Plain C, C++ and CUDA: no CUDA types here. */
 #ifndef FB_KERNELS_OP_TABLE_H
@@ -33,7 +34,7 @@
     X(scale,     1, 1, "factor",           0)           \
     X(bias,      1, 1, "offset",           0)           \
     X(sigmoid,   1, 0, "",                 4)           \
-    X(gelu,      1, 0, "",                 8)
+    X(gelu,      1, 0, "",                 256)
 /* clang-format on */
 
 enum fb_op_id {
@@ -80,6 +81,18 @@ extern const struct fb_op_info fb_op_infos[FB_OPID_COUNT];
 
 /* The op named `name` ("gelu"): its id in *id and its info; NULL when there is none. */
 const struct fb_op_info *fb_op_lookup(const char *name, enum fb_op_id *id);
+
+/* True when every op of the chain has ULP_BOUND 0 (no transcendental function): its result
+ * is bit-exact on every backend, and the generic CUDA kernel takes its exact, 32-register
+ * form. */
+int fb_chain_is_exact(const struct fb_chain *chain);
+
+/* The sum of the ULP bounds of the chain's ops (0 for an exact chain). */
+int fb_chain_ulp_bound(const struct fb_chain *chain);
+
+/* Checks a chain against the table: 1..FB_CHAIN_MAX_OPS known ops, only the first binary.
+ * Returns 0, or -1 with a message in msg (size bytes). */
+int fb_chain_check(const struct fb_chain *chain, char *msg, unsigned long size);
 
 #ifdef __cplusplus
 }

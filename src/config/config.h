@@ -47,7 +47,9 @@ struct fb_config {
                                      that a later points_per_decade override can re-expand it */
     uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
     size_t n_sizes;
-    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like fb_variants[] (plan/variants.h) */
+    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like the variant set plan builds
+                                              (plan/variants.h: the built-ins, then two per
+                                              chain) */
     int points_per_decade;        /* log spacing of a "lo..hi" range */
     char dtype[16];               /* "fp32" (the only one so far) */
 

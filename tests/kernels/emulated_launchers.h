@@ -29,15 +29,12 @@ struct fb_emu_launch {
     int threads;    /* blockDim.x */
 };
 
-int fb_emu_copy(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                struct fb_emu_launch *launch, struct fb_error *err);
-int fb_emu_relu(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                struct fb_emu_launch *launch, struct fb_error *err);
-int fb_emu_threshold(const struct fb_cuda_launch_context *ctx, const float *x, float *y,
-                     int64_t n, float threshold, float value, struct fb_emu_launch *launch,
-                     struct fb_error *err);
-int fb_emu_add(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
-               float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_op(const struct fb_cuda_launch_context *ctx, enum fb_op_id op,
+              struct fb_op_params params, const float *a, const float *b, float *c, int64_t n,
+              struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_chain(const struct fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                 const float *a, const float *b, float *c, int64_t n,
+                 struct fb_emu_launch *launch, struct fb_error *err);
 int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
                     float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
 

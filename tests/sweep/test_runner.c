@@ -25,7 +25,7 @@ static int faulty_run_step(void *state, const struct fb_step *step,
                            void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     int rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
-    if (rc != FB_OK || step->op != FB_OP_ADD_RELU)
+    if (rc != FB_OK || step->kind != FB_STEP_ADD_RELU)
         return rc;
     if (fault == FAULT_WRONG_ELEMENT && n > 0)
         ((float *)buffers[step->out])[n / 2] += 1.0f;
