@@ -8,7 +8,7 @@
 #   one pass per op with ULP_BOUND 0                 (fb_cpu_<name>)
 #   one tile loop per op with ULP_BOUND 0            (the generic chain pass, chain_tile_op)
 #   the handwritten add_relu pass                    1
-# The transcendental ops (ULP_BOUND > 0: sigmoid, gelu) are left out of both: their loops
+# The transcendental ops (ULP_BOUND > 0) are left out of both: their loops
 # call expf, and gcc vectorises a libm call only through glibc's vector math library
 # (libmvec), whose declarations glibc's <math.h> makes only under -ffast-math, which the
 # result contract forbids (kernels/elementwise_contract.h). They run scalar on the CPU.
