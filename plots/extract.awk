@@ -30,6 +30,10 @@ BEGIN {
     rows_ok = 0
     bad = 0
     bwmax = 0; copymax = 0
+    # Control characters as visible escapes (see printable); codes 1-31 and 127.
+    for (i = 1; i < 32; i++) esc[sprintf("%c", i)] = sprintf("\\x%02x", i)
+    esc["\t"] = "\\t"
+    esc[sprintf("%c", 127)] = "\\x7f"
 }
 
 function fail(msg) {
@@ -58,6 +62,19 @@ function csv_split(line, f,    n, i, c, cur, inq) {
     return n
 }
 
+# s with every control character written as \t or \xHH. Names and metadata from the CSV end
+# up in TAB-separated tables, gnuplot strings and SVG text: a raw TAB would split a table row
+# and a control byte makes the SVG invalid XML.
+function printable(s,    out, i, c) {
+    if (s !~ /[\001-\037\177]/) return s
+    out = ""
+    for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        out = out ((c in esc) ? esc[c] : c)
+    }
+    return out
+}
+
 function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 
 # The value of column `name` in the current row, or "" when the CSV has no such column.
@@ -77,7 +94,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
         sub(/^[ \t]*#[ \t]*/, "", line)
         key = line; sub(/[ \t]*:.*$/, "", key)
         val = line; sub(/^[^:]*:[ \t]*/, "", val)
-        meta[key] = trim(val)
+        meta[key] = printable(trim(val))
     }
     next
 }
@@ -101,12 +118,16 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     if (isnan(n) || isnan(t) || n <= 0 || t <= 0) next
 
     # A series is a variant; a non-fp32 dtype or a cold-cache run is a series of its own.
-    key = col("variant")
-    dt = col("dtype")
+    key = printable(col("variant"))
+    dt = printable(col("dtype"))
     if (dt != "" && dt != "float32" && dt != "fp32" && dt != "f32") key = key "-" dt
     if (col("cache") == "cold") key = key "-cold"
-    if (first_device == "") { first_device = col("device"); first_backend = col("backend") }
-    if (!(key in sid)) { sid[key] = ++nseries; skey[nseries] = key; sbase[nseries] = col("variant") }
+    if (first_device == "") {
+        first_device = printable(col("device")); first_backend = printable(col("backend"))
+    }
+    if (!(key in sid)) {
+        sid[key] = ++nseries; skey[nseries] = key; sbase[nseries] = printable(col("variant"))
+    }
     s = sid[key]
 
     p10 = num(col("time_p10_s")); if (isnan(p10)) p10 = t

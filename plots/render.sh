@@ -8,8 +8,15 @@
 # the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
 # time, speedup, bandwidth and launches charts. Only rows with status ok are drawn.
 #
-# Exit status: 0 charts written; 1 gnuplot failed; 2 usage error or a missing / unreadable /
-# malformed CSV (the message names the file); 3 gnuplot (with pngcairo) is not installed.
+# Each chart is drawn into a temporary directory inside OUTDIR and renamed over the old chart
+# only when gnuplot succeeded: a failure or an interrupt (Ctrl-C) leaves the previous chart
+# exactly as it was, never a truncated or missing one. Series names (variants) come from the
+# CSV: control characters in them (a TAB...) are written as \t, \xHH by extract.awk.
+#
+# Exit status: 0 charts written; 1 gnuplot failed on a chart (or warned that a data file was
+# missing: a chart without its series is a failure, not a chart); 2 usage error or a missing /
+# unreadable / malformed CSV (the message names the file); 3 gnuplot (with pngcairo) is not
+# installed; 130 interrupted.
 # GNUPLOT=/path/to/gnuplot overrides the gnuplot found on PATH.
 set -u
 # Callers may run it as `sh render.sh` (src/app/plots.c does): re-run under bash, which the
@@ -69,8 +76,12 @@ fi
 
 mkdir -p "$outdir" || { echo "render: cannot create output directory '$outdir'" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fb-plots.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+# gnuplot draws into $stage, on OUTDIR's file system, so that the final mv is an atomic rename.
+stage=$(mktemp -d "$outdir/.render.XXXXXX") ||
+    { echo "render: cannot write in the output directory '$outdir'" >&2; rm -rf "$tmp"; exit 2; }
+trap 'rm -rf "$tmp" "$stage"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # --- extract: one tag per CSV (t1, t2, ...), .dat files sorted by n ---------------------------
 i=0
@@ -115,7 +126,7 @@ model_launches() {
 
 stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
 {
-    echo "outprefix = $(gq "$outdir/$stem")"
+    echo "outprefix = $(gq "$stage/$stem")"
     echo "scriptdir = $(gq "$here")"
     echo "device = $(gq "$(meta t1 device)")"
     date=$(meta t1 date)
@@ -160,8 +171,11 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
                 >>"$tmp/series.gp"
         fi
         if [ "$launches" != NaN ]; then
+            # a double-quoted gnuplot data string: no '"' inside, and '\' doubled (gnuplot
+            # reads backslash escapes there)
+            label=$(printf '%s' "$title" | tr -d '"' | sed 's/\\/\\\\/g')
             printf '%d\t"%s"\t%s\t%s\t%s\n' "$(($(wc -l <"$tmp/launches.dat") + 1))" \
-                "$(printf '%s' "$title" | tr -d '"')" "$launches" "$(model_launches "$key")" \
+                "$label" "$launches" "$(model_launches "$key")" \
                 "$((16#${c#\#}))" >>"$tmp/launches.dat"
         fi
     done <"$tmp/t$t.series"
@@ -208,16 +222,26 @@ for chart in $charts; do
                fi ;;
     esac
     for fmt in png svg; do
-        if ! "$gnuplot" -e "fmt = '$fmt'; chart = '$chart'" "$tmp/vars.gp" "$here/style.gp" \
-                "$here/$chart.gp" 2>"$tmp/gnuplot.err"; then
+        file=$stem-$chart.$fmt
+        rm -f "$stage/$file"
+        "$gnuplot" -e "fmt = '$fmt'; chart = '$chart'" "$tmp/vars.gp" "$here/style.gp" \
+            "$here/$chart.gp" 2>"$tmp/gnuplot.err"
+        rc=$?
+        # A data file that gnuplot cannot open is one of ours (extract.awk wrote them all): the
+        # chart would silently lack series, so it counts as a failure.
+        if [ $rc -ne 0 ] || grep -q 'Cannot find or open file' "$tmp/gnuplot.err" ||
+                [ ! -s "$stage/$file" ]; then
             cat "$tmp/gnuplot.err" >&2
-            rm -f "$outdir/$stem-$chart.$fmt"
-            echo "render: gnuplot failed on $here/$chart.gp ($fmt)" >&2
+            echo "render: gnuplot failed on $here/$chart.gp ($fmt, exit $rc);" \
+                 "$outdir/$file is left as it was" >&2
             exit 1
         fi
         # gnuplot warns, e.g. about an empty overlay series; pass that on, it is worth seeing.
         [ -s "$tmp/gnuplot.err" ] && sed "s|^|render: $chart.gp: |" "$tmp/gnuplot.err" >&2
-        echo "$outdir/$stem-$chart.$fmt"
+        # rename(2): a reader sees the old chart or the new one, never a partial file
+        mv -f "$stage/$file" "$outdir/$file" ||
+            { echo "render: cannot replace $outdir/$file" >&2; exit 1; }
+        echo "$outdir/$file"
         written=$((written + 1))
     done
 done

@@ -26,14 +26,32 @@
 
 enum { EXIT_MEASURE_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
+/* 0, or the number of the first SIGINT / SIGTERM received: the sweep stops after the sample in
+ * progress and the run exits 128 + that number (130, 143), the shell's convention. */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)
 {
-    (void)sig;
-    if (interrupted) /* a second Ctrl-C: stop now; the results file is whole after each point */
-        _exit(EXIT_INTERRUPTED);
-    interrupted = 1;
+    /* A second signal: stop now. The results are whole after every point (each write is an
+     * atomic rename) and the kernel releases the lock. */
+    if (interrupted)
+        _exit(128 + sig);
+    interrupted = sig;
+}
+
+/* sigaction, not signal(): under -std=c11 glibc's signal() has SysV semantics (the handler is
+ * reset after the first signal, SA_RESETHAND), so a second Ctrl-C would kill the process by
+ * the signal instead of reaching on_interrupt. SA_RESTART: a write or wait interrupted by the
+ * first signal carries on. The handlers stay until the process ends. */
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Everything the sweep callbacks need. */
@@ -131,7 +149,9 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const char *backe
 static int redraw(const struct fb_cli *cli)
 {
     int rc = fb_plots_render(cli->plot_files, cli->n_plot_files, cli->plot_dir);
-    return rc == 0 ? 0 : (rc == 2 || rc == 3 ? EXIT_USAGE : EXIT_MEASURE_FAILED);
+    if (rc == 0 || rc == EXIT_INTERRUPTED)
+        return rc;
+    return rc == 2 || rc == 3 ? EXIT_USAGE : EXIT_MEASURE_FAILED;
 }
 
 static int load_config(const struct fb_cli *cli, struct fb_config *cfg)
@@ -178,7 +198,8 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct fb_probe probe;
     struct fb_app_probe *probe_state = NULL;
     char counters_status[1024] = "not applicable (cpu backend)";
-    char csv[FB_PATH_MAX];
+    char csv[FB_PATH_MAX], target[FB_PATH_MAX];
+    struct fb_results_lock lock = {.fd = -1};
     struct run_state state = {.resume = cli->resume, .cfg = cfg, .backend = ops->name,
                               .device = &dev};
     int failed = 0;
@@ -194,12 +215,17 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
         return 0;
     }
     if (rc == FB_OK)
-        rc = fb_results_check_writable(csv, &err);
+        rc = fb_results_check_writable(csv, target, sizeof target, &err);
+    if (rc == FB_OK)
+        rc = fb_results_lock(&lock, target, &err);
+    if (rc == FB_OK)
+        catch_interrupts();
     if (rc == FB_OK)
         rc = fb_app_probe_open(&probe_state, &probe, ops, backend, cfg, &dev, counters_status,
                                sizeof counters_status, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
+        fb_results_unlock(&lock);
         ops->fini(backend);
         return exit_code_for(rc);
     }
@@ -207,7 +233,10 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     uint64_t seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
-    fb_results_init(&state.results, csv, cfg, ops->name, &dev, seed, counters_status);
+    fb_results_init(&state.results, target, cfg, ops->name, &dev, seed, counters_status);
+    if (!cli->resume && strcmp(state.results.path, state.results.partial_path) == 0)
+        fprintf(stderr, "note: %s holds an unfinished earlier run; this run replaces it (to "
+                        "continue it instead, use --resume)\n", state.results.partial_path);
     size_t kept = 0;
     if (cli->resume) {
         rc = fb_results_load(&state.results, &kept, &err);
@@ -228,45 +257,61 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
             }
     if (!cli->quiet)
         fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
-                ops->name, dev.name, kept ? " (resumed)" : "", csv);
+                ops->name, dev.name, kept ? " (resumed)" : "", target);
     fb_progress_begin(&state.progress, stderr, cli->quiet, points, work);
 
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
     const struct fb_sweep sweep = {cfg, ops, backend, &dev, probe_state ? &probe : NULL, seed,
                                    &interrupted};
     const struct fb_sweep_callbacks callbacks = {&state, cb_skip, cb_started, cb_done};
     rc = fb_sweep_run(&sweep, &callbacks, &failed, &err);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     fb_progress_end(&state.progress);
 
-    if (rc == FB_ERR_INTERRUPTED)
-        fprintf(stderr, "interrupted: %zu finished point%s kept in %s\n", state.results.count,
-                state.results.count == 1 ? "" : "s", csv);
-    else if (rc != FB_OK)
+    /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
+    const char *kept_in = state.results.wrote ? state.results.partial_path : state.results.path;
+    if (rc == FB_OK) {
+        rc = fb_results_finish(&state.results, &err);
+        if (rc != FB_OK)
+            fprintf(stderr, "%s\n", err.msg);
+        else
+            kept_in = target;
+    } else if (rc == FB_ERR_INTERRUPTED) {
+        fprintf(stderr, "interrupted: %zu finished point%s kept in %s", state.results.count,
+                state.results.count == 1 ? "" : "s", kept_in);
+        if (kept_in != target)
+            fprintf(stderr, " (continue with --resume%s%s)",
+                    access(target, F_OK) == 0 ? "; unchanged: " : "",
+                    access(target, F_OK) == 0 ? target : "");
+        fprintf(stderr, "\n");
+    } else if (state.results.wrote) {
+        fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
+                        "unchanged)\n", err.msg, kept_in, target);
+    } else {
         fprintf(stderr, "sweep stopped: %s\n", err.msg);
+    }
     if (state.results.count > 0) {
         fb_summary_print(stdout, state.results.records, state.results.count);
-        printf("results: %s\n", csv);
+        printf("results: %s\n", kept_in);
     }
     if (rc == FB_OK && !cli->no_plot && state.results.count > 0) {
         fflush(stdout); /* the chart script writes to the same terminal */
-        const char *files[1] = {csv};
+        const char *files[1] = {target};
         int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
         if (plot_rc != 0)
             fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
-                            "./sweep --plot %s\n", csv, csv);
+                            "./sweep --plot %s --plot-dir %s\n", target, target, cfg->plot_dir);
     }
     if (rc == FB_OK && failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", failed,
-                failed == 1 ? "" : "s", csv);
+                failed == 1 ? "" : "s", target);
         rc = FB_ERR_VERIFY;
     }
 done:
     fb_results_free(&state.results);
+    fb_results_unlock(&lock);
     fb_app_probe_close(probe_state);
     ops->fini(backend);
+    if (interrupted) /* also when the signal came after the sweep (while drawing) */
+        return 128 + interrupted;
     return exit_code_for(rc);
 }
 

@@ -2,6 +2,7 @@
 
 #include <spawn.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "fb_build_config.h"
@@ -18,10 +19,19 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
     argv[argc++] = script;
     for (int i = 0; i < n && argc < 28; i++)
         argv[argc++] = csv_files[i];
-    if (out_dir) {
-        argv[argc++] = "-o";
-        argv[argc++] = out_dir;
+    /* By default the charts go beside the (first) CSV they are drawn from, never into the
+     * repository's plots/ (render.sh's own default), wherever the command runs from. */
+    char beside[4096];
+    if (!out_dir && n > 0) {
+        const char *slash = strrchr(csv_files[0], '/');
+        snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash == csv_files[0] ? 1 :
+                 slash - csv_files[0]) : 1, slash ? csv_files[0] : ".");
+        out_dir = beside;
     }
+    if (!out_dir)
+        out_dir = ".";
+    argv[argc++] = "-o";
+    argv[argc++] = out_dir;
     argv[argc] = NULL;
     pid_t pid;
     if (posix_spawnp(&pid, "sh", NULL, NULL, (char *const *)argv, environ) != 0) {

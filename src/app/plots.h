@@ -3,9 +3,10 @@
 #ifndef FB_APP_PLOTS_H
 #define FB_APP_PLOTS_H
 
-/* Runs plots/render.sh on csv_files (n of them) into out_dir (NULL: the script's default).
- * Returns the script's exit status (0 drawn, 3 gnuplot missing, 2 bad input), or 1 when the
- * script could not be started. The script prints its own messages. */
+/* Runs plots/render.sh on csv_files (n >= 1 of them) into out_dir (NULL: the directory of the
+ * first CSV). Returns the script's exit status (0 drawn, 1 a chart failed, 3 gnuplot missing,
+ * 2 bad input, 130 interrupted), or 1 when the script could not be started or was killed.
+ * The script prints its own messages. */
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
 
 #endif

@@ -1,12 +1,15 @@
 #include "app/results.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +33,13 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
                      const char *counters_status)
 {
     memset(res, 0, sizeof *res);
-    snprintf(res->path, sizeof res->path, "%s", path);
+    snprintf(res->final_path, sizeof res->final_path, "%s", path);
+    snprintf(res->partial_path, sizeof res->partial_path, "%.*s.partial",
+             (int)(sizeof res->partial_path - sizeof ".partial"), path);
+    /* --resume continues an unfinished run when there is one: it holds the newest rows */
+    struct stat st;
+    snprintf(res->path, sizeof res->path, "%s",
+             lstat(res->partial_path, &st) == 0 ? res->partial_path : res->final_path);
     char host[256] = "unknown", date[64] = "";
     gethostname(host, sizeof host - 1);
     time_t now = time(NULL);
@@ -120,23 +129,153 @@ int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_
         if (copy && copy->status == FB_POINT_OK && copy->bandwidth_gbps > 0)
             added->copy_fraction = added->bandwidth_gbps / copy->bandwidth_gbps;
     }
-    return fb_csv_write(res->path, res->meta, res->n_meta, res->records, res->count, err);
+    int rc = fb_csv_write(res->partial_path, res->meta, res->n_meta, res->records, res->count,
+                          err);
+    if (rc == FB_OK)
+        res->wrote = true;
+    return rc;
 }
 
-int fb_results_check_writable(const char *path, struct fb_error *err)
+/* Makes the directory entry of a rename durable; best effort (see csv.c). */
+static void sync_dir_of(const char *path)
 {
-    int rc = fb_csv_make_parent_dirs(path, err);
+    char dir[FB_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+             slash ? path : ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        (void)close(fd);
+    }
+}
+
+int fb_results_finish(struct fb_results *res, struct fb_error *err)
+{
+    if (!res->wrote && strcmp(res->path, res->partial_path) != 0)
+        return FB_OK; /* nothing measured and nothing unfinished: the results stay as they are */
+    char target[FB_CSV_PATH_MAX];
+    int rc = fb_csv_output_target(res->final_path, target, sizeof target, err);
+    if (rc != FB_OK)
+        return rc;
+    if (rename(res->partial_path, target) != 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "cannot rename '%s' to '%s': %s (the results are "
+                       "in the first)", res->partial_path, target, strerror(errno));
+    sync_dir_of(target);
+    return FB_OK;
+}
+
+int fb_results_check_writable(const char *path, char *target, size_t size,
+                              struct fb_error *err)
+{
+    int rc = fb_csv_output_target(path, target, size, err);
+    if (rc != FB_OK)
+        return rc;
+    char other[FB_PATH_MAX + 16];
+    snprintf(other, sizeof other, "%s.partial", target);
+    struct stat st;
+    if (lstat(other, &st) == 0 && !S_ISREG(st.st_mode))
+        return fb_fail(err, FB_ERR_USAGE, "%s: not a regular file; it is where the results of "
+                       "an unfinished run go: remove it or choose another --output", other);
+    rc = fb_csv_make_parent_dirs(target, err);
     if (rc != FB_OK)
         return FB_ERR_USAGE; /* err names the directory and the path */
-    char probe[FB_PATH_MAX + 8];
-    snprintf(probe, sizeof probe, "%s.tmp", path);
-    FILE *f = fopen(probe, "w");
-    if (!f)
-        return fb_fail(err, FB_ERR_USAGE, "%s: cannot write the results here: %s", path,
+    snprintf(other, sizeof other, "%s.tmp.XXXXXX", target);
+    int fd = mkstemp(other);
+    if (fd < 0)
+        return fb_fail(err, FB_ERR_USAGE, "%s: cannot write the results here: %s", target,
                        strerror(errno));
-    fclose(f);
-    remove(probe);
+    close(fd);
+    unlink(other);
     return FB_OK;
+}
+
+/* Whether name is prefix + ".tmp." + 6 characters: a temporary file of fb_csv_write. */
+static bool is_temporary_of(const char *name, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    return strncmp(name, prefix, len) == 0 && strncmp(name + len, ".tmp.", 5) == 0 &&
+           strlen(name + len + 5) == 6;
+}
+
+/* Removes the temporary files a killed run left beside target (a kill -9 in the middle of a
+ * write leaves "<target>.tmp.XXXXXX" or "<target>.partial.tmp.XXXXXX", truncated). Only for
+ * the lock holder: nobody else writes these names. */
+static void remove_stale_temporaries(const char *target)
+{
+    char dir[FB_PATH_MAX], partial[FB_PATH_MAX], path[2 * FB_PATH_MAX];
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == target ? 1 : slash - target) : 1,
+             slash ? target : ".");
+    snprintf(partial, sizeof partial, "%s.partial", base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_temporary_of(e->d_name, base) && !is_temporary_of(e->d_name, partial))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            (void)unlink(path);
+    }
+    closedir(d);
+}
+
+int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err)
+{
+    lock->fd = -1;
+    snprintf(lock->path, sizeof lock->path, "%s.lock", target);
+    /* A few tries: a run that finishes unlinks its lock file, and a file we locked after it
+     * was unlinked locks nothing (checked below by comparing inodes). */
+    for (int attempt = 0; attempt < 20; attempt++) {
+        int fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return fb_fail(err, FB_ERR_USAGE, "%s: cannot create the lock file: %s", lock->path,
+                           strerror(errno));
+        struct stat held, named;
+        if (fstat(fd, &held) != 0 || !S_ISREG(held.st_mode)) {
+            close(fd);
+            return fb_fail(err, FB_ERR_USAGE, "%s: the lock file is not a regular file",
+                           lock->path);
+        }
+        struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+        if (fcntl(fd, F_SETLK, &fl) != 0) {
+            int e = errno;
+            struct flock who = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+            bool known = (e == EACCES || e == EAGAIN) && fcntl(fd, F_GETLK, &who) == 0;
+            close(fd);
+            if (known && who.l_type == F_UNLCK)
+                continue; /* released meanwhile: try again */
+            if (e == EACCES || e == EAGAIN)
+                return fb_fail(err, FB_ERR_USAGE,
+                               "%s: another fusebench run (pid %ld) is writing these results; "
+                               "wait for it to finish or choose another --output (lock: %s)",
+                               target, known ? (long)who.l_pid : -1L, lock->path);
+            return fb_fail(err, FB_ERR_USAGE, "%s: cannot lock: %s", lock->path, strerror(e));
+        }
+        if (stat(lock->path, &named) == 0 && named.st_dev == held.st_dev &&
+            named.st_ino == held.st_ino) {
+            if (ftruncate(fd, 0) == 0)
+                dprintf(fd, "%ld\n", (long)getpid());
+            lock->fd = fd;
+            remove_stale_temporaries(target);
+            return FB_OK;
+        }
+        close(fd);
+    }
+    return fb_fail(err, FB_ERR_USAGE, "%s: cannot take the lock (it keeps changing hands)",
+                   lock->path);
+}
+
+void fb_results_unlock(struct fb_results_lock *lock)
+{
+    if (lock->fd < 0)
+        return;
+    (void)unlink(lock->path); /* while still held: see fb_results_lock's inode check */
+    (void)close(lock->fd);
+    lock->fd = -1;
 }
 
 void fb_results_free(struct fb_results *res)

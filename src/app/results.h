@@ -1,7 +1,9 @@
 /* The results of one run as they accumulate: the rows kept from a resumed file plus every
- * finished point, rewritten atomically to the CSV after each point, so that a crash or a
- * Ctrl-C loses at most the point in progress and a run that fails before its first point
- * never touches an existing file. */
+ * finished point, rewritten atomically after each point to NAME.partial beside the results
+ * file NAME, and renamed over NAME only when the run completes. So NAME always holds the last
+ * complete run: a crash, a kill or a Ctrl-C loses at most the point in progress, leaves NAME
+ * as it was, and leaves NAME.partial for --resume to continue. A lock file NAME.lock, held for
+ * the whole run, keeps a second run off the same results. */
 #ifndef FB_APP_RESULTS_H
 #define FB_APP_RESULTS_H
 
@@ -16,14 +18,20 @@
 #define FB_RESULTS_MAX_META 40
 
 struct fb_results {
+    /* The file --resume reads (fb_results_load): the unfinished partial_path when there is
+     * one, else final_path. */
     char path[FB_PATH_MAX];
+    char final_path[FB_PATH_MAX];   /* NAME: replaced by fb_results_finish() */
+    char partial_path[FB_PATH_MAX]; /* NAME.partial: every finished point goes here */
+    bool wrote;                     /* whether this run has written partial_path */
     struct fb_csv_meta meta[FB_RESULTS_MAX_META];
     size_t n_meta;
     struct fb_record *records;
     size_t count, capacity;
 };
 
-/* Sets up an empty store writing to path, with the run's metadata (version, commit, date,
+/* Sets up an empty store for the results file path (a regular file or a new one, e.g. the
+ * target fb_results_check_writable() gave; too long a path is cut), with the run's metadata (version, commit, date,
  * host, backend, device, caches, peak bandwidth, config path and hash, label, seed...). */
 void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
                      const char *backend, const struct fb_device_info *dev, uint64_t seed,
@@ -38,12 +46,44 @@ bool fb_results_has_ok(const struct fb_results *res, const char *backend, const 
                        const char *variant, const char *dtype, int64_t n, const char *cache);
 
 /* Appends r, fills its copy_fraction from the copy row at the same n (same backend and
- * device), and rewrites the CSV atomically. */
+ * device), and rewrites partial_path atomically (fb_csv_write) with every row. */
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
 
-/* Checks up front that the results file can be written: creates the parent directories and
- * a probe "<path>.tmp" (removed again). FB_ERR_USAGE naming the path when it cannot. */
-int fb_results_check_writable(const char *path, struct fb_error *err);
+/* The run is complete: renames partial_path over final_path (atomic: readers see the old
+ * results or the new ones), when this run wrote it or resumed from it; otherwise there is
+ * nothing new and final_path stays. FB_ERR_USAGE when final_path has become something other
+ * than a regular file (never replaced), FB_ERR_RUNTIME when the rename fails; both name the
+ * files, and partial_path is kept. */
+int fb_results_finish(struct fb_results *res, struct fb_error *err);
+
+/* Checks up front, before anything is measured, that results can be written for `path`:
+ * follows symlinks to the file really written (fb_csv_output_target: the link stays a link),
+ * refuses a target that is not a regular file (a directory, FIFO, socket, device node such as
+ * /dev/null) and a "<target>.partial" that is not a regular file, creates the parent
+ * directories, and creates and removes a uniquely named probe file in the target's directory.
+ * Puts the target's path in target (size bytes). Returns FB_OK, or FB_ERR_USAGE with a
+ * message naming the path. */
+int fb_results_check_writable(const char *path, char *target, size_t size,
+                              struct fb_error *err);
+
+/* The lock that keeps two runs off one results file: a POSIX record lock (fcntl F_SETLK)
+ * on "<target>.lock", held until fb_results_unlock() or the process's end (a kill releases
+ * it). The file holds the holder's pid, for people; the pid in the message comes from the
+ * kernel (F_GETLK). */
+struct fb_results_lock {
+    int fd; /* -1: not held */
+    char path[FB_PATH_MAX + 8];
+};
+
+/* Takes the lock for the results file target without waiting, then removes the temporary
+ * files a killed run left beside target ("<target>.tmp.XXXXXX", "<target>.partial.tmp.XXXXXX":
+ * only the lock holder writes those names). Returns FB_OK, or
+ * FB_ERR_USAGE when another process holds it (the message names its pid and the file) or the
+ * lock file cannot be created (or is not a regular file). */
+int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err);
+
+/* Removes the lock file and releases the lock; harmless when it is not held. */
+void fb_results_unlock(struct fb_results_lock *lock);
 
 void fb_results_free(struct fb_results *res);
 

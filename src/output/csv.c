@@ -254,23 +254,117 @@ static void sync_parent_dir(const char *path)
     free(dir);
 }
 
+/* What kind of thing st is, for messages. */
+static const char *file_kind(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return "a directory";
+    if (S_ISFIFO(st->st_mode))
+        return "a FIFO";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket";
+    if (S_ISCHR(st->st_mode))
+        return "a character device";
+    if (S_ISBLK(st->st_mode))
+        return "a block device";
+    return "not a regular file";
+}
+
+/* The directory part of path ("." when there is none), into out. */
+static void dir_of(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+int fb_csv_output_target(const char *path, char *out, size_t size, struct fb_error *err)
+{
+    char cur[FB_CSV_PATH_MAX], link[FB_CSV_PATH_MAX], dir[FB_CSV_PATH_MAX];
+    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+        return fb_fail(err, FB_ERR_USAGE, "%s: path too long", path);
+    /* 40 hops, the kernel's own limit (ELOOP) for a path's symlinks */
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0) {
+            if (errno == ENOENT) /* a new file (parent directories are made later) */
+                break;
+            return fb_fail(err, FB_ERR_USAGE, "%s: cannot write the results here: %s", cur,
+                           strerror(errno));
+        }
+        if (S_ISREG(st.st_mode))
+            break;
+        if (!S_ISLNK(st.st_mode))
+            return fb_fail(err, FB_ERR_USAGE,
+                           "%s%s%s is %s; the results must go to a regular file (or a new one)",
+                           cur, strcmp(cur, path) ? ", where the symlink " : "",
+                           strcmp(cur, path) ? path : "", file_kind(&st));
+        if (hops >= 40)
+            return fb_fail(err, FB_ERR_USAGE, "%s: too many levels of symbolic links", path);
+        ssize_t len = readlink(cur, link, sizeof link - 1);
+        if (len < 0)
+            return fb_fail(err, FB_ERR_USAGE, "%s: cannot read the symlink: %s", cur,
+                           strerror(errno));
+        link[len] = '\0';
+        if (link[0] == '/') {
+            snprintf(cur, sizeof cur, "%s", link);
+        } else { /* relative to the link's own directory */
+            dir_of(cur, dir, sizeof dir);
+            if (snprintf(cur, sizeof cur, "%s/%s", dir, link) >= (int)sizeof cur)
+                return fb_fail(err, FB_ERR_USAGE, "%s: path too long", path);
+        }
+    }
+    if (snprintf(out, size, "%s", cur) >= (int)size)
+        return fb_fail(err, FB_ERR_USAGE, "%s: path too long", path);
+    return FB_OK;
+}
+
+/* The process's umask, which mkstemp ignores (it creates 0600): read it by setting it and
+ * setting it back. Nothing else in fusebench creates files meanwhile. */
+static mode_t current_umask(void)
+{
+    mode_t mask = umask(022);
+    umask(mask);
+    return mask;
+}
+
 int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta,
                  const struct fb_record *records, size_t n_records, struct fb_error *err)
 {
     int rc = check_meta_keys(path, meta, n_meta, err);
     if (rc != FB_OK)
         return rc;
+    char target[FB_CSV_PATH_MAX];
+    rc = fb_csv_output_target(path, target, sizeof target, err);
+    if (rc != FB_OK)
+        return rc;
+    /* The new file keeps the old one's permissions; a new one gets 0666 less the umask. */
+    struct stat old;
+    mode_t mode = stat(target, &old) == 0 ? (old.st_mode & 07777) : (0666 & ~current_umask());
 
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof ".tmp");
+    /* A unique name beside the target (the same directory, so the rename is atomic on one file
+     * system; unique, so that two writers never share a temporary file). */
+    size_t len = strlen(target);
+    char *tmp = malloc(len + sizeof ".tmp.XXXXXX");
     if (!tmp)
-        return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory", path);
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", sizeof ".tmp");
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory", target);
+    memcpy(tmp, target, len);
+    memcpy(tmp + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
 
-    struct out o = {fopen(tmp, "w"), 0};
-    if (!o.f) {
+    struct out o = {NULL, 0};
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
         rc = fb_fail(err, FB_ERR_RUNTIME, "cannot create '%s': %s", tmp, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    if (fchmod(fd, mode) != 0 || !(o.f = fdopen(fd, "w"))) {
+        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot open '%s': %s", tmp, strerror(errno));
+        (void)close(fd);
         goto error;
     }
     out_file(&o, meta, n_meta, records, n_records);
@@ -294,21 +388,27 @@ int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta
         rc = fb_fail(err, FB_ERR_RUNTIME, "cannot close '%s': %s", tmp, strerror(errno));
         goto error;
     }
-    if (rename(tmp, path) != 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot rename '%s' to '%s': %s", tmp, path,
+    /* Checked again right before the rename: something that appeared at the target since
+     * (a FIFO, a device node, a directory) is never replaced. */
+    struct stat now;
+    if (lstat(target, &now) == 0 && !S_ISREG(now.st_mode)) {
+        rc = fb_fail(err, FB_ERR_USAGE, "%s is %s; the results must go to a regular file",
+                     target, file_kind(&now));
+        goto error;
+    }
+    if (rename(tmp, target) != 0) {
+        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot rename '%s' to '%s': %s", tmp, target,
                      strerror(errno));
         goto error;
     }
     free(tmp);
-    sync_parent_dir(path);
+    sync_parent_dir(target);
     return FB_OK;
 
 error:
     if (o.f)
         (void)fclose(o.f);
-    /* Removes our partial file; when fopen failed this fails harmlessly (nothing, or a
-     * directory, is there). */
-    (void)unlink(tmp);
+    (void)unlink(tmp); /* our own, uniquely named temporary file */
     free(tmp);
     return rc;
 }

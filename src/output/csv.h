@@ -52,13 +52,31 @@ const char *fb_csv_column_name(size_t i);
  * exists as a regular file). Does not create `path` itself. */
 int fb_csv_make_parent_dirs(const char *path, struct fb_error *err);
 
-/* Writes meta (n_meta pairs, in order) and records (n_records rows, in order) to `path`,
- * atomically: the whole file goes to "<path>.tmp", which is fflush'ed, fsync'ed and closed,
- * then rename()d onto path. Every write, flush, sync and close is checked. On any failure the
- * temporary file is removed, a file already at `path` is left exactly as it was, and the
- * function returns FB_ERR_RUNTIME (I/O; the message names the file and the system error) or
- * FB_ERR_USAGE (a metadata key that is empty or contains ':' or whitespace: checked before
- * anything is written). Parent directories are not created: see fb_csv_make_parent_dirs(). */
+/* The longest output path the writer handles (Linux's PATH_MAX). */
+#define FB_CSV_PATH_MAX 4096
+
+/* The symlink and file-type policy of the results file, in one place. Follows `path` through
+ * symlinks (a relative link target is taken relative to the link's directory, at most 40
+ * hops) to the file that is really written, and puts that path in out: `path` itself when it
+ * is a regular file or does not exist yet. Writing the target keeps the link a link.
+ * Returns FB_OK, or FB_ERR_USAGE with a message naming the path when the target exists and is
+ * not a regular file (a directory, FIFO, socket or device node, e.g. /dev/null: never
+ * replaced), when a symlink loops, or when it cannot be examined (e.g. a component of the
+ * path is a regular file). */
+int fb_csv_output_target(const char *path, char *out, size_t size, struct fb_error *err);
+
+/* Writes meta (n_meta pairs, in order) and records (n_records rows, in order) to the file
+ * `path` names (through symlinks: see fb_csv_output_target), atomically: the whole file goes
+ * to a new, uniquely named "<target>.tmp.XXXXXX" (mkstemp) in the target's directory, which
+ * gets the old file's permissions (0666 less the umask for a new file), is fflush'ed,
+ * fsync'ed and closed, then rename()d onto the target. Every write, flush, sync and close is
+ * checked. Readers see the old file or the new one, never a torn one; two writers never share
+ * a temporary file. On any failure the temporary file is removed, a file already at the
+ * target is left exactly as it was, and the function returns FB_ERR_RUNTIME (I/O; the message
+ * names the file and the system error) or FB_ERR_USAGE (a target that is not a regular file,
+ * checked before writing and again right before the rename, or a metadata key that is empty
+ * or contains ':' or whitespace). Parent directories are not created: see
+ * fb_csv_make_parent_dirs(). */
 int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta,
                  const struct fb_record *records, size_t n_records, struct fb_error *err);
 

@@ -1,5 +1,6 @@
 /* The CSV writer: schema and cell formats, and the atomic replace (a failed write leaves the
- * old file as it was and no temporary behind). Also mkdir -p of the output's directory. */
+ * old file as it was and no temporary behind; temporary names are unique; only regular files
+ * are replaced, symlinks are followed). Also mkdir -p of the output's directory. */
 /* nftw() (temporary directory cleanup in csv_test_util.h) is an XSI extension. */
 #define _XOPEN_SOURCE 700
 
@@ -9,10 +10,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,75 +164,151 @@ static void text_with_comma_or_quote_is_quoted_and_line_breaks_become_spaces(voi
     free(text);
 }
 
+/* The number of entries in the test's directory (temporary files have unique names, so the
+ * tests count what is left instead of looking for one name). */
+static int entries(void **state)
+{
+    const struct tmpdir *d = *state;
+    DIR *dir = opendir(d->path);
+    assert_non_null(dir);
+    int k = 0;
+    for (struct dirent *e; (e = readdir(dir));)
+        k += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(dir);
+    return k;
+}
+
 static void replaces_an_existing_file_and_leaves_no_tmp(void **state)
 {
-    char path[256], tmp[256];
+    char path[256];
     in_dir(path, sizeof path, state, "r.csv");
-    in_dir(tmp, sizeof tmp, state, "r.csv.tmp");
     spew(path, OLD_CONTENT);
+    assert_int_equal(chmod(path, 0640), 0);
     struct fb_record r = unmeasured();
     assert_int_equal(fb_csv_write(path, NULL, 0, &r, 1, NULL), FB_OK);
     char *text = slurp(path);
     assert_non_null(strstr(text, HEADER));
     assert_null(strstr(text, "previous"));
     free(text);
-    assert_false(exists(tmp));
+    assert_int_equal(entries(state), 1);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640); /* the old file's permissions, not mkstemp's */
 }
 
-/* A write error after the temporary file was opened: "<path>.tmp" is a symlink to /dev/full,
- * so the data fails to reach it with ENOSPC (this works as root too, unlike chmod). */
+/* The temporary file of an earlier run that was killed, under the old fixed name, is neither
+ * used nor in the way: every write has a name of its own. */
+static void a_stale_fixed_tmp_name_is_not_in_the_way(void **state)
+{
+    char path[256], tmp[256];
+    in_dir(path, sizeof path, state, "r.csv");
+    in_dir(tmp, sizeof tmp, state, "r.csv.tmp");
+    assert_int_equal(mkdir(tmp, 0755), 0);
+    assert_int_equal(fb_csv_write(path, NULL, 0, NULL, 0, NULL), FB_OK);
+    assert_int_equal(entries(state), 2); /* r.csv and the directory */
+}
+
+/* A write error after the temporary file was opened: a file size limit (RLIMIT_FSIZE, which
+ * binds root too) makes the data fail to reach it with EFBIG. */
 static void existing_file_is_untouched_when_writing_fails(void **state)
 {
-    if (!exists("/dev/full")) {
-        print_message("skipped: /dev/full is missing, cannot provoke a write error\n");
-        skip();
-    }
-    char path[256], tmp[256];
+    char path[256];
     in_dir(path, sizeof path, state, "r.csv");
-    in_dir(tmp, sizeof tmp, state, "r.csv.tmp");
     spew(path, OLD_CONTENT);
-    assert_int_equal(symlink("/dev/full", tmp), 0);
-    struct fb_record r = unmeasured();
+    struct fb_csv_meta meta[4];
+    for (int i = 0; i < 4; i++) {
+        snprintf(meta[i].key, sizeof meta[i].key, "k%d", i);
+        memset(meta[i].value, 'v', sizeof meta[i].value - 1);
+        meta[i].value[sizeof meta[i].value - 1] = '\0';
+    }
+    struct rlimit saved, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    small = saved;
+    small.rlim_cur = 1000; /* bytes: the metadata alone is over 4000 */
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
     struct fb_error err = {{0}};
-    assert_int_equal(fb_csv_write(path, NULL, 0, &r, 1, &err), FB_ERR_RUNTIME);
-    assert_non_null(strstr(err.msg, tmp));
-    assert_non_null(strstr(err.msg, strerror(ENOSPC)));
+    int rc = fb_csv_write(path, meta, 4, NULL, 0, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    signal(SIGXFSZ, old_handler);
+    assert_int_equal(rc, FB_ERR_RUNTIME);
+    assert_non_null(strstr(err.msg, "r.csv.tmp."));
+    assert_non_null(strstr(err.msg, strerror(EFBIG)));
     char *text = slurp(path);
     assert_string_equal(text, OLD_CONTENT);
     free(text);
-    assert_false(exists(tmp));
+    assert_int_equal(entries(state), 1);
 }
 
+/* No file descriptor left (RLIMIT_NOFILE, which binds root too): mkstemp fails. */
 static void existing_file_is_untouched_when_the_tmp_cannot_be_created(void **state)
 {
-    char path[256], tmp[256];
+    char path[256];
     in_dir(path, sizeof path, state, "r.csv");
-    in_dir(tmp, sizeof tmp, state, "r.csv.tmp");
     spew(path, OLD_CONTENT);
-    assert_int_equal(mkdir(tmp, 0755), 0); /* fopen(tmp, "w") fails with EISDIR, even as root */
+    int lowest_free = dup(0);
+    assert_true(lowest_free >= 0);
+    close(lowest_free);
+    struct rlimit saved, none;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    none = saved;
+    none.rlim_cur = (rlim_t)lowest_free; /* every descriptor from here on is refused */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
     struct fb_error err = {{0}};
-    assert_int_equal(fb_csv_write(path, NULL, 0, NULL, 0, &err), FB_ERR_RUNTIME);
-    assert_non_null(strstr(err.msg, tmp));
+    int rc = fb_csv_write(path, NULL, 0, NULL, 0, &err);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+    assert_int_equal(rc, FB_ERR_RUNTIME);
+    assert_non_null(strstr(err.msg, "r.csv.tmp."));
     char *text = slurp(path);
     assert_string_equal(text, OLD_CONTENT);
     free(text);
+    assert_int_equal(entries(state), 1);
 }
 
-/* The rename is the last step; when it fails (the target is a non-empty directory) the
- * complete temporary file must still be cleaned up. */
-static void tmp_is_removed_when_the_rename_fails(void **state)
+/* A directory, a FIFO (or, as root, a device node) at the path is refused before anything is
+ * written, and stays what it was. */
+static void a_path_that_is_not_a_regular_file_is_refused_and_kept(void **state)
 {
-    char path[256], tmp[256], inside[256];
-    in_dir(path, sizeof path, state, "r.csv");
-    in_dir(tmp, sizeof tmp, state, "r.csv.tmp");
+    char dir[256], inside[256], fifo[256];
+    in_dir(dir, sizeof dir, state, "r.csv");
     in_dir(inside, sizeof inside, state, "r.csv/keep");
-    assert_int_equal(mkdir(path, 0755), 0);
+    in_dir(fifo, sizeof fifo, state, "f.csv");
+    assert_int_equal(mkdir(dir, 0755), 0);
     spew(inside, "x");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
     struct fb_error err = {{0}};
-    assert_int_equal(fb_csv_write(path, NULL, 0, NULL, 0, &err), FB_ERR_RUNTIME);
-    assert_non_null(strstr(err.msg, "rename"));
-    assert_false(exists(tmp));
+    assert_int_equal(fb_csv_write(dir, NULL, 0, NULL, 0, &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "a directory"));
+    assert_int_equal(fb_csv_write(fifo, NULL, 0, NULL, 0, &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "a FIFO"));
+    struct stat st;
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
     assert_true(exists(inside));
+    assert_int_equal(entries(state), 2);
+}
+
+/* A symlink is followed: its target is replaced atomically, the link stays a link, and a
+ * relative target is taken relative to the link's directory. */
+static void a_symlink_is_followed_and_stays_a_link(void **state)
+{
+    char sub[256], real[256], link[256];
+    in_dir(sub, sizeof sub, state, "sub");
+    in_dir(real, sizeof real, state, "sub/real.csv");
+    in_dir(link, sizeof link, state, "sub/link.csv");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    spew(real, OLD_CONTENT);
+    assert_int_equal(symlink("real.csv", link), 0);
+    assert_int_equal(fb_csv_write(link, NULL, 0, NULL, 0, NULL), FB_OK);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char *text = slurp(real);
+    assert_non_null(strstr(text, HEADER));
+    free(text);
+    char target[FB_CSV_PATH_MAX];
+    assert_int_equal(fb_csv_output_target(link, target, sizeof target, NULL), FB_OK);
+    assert_string_equal(target, real);
 }
 
 static void writing_under_a_regular_file_fails_naming_the_path(void **state)
@@ -238,8 +318,8 @@ static void writing_under_a_regular_file_fails_naming_the_path(void **state)
     in_dir(path, sizeof path, state, "afile/r.csv");
     spew(file, "not a directory");
     struct fb_error err = {{0}};
-    assert_int_equal(fb_csv_write(path, NULL, 0, NULL, 0, &err), FB_ERR_RUNTIME);
-    assert_non_null(strstr(err.msg, "afile/r.csv.tmp"));
+    assert_int_not_equal(fb_csv_write(path, NULL, 0, NULL, 0, &err), FB_OK);
+    assert_non_null(strstr(err.msg, "afile/r.csv"));
     char *text = slurp(file);
     assert_string_equal(text, "not a directory");
     free(text);
@@ -256,6 +336,7 @@ static void bad_metadata_key_is_refused_before_writing(void **state)
     assert_non_null(strstr(err.msg, "bad key"));
     assert_false(exists(path));
     assert_false(exists(tmp));
+    assert_int_equal(entries(state), 0);
 }
 
 static void make_parent_dirs_creates_every_missing_level(void **state)
@@ -308,7 +389,9 @@ int main(void)
         T(replaces_an_existing_file_and_leaves_no_tmp),
         T(existing_file_is_untouched_when_writing_fails),
         T(existing_file_is_untouched_when_the_tmp_cannot_be_created),
-        T(tmp_is_removed_when_the_rename_fails),
+        T(a_stale_fixed_tmp_name_is_not_in_the_way),
+        T(a_path_that_is_not_a_regular_file_is_refused_and_kept),
+        T(a_symlink_is_followed_and_stays_a_link),
         T(writing_under_a_regular_file_fails_naming_the_path),
         T(bad_metadata_key_is_refused_before_writing),
         T(make_parent_dirs_creates_every_missing_level),

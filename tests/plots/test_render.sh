@@ -2,7 +2,9 @@
 # End-to-end test of plots/render.sh on the CSVs in tests/plots/data (synthetic but shaped like
 # real runs): every chart is drawn as a valid, non-trivial PNG and SVG; the GPU run gets the
 # bytes chart and the CPU runs say why they do not; an older CSV (fewer columns, another order)
-# still renders; the exit codes for a missing gnuplot (3) and a bad CSV (2) hold.
+# still renders; the exit codes for a missing gnuplot (3) and a bad CSV (2) hold; charts are
+# replaced atomically (a gnuplot failure or a Ctrl-C keeps the previous ones); control
+# characters in names from the CSV break neither the script nor the SVG.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed.
 set -u
 
@@ -112,6 +114,75 @@ check "older CSV (fewer columns, other order) renders (rc $rc)" [ $rc -eq 0 ]
 expect_charts "$work/old" older-run time speedup bandwidth launches summary
 check "older CSV: device from its metadata" \
     grep -q 'Xeon(R) Platinum 8481C' "$work/old/older-run-time.svg"
+
+# --- atomic charts (issue 10, item 8) --------------------------------------------------------
+real_gnuplot=$(command -v "${GNUPLOT:-gnuplot}")
+# fake_gnuplot NAME BODY: writes $work/NAME, a gnuplot that passes render.sh's pngcairo check
+# to the real one and, when asked to draw, runs BODY with $out set to the chart it must write.
+fake_gnuplot() {
+    {
+        echo '#!/usr/bin/env bash'
+        echo "[ \$# -eq 2 ] && exec '$real_gnuplot' \"\$@\""
+        echo "real_gnuplot='$real_gnuplot'"
+        # drawing: -e "fmt = 'png'; chart = 'time'" vars.gp style.gp chart.gp
+        echo 'prefix=$(sed -n "s/^outprefix = '"'"'\(.*\)'"'"'\$/\1/p" "$3")'
+        echo 'fmt=$(printf "%s" "$2" | sed "s/.*fmt = '"'"'\([a-z]*\)'"'"'.*/\1/")'
+        echo 'chart=$(printf "%s" "$2" | sed "s/.*chart = '"'"'\([a-z]*\)'"'"'.*/\1/")'
+        echo 'out=$prefix-$chart.$fmt'
+        echo "$2"
+    } >"$work/$1"
+    chmod +x "$work/$1"
+}
+same_charts() { diff -r "$1" "$2" >/dev/null; }
+only_charts_in() { [ -z "$(ls -A "$1" | grep -v '^sample-cpu-')" ]; }
+"$render" "$data/sample-cpu.csv" -o "$work/atomic" >/dev/null 2>&1
+cp -r "$work/atomic" "$work/atomic.before"
+
+# gnuplot fails after it has written part of a chart: exit 1, the previous chart kept
+fake_gnuplot fails 'printf "\x89PNG truncated" >"$out"; echo "some error" >&2; exit 1'
+GNUPLOT=$work/fails "$render" "$data/sample-cpu.csv" -o "$work/atomic" >/dev/null 2>"$work/err"
+rc=$?
+check "a gnuplot failure exits 1 (got $rc)" [ $rc -eq 1 ]
+check "a gnuplot failure names the chart" grep -q 'gnuplot failed on .*time.gp' "$work/err"
+check "a gnuplot failure keeps every previous chart" same_charts "$work/atomic" "$work/atomic.before"
+check "a gnuplot failure leaves no temporary file" only_charts_in "$work/atomic"
+
+# a chart whose series file gnuplot cannot open is a failure, not a chart missing a series
+fake_gnuplot warns '"$real_gnuplot" "$@"; echo "warning: Cannot find or open file \"x\"" >&2'
+GNUPLOT=$work/warns "$render" "$data/sample-cpu.csv" -o "$work/atomic" >/dev/null 2>"$work/err"
+rc=$?
+check "a missing series file exits 1 (got $rc)" [ $rc -eq 1 ]
+check "a missing series file keeps the previous chart" \
+    same_charts "$work/atomic" "$work/atomic.before"
+
+# Ctrl-C while gnuplot is writing: render.sh exits 130 and the previous chart is intact
+fake_gnuplot interrupted 'printf "\x89PNG trunc" >"$out"; kill -INT $PPID; sleep 0.2; exit 130'
+GNUPLOT=$work/interrupted "$render" "$data/sample-cpu.csv" -o "$work/atomic" >/dev/null \
+    2>"$work/err"
+rc=$?
+check "Ctrl-C while drawing exits 130 (got $rc)" [ $rc -eq 130 ]
+check "Ctrl-C while drawing keeps every previous chart" \
+    same_charts "$work/atomic" "$work/atomic.before"
+check "Ctrl-C leaves no temporary file" only_charts_in "$work/atomic"
+
+# --- names from the CSV that would break the chart script (issue 10, item 10) ----------------
+# A TAB and a control byte in variant names, a control byte in the device name.
+tab=$(printf '\t'); ctl=$(printf '\001')
+sed -e "s/fused_add_relu/fused${tab}add_relu/g" -e "s/eager_add_relu/eager${ctl}add_relu/g" \
+    -e "/^# device:/s/\$/${ctl}/" "$data/sample-cpu.csv" >"$work/names.csv"
+"$render" "$work/names.csv" -o "$work/names" >/dev/null 2>"$work/err"
+rc=$?
+check "control characters in names render (rc $rc)" [ $rc -eq 0 ]
+check "no series file went missing" not_grep 'Cannot find or open' "$work/err"
+expect_charts "$work/names" names time speedup bandwidth launches summary
+check "a TAB in a variant name is shown as \\t" \
+    grep -qF 'fused\tadd_relu' "$work/names/names-time.svg"
+check "a control byte is shown as \\x01" \
+    grep -qF 'eager\x01add_relu' "$work/names/names-launches.svg"
+no_control_bytes() { ! LC_ALL=C grep -q "[$(printf '\001-\010\013\014\016-\037')]" "$1"; }
+for f in "$work/names/"*.svg; do
+    check "$(basename "$f") holds no control byte (valid XML)" no_control_bytes "$f"
+done
 
 echo "$failures failure(s)"
 [ $failures -eq 0 ]

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app/results.h"
@@ -52,14 +53,27 @@ static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **unused
     assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "fused_add_relu", "fp32", 100, "warm"));
     assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "eager_add_relu", "fp32", 100, "warm"));
 
-    /* what was written reads back the same */
+    /* until the run is finished the rows are in "<path>.partial" only */
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    assert_string_equal(res.partial_path, partial);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(access(partial, F_OK), 0);
+
+    /* what was written reads back the same, --resume reading the unfinished file */
     struct fb_results again;
     fb_results_init(&again, path, &cfg, "cpu", &dev, 1, "n/a");
+    assert_string_equal(again.path, partial);
     size_t loaded = 0;
     assert_int_equal(fb_results_load(&again, &loaded, &err), FB_OK);
     assert_int_equal(loaded, 3);
     assert_true(fabs(again.records[1].copy_fraction - 0.8) < 1e-6);
     fb_results_free(&again);
+
+    /* finishing renames it over the results file */
+    assert_int_equal(fb_results_finish(&res, &err), FB_OK);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(access(partial, F_OK), -1);
     fb_results_free(&res);
     unlink(path);
     rmdir(dir);
@@ -75,9 +89,59 @@ static void unwritable_output_is_a_usage_error_naming_the_path(void **unused)
     char path[128];
     snprintf(path, sizeof path, "%s/results.csv", file); /* parent is a regular file */
     struct fb_error err;
-    assert_int_equal(fb_results_check_writable(path, &err), FB_ERR_USAGE);
+    char target[256];
+    assert_int_equal(fb_results_check_writable(path, target, sizeof target, &err), FB_ERR_USAGE);
     assert_non_null(strstr(err.msg, file));
     unlink(file);
+}
+
+/* A second lock on one results file is refused, naming the holder's pid; the holder is
+ * another process (POSIX record locks never conflict within one process). */
+static void a_second_lock_is_refused_naming_the_holder(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-lock-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], lockfile[160];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    snprintf(lockfile, sizeof lockfile, "%s.lock", path);
+    int ready[2], done[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(done), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) { /* holds the lock until the parent has tried */
+        struct fb_results_lock held;
+        char c = fb_results_lock(&held, path, NULL) == FB_OK ? 'y' : 'n';
+        if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+            _exit(1);
+        fb_results_unlock(&held);
+        _exit(0);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    struct fb_results_lock mine;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_results_lock(&mine, path, &err), FB_ERR_USAGE);
+    char pid[32];
+    snprintf(pid, sizeof pid, "pid %ld", (long)child);
+    assert_non_null(strstr(err.msg, pid));
+    assert_int_equal(write(done[1], "x", 1), 1);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* released (and its file removed): now it is ours */
+    assert_int_equal(access(lockfile, F_OK), -1);
+    assert_int_equal(fb_results_lock(&mine, path, &err), FB_OK);
+    assert_int_equal(access(lockfile, F_OK), 0);
+    fb_results_unlock(&mine);
+    assert_int_equal(access(lockfile, F_OK), -1);
+    for (int i = 0; i < 2; i++) {
+        close(ready[i]);
+        close(done[i]);
+    }
+    rmdir(dir);
 }
 
 int main(void)
@@ -85,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(copy_fraction_comes_from_the_copy_row_at_the_same_size),
         cmocka_unit_test(unwritable_output_is_a_usage_error_naming_the_path),
+        cmocka_unit_test(a_second_lock_is_refused_naming_the_holder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

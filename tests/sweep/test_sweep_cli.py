@@ -5,8 +5,12 @@ usage: test_sweep_cli.py PATH/TO/fusebench   (meson passes the built binary)
 Each test runs the real binary on configs/smoke.ini (or a broken copy of it) in a fresh
 temporary directory and checks the exit code, the CSV and what was (not) written."""
 import csv
+import glob
 import os
+import shutil
 import signal
+import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -22,8 +26,41 @@ COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_
            "dram_bytes_per_element,cache,verified,status,reason").split(",")
 
 
-def run(*args, timeout=300):
-    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout)
+def run(*args, timeout=300, **kwargs):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout,
+                          **kwargs)
+
+# A sweep that is still busy for seconds after its first point is written: size 8, then 16M
+# elements (verifying and timing those takes a while; a signal test catches it mid-point).
+SLOW = ("--sizes", "8,16M", "--variants", "eager_add_relu,fused_add_relu",
+        "--set", "max_time=1", "--set", "min_time=0.5")
+
+
+def wait_for(path, proc, timeout=60, also=None):
+    """Waits while proc runs until path (or also) exists: the run's first point is written."""
+    def there():
+        return os.path.exists(path) or (also is not None and os.path.exists(also))
+    deadline = time.time() + timeout
+    while time.time() < deadline and not there() and proc.poll() is None:
+        time.sleep(0.01)
+    if not there():
+        proc.kill()
+        raise AssertionError(f"{path} never appeared (exit {proc.poll()}): "
+                             f"{proc.communicate()[1]}")
+
+
+def assert_whole(test, path, columns=len(COLUMNS)):
+    """path is a complete results file: ends with a line break, every row has every column."""
+    with open(path) as f:
+        text = f.read()
+    test.assertTrue(text.endswith("\n"), text[-200:])
+    _, rows = read_csv(path)
+    test.assertGreater(len(rows), 0)
+    for row in rows:
+        test.assertEqual(len(row), columns, row)
+        test.assertNotIn(None, row.values(), row)
+        test.assertEqual(row["status"], "ok", row)
+    return rows
 
 
 def read_csv(path):
@@ -79,7 +116,8 @@ class SweepCli(unittest.TestCase):
             if row["variant"] == "copy":
                 self.assertEqual(float(row["copy_fraction"]), 1.0)
         self.assertIn("speedup", p.stdout)  # the terminal summary
-        self.assertFalse(os.path.exists(self.out + ".tmp"))
+        # no temporary, partial or lock file is left behind
+        self.assertEqual(os.listdir(self.dir), ["results.csv"])
 
     def test_auto_backend_without_gpu_runs_on_cpu_with_empty_counter_columns(self):
         # smoke.ini: backend auto, [cupti] activity and counters on
@@ -178,18 +216,208 @@ class SweepCli(unittest.TestCase):
                                  "--no-plot", "--sizes", "8..1M", "--set", "points_per_decade=8",
                                  "--set", "max_time=0.2", "--set", "min_time=0.1"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 60
-        while time.time() < deadline and not os.path.exists(self.out):
-            time.sleep(0.05)
+        partial = self.out + ".partial"
+        wait_for(partial, proc)
         time.sleep(0.3)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130, err)
         self.assertIn("interrupted", err)
-        _, rows = read_csv(self.out)
-        self.assertGreater(len(rows), 0)
+        self.assertIn("--resume", err)
+        rows = assert_whole(self, partial)  # the finished points, for --resume
         self.assertLess(len(rows), 6 * 49)
-        self.assertTrue(all(r["status"] == "ok" for r in rows))
+        self.assertFalse(os.path.exists(self.out))  # only a complete run makes results.csv
+
+    # --- signals (issue 10, item 9) ---------------------------------------------------------
+
+    def slow_run(self, or_results=True):
+        """A run that has written its first point and is busy with the next for seconds
+        (its first point: in results.csv.partial, or, or_results, in results.csv)."""
+        proc = subprocess.Popen([BINARY, SMOKE, "--backend", "cpu", "--output", self.out,
+                                 "--no-plot", *SLOW], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        wait_for(self.out + ".partial", proc, also=self.out if or_results else None)
+        return proc
+
+    def signal_twice(self, sig):
+        """Sends sig twice to a busy run, the second while the first is still being handled
+        (the run is in the middle of a 16M-element point). Returns (exit code, stderr)."""
+        for _ in range(3):
+            for name in os.listdir(self.dir):
+                os.remove(os.path.join(self.dir, name))
+            proc = self.slow_run()
+            proc.send_signal(sig)
+            time.sleep(0.002)
+            alive = proc.poll() is None
+            if alive:  # signal() would have reset the handler: killed by this one
+                proc.send_signal(sig)
+            _, err = proc.communicate(timeout=60)
+            if alive:
+                return proc.returncode, err
+        self.skipTest("the run always ended before the second signal could be sent")
+
+    def test_second_sigint_exits_130_at_once_and_the_results_stay_whole(self):
+        code, err = self.signal_twice(signal.SIGINT)
+        self.assertEqual(code, 130, err)
+        assert_whole(self, self.out + ".partial")
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_sigterm_stops_cleanly_with_143(self):
+        proc = self.slow_run()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 143, err)
+        self.assertIn("interrupted", err)
+        assert_whole(self, self.out + ".partial")
+
+    def test_second_sigterm_exits_143_at_once(self):
+        code, err = self.signal_twice(signal.SIGTERM)
+        self.assertEqual(code, 143, err)
+        assert_whole(self, self.out + ".partial")
+
+    # --- the output path (items 1, 3, 6 and 10) ----------------------------------------------
+
+    def assert_refused_up_front(self, p, path, kind):
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(path, p.stderr)
+        self.assertIn(kind, p.stderr)
+        self.assertNotIn("points on", p.stderr)  # refused before measuring
+
+    def test_output_that_is_not_a_regular_file_is_refused_and_kept(self):
+        fifo = os.path.join(self.dir, "fifo.csv")
+        os.mkfifo(fifo)
+        p = run(SMOKE, "--backend", "cpu", "--output", fifo, "--no-plot", "--sizes", "8")
+        self.assert_refused_up_front(p, fifo, "a FIFO")
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))
+
+        directory = os.path.join(self.dir, "adir")
+        os.mkdir(directory)
+        p = run(SMOKE, "--backend", "cpu", "--output", directory, "--no-plot", "--sizes", "8")
+        self.assert_refused_up_front(p, directory, "a directory")
+        self.assertTrue(os.path.isdir(directory))
+
+        sock_path = os.path.join(self.dir, "sock.csv")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(sock_path)
+            p = run(SMOKE, "--backend", "cpu", "--output", sock_path, "--no-plot", "--sizes", "8")
+            self.assert_refused_up_front(p, sock_path, "a socket")
+            self.assertTrue(stat.S_ISSOCK(os.lstat(sock_path).st_mode))
+        finally:
+            sock.close()
+
+        # a symlink to something that is not a regular file: refused too, the link kept
+        link = os.path.join(self.dir, "link-to-fifo.csv")
+        os.symlink(fifo, link)
+        p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
+        self.assert_refused_up_front(p, fifo, "a FIFO")
+        self.assertTrue(os.path.islink(link))
+
+    def test_device_node_output_is_refused_and_kept(self):
+        # A node like /dev/null (char 1:3) made in the temporary directory: the test never
+        # risks the real /dev/null.
+        if os.geteuid() != 0:
+            self.skipTest("mknod needs root: device-node output not tested here")
+        null = os.path.join(self.dir, "null")
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        p = run(SMOKE, "--backend", "cpu", "--output", null, "--no-plot", "--sizes", "8")
+        self.assert_refused_up_front(p, null, "a character device")
+        st = os.lstat(null)
+        self.assertTrue(stat.S_ISCHR(st.st_mode))
+        self.assertEqual(st.st_rdev, os.makedev(1, 3))
+
+    def test_symlinked_output_writes_its_target_and_stays_a_link(self):
+        sub = os.path.join(self.dir, "runs")
+        os.mkdir(sub)
+        real = os.path.join(sub, "real.csv")
+        with open(real, "w") as f:
+            f.write("old\n")
+        link = os.path.join(self.dir, "link.csv")
+        os.symlink(os.path.join("runs", "real.csv"), link)  # relative to the link's directory
+        p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(len(assert_whole(self, real)), 6)  # every variant at n = 8
+        self.assertEqual(sorted(os.listdir(sub)), ["real.csv"])  # nothing else left there
+
+    def test_a_stale_tmp_of_the_old_fixed_name_is_not_in_the_way(self):
+        os.mkdir(self.out + ".tmp")  # a temporary name must be unique, not "<csv>.tmp"
+        p = self.sweep("--sizes", "8")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(assert_whole(self, self.out)), 6)
+
+    def test_temporaries_of_a_killed_run_are_removed_by_the_next(self):
+        stale = [self.out + ".tmp.a1B2c3", self.out + ".partial.tmp.Zz9999"]
+        for path in stale:
+            with open(path, "w") as f:
+                f.write("# fusebench: trunc")  # what kill -9 mid-write leaves
+        keep = self.out + ".tmp.mine"  # not a name fb_csv_write makes: left alone
+        with open(keep, "w") as f:
+            f.write("x")
+        p = self.sweep("--sizes", "8")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["results.csv", "results.csv.tmp.mine"])
+
+    def test_second_run_on_one_output_is_refused_naming_the_first(self):
+        first = self.slow_run()
+        try:
+            t0 = time.time()
+            p = self.sweep("--sizes", "8")
+            self.assert_refused_up_front(p, self.out, f"pid {first.pid}")
+            self.assertLess(time.time() - t0, 10)
+            for _ in range(20):  # a reader never sees a torn file while the first one writes
+                assert_whole(self, self.out + ".partial")
+                time.sleep(0.01)
+        finally:
+            first.kill()
+            first.communicate(timeout=60)
+        # killed: the kernel released the lock, the next run goes ahead
+        p = self.sweep("--sizes", "8")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_rerun_keeps_earlier_results_until_it_completes_and_resume_continues_it(self):
+        p = self.sweep("--sizes", "8,100")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.out, "rb") as f:
+            earlier = f.read()
+        rerun = self.slow_run(or_results=False)  # no --resume: a new run
+        rerun.kill()  # kill -9 after its first point
+        rerun.communicate(timeout=60)
+        with open(self.out, "rb") as f:
+            self.assertEqual(f.read(), earlier)  # the complete earlier results, untouched
+        partial = assert_whole(self, self.out + ".partial")
+        self.assertEqual({r["n"] for r in partial}, {"8"})
+        # --resume finds the unfinished run and completes it; then it replaces results.csv
+        p = self.sweep("--sizes", "8,100", "--variants", "eager_add_relu,fused_add_relu",
+                       "--resume")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = assert_whole(self, self.out)
+        self.assertEqual(rows[:len(partial)], partial)  # kept verbatim
+        self.assertEqual(len(rows), 4)
+        self.assertFalse(os.path.exists(self.out + ".partial"))
+
+    def test_plot_without_plot_dir_draws_beside_the_csv(self):
+        if shutil.which("gnuplot") is None:
+            self.skipTest("gnuplot is not installed: no charts to draw")
+        p = self.sweep("--sizes", "8,100,1000")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        elsewhere = os.path.join(self.dir, "cwd")
+        os.mkdir(elsewhere)
+        repo_plots = os.path.join(ROOT, "plots")
+        before = {f: os.stat(os.path.join(repo_plots, f)).st_mtime_ns
+                  for f in os.listdir(repo_plots)}
+        try:
+            p = run("--plot", self.out, cwd=elsewhere)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertTrue(os.path.exists(os.path.join(self.dir, "results-time.png")),
+                            p.stdout)
+            self.assertEqual(os.listdir(elsewhere), [])
+            after = {f: os.stat(os.path.join(repo_plots, f)).st_mtime_ns
+                     for f in os.listdir(repo_plots)}
+            self.assertEqual(after, before)  # the repository's charts untouched
+        finally:  # on a failure, do not leave charts of this test in the repository
+            for f in glob.glob(os.path.join(repo_plots, "results-*")):
+                os.remove(f)
 
     def test_usage_errors_exit_2_and_help_exits_0(self):
         self.assertEqual(run("--bogus").returncode, 2)
@@ -202,6 +430,59 @@ class SweepCli(unittest.TestCase):
         p = self.sweep("--variants", "fused_add_rleu")
         self.assertEqual(p.returncode, 2)
         self.assertIn("fused_add_relu", p.stderr)
+
+
+class SweepScript(unittest.TestCase):
+    """./sweep installs only what the command needs: no gnuplot for a command that draws no
+    chart. Runs the script with a PATH where gnuplot is missing and apt-get is a fake that
+    records its calls, on the build directory of the binary under test (FB_BUILD_DIR)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.bin = os.path.join(self.tmp.name, "bin")
+        os.mkdir(self.bin)
+        for d in os.environ.get("PATH", "").split(os.pathsep):
+            if not os.path.isdir(d):
+                continue
+            for name in os.listdir(d):
+                link = os.path.join(self.bin, name)
+                if name.startswith("gnuplot") or name == "apt-get" or os.path.lexists(link):
+                    continue
+                os.symlink(os.path.join(d, name), link)
+        self.calls = os.path.join(self.tmp.name, "apt-get.calls")
+        fake = os.path.join(self.bin, "apt-get")
+        with open(fake, "w") as f:
+            # records every call; "update" succeeds, "install" fails (nothing is installed)
+            f.write(f'#!/bin/sh\necho "$*" >>"{self.calls}"\n[ "$1" = update ]\n')
+        os.chmod(fake, 0o755)
+        self.env = dict(os.environ, PATH=self.bin, FB_BUILD_DIR=os.path.dirname(BINARY))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def sweep(self, *args):
+        return subprocess.run([os.path.join(ROOT, "sweep"), *args], capture_output=True,
+                              text=True, timeout=300, env=self.env, cwd=self.tmp.name)
+
+    def test_commands_without_charts_do_not_install_gnuplot(self):
+        out = os.path.join(self.tmp.name, "r.csv")
+        for args in (["--help"], ["--version"], ["--he"],
+                     [SMOKE, "--backend", "cpu", "--dry-run"],
+                     [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out]):
+            p = self.sweep(*args)
+            self.assertEqual(p.returncode, 0, (args, p.stderr))
+            self.assertNotIn("gnuplot", p.stderr, args)
+            self.assertFalse(os.path.exists(self.calls), args)
+
+    def test_a_command_that_draws_charts_asks_for_gnuplot(self):
+        # the sandbox works: without gnuplot, a sweep that draws wants it installed
+        p = self.sweep(SMOKE, "--backend", "cpu", "--sizes", "8")
+        self.assertNotEqual(p.returncode, 0)
+        if os.geteuid() == 0:
+            with open(self.calls) as f:
+                self.assertIn("gnuplot-nox", f.read())
+        else:
+            self.assertIn("gnuplot-nox", p.stderr)
 
 
 if __name__ == "__main__":
