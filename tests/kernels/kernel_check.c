@@ -742,10 +742,8 @@ static void check_job_everywhere(const struct kc_impl *impl, const struct kc_job
             repeat |= kc_offsets[q].a == kc_offsets[o].a && kc_offsets[q].c == kc_offsets[o].c;
         if (repeat)
             continue;
-        /* max_sizes < kc_size_count: the first ones, and the largest at offset 0 */
-        for (size_t s = 0; s < kc_size_count; s++)
-            if (s < max_sizes || (s + 1 == kc_size_count && o == 0))
-                kc_check_case(impl, job, kc_sizes[s], kc_offsets[o]);
+        for (size_t s = 0; s < kc_size_count && s < max_sizes; s++)
+            kc_check_case(impl, job, kc_sizes[s], kc_offsets[o]);
     }
 }
 
@@ -839,9 +837,12 @@ void kc_check_chains(const struct kc_impl *impl, int sm_count)
         for (int binary = 0; binary < 2; binary++) {
             const struct fb_chain ch = kc_random_chain(&rng, length, binary);
             const struct kc_job job = kc_chain_job(&ch);
-            /* every size for the short chains, the small sizes and the largest for others */
-            check_job_everywhere(impl, &job, length <= 3 ? kc_size_count : 12);
-            if (sm_count > 0 && (length == 1 || length == 2 || length == FB_CHAIN_MAX_OPS))
+            /* every size for the short chains, the sizes up to 2 vectors' turns of a block
+             * (2051) for the others */
+            check_job_everywhere(impl, &job, length <= 3 ? kc_size_count : kc_size_count - 1);
+            /* the grid's edges: the shortest unary and the longest binary chain */
+            if (sm_count > 0 && ((length == 1 && !binary) ||
+                                 (length == FB_CHAIN_MAX_OPS && binary)))
                 kc_check_job_at_grid_boundaries(impl, &job, sm_count);
         }
     }
@@ -854,14 +855,16 @@ void kc_check_chains(const struct kc_impl *impl, int sm_count)
     check_job_everywhere(impl, &job, kc_size_count);
     if (sm_count > 0)
         kc_check_job_at_grid_boundaries(impl, &job, sm_count);
+    bool edges = false; /* the 40-register form's grid (12 blocks per SM) once */
     for (int i = 0; i < FB_OPID_COUNT; i++) {
         if (fb_op_infos[i].ulp_bound == 0)
             continue;
         fixed.ops[1].op = (enum fb_op_id)i;
         job = kc_chain_job(&fixed);
         check_job_everywhere(impl, &job, kc_size_count);
-        if (sm_count > 0)
+        if (sm_count > 0 && !edges)
             kc_check_job_at_grid_boundaries(impl, &job, sm_count);
+        edges = true;
     }
 }
 

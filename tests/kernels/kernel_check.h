@@ -138,8 +138,10 @@ struct kc_shape kc_job_shape(const struct kc_job *job);
 struct fb_chain kc_random_chain(uint64_t *rng, int length, int binary);
 
 /* Random chains of every length 1..FB_CHAIN_MAX_OPS, first op unary and binary, in the
- * generic kernel, at every size and offset (a few sizes for the longer ones), then a few
- * around the grid boundaries on sm_count SMs (sm_count 0: skipped). */
+ * generic kernel, at every size and offset (all but the largest size for chains longer
+ * than 3), the shortest unary and the longest binary one also around the grid boundaries on
+ * sm_count SMs (sm_count 0: skipped); then add, relu and add followed by each transcendental
+ * op, everywhere (the first of these also at the boundaries of its 12-blocks-per-SM grid). */
 void kc_check_chains(const struct kc_impl *impl, int sm_count);
 
 /* The largest ULP error of the implementation's op `op` (a transcendental op of the table)
