@@ -202,7 +202,8 @@ static void check_coverage(int inputs, int64_t count, int64_t blocks)
         fail_msg("%s loop over %" PRId64 " items with %" PRId64 " blocks of 128: %" PRId64
                  " items wrong; first: item %" PRId64 "%s read %" PRId64 " + %" PRId64
                  " times, written %" PRId64 " times",
-                 inputs == 1 ? "unary" : "binary", count, blocks, cov.wrong, cov.first,
+                 inputs == 2 ? "binary" : inputs == 1 ? "unary (P = 4)" : "unary (P = 2)",
+                 count, blocks, cov.wrong, cov.first,
                  cov.first < 0 || cov.first >= count ? " (a guard)" : "", cov.reads_a,
                  cov.reads_b, cov.writes);
 }
@@ -212,8 +213,10 @@ static void test_loop_touches_each_item_once_on_small_grids(void **state)
     (void)state;
     /* Every count from 0 to three full turns of the grid and a bit. */
     const int64_t grids[] = {1, 2, 3};
-    for (int inputs = 1; inputs <= 2; inputs++) {
-        const int64_t p = 4 / inputs;
+    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
+     * transcendental ops' and the generic kernel's unary form) */
+    for (int inputs = 1; inputs <= 3; inputs++) {
+        const int64_t p = inputs == 1 ? 4 : 2;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             for (int64_t count = 0; count <= 3 * p * threads + p + 1; count++)
@@ -228,8 +231,10 @@ static void test_loop_touches_each_item_once_around_turns_of_large_grids(void **
     /* 32 blocks (2 SMs) and 2112 (an H200's wave): around 0, 1 and 2 full turns (for 2112
      * blocks, 1 only, to keep memory small), at a thread, a warp and a whole grid's width. */
     const int64_t grids[] = {32, 2112};
-    for (int inputs = 1; inputs <= 2; inputs++) {
-        const int64_t p = 4 / inputs;
+    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
+     * transcendental ops' and the generic kernel's unary form) */
+    for (int inputs = 1; inputs <= 3; inputs++) {
+        const int64_t p = inputs == 1 ? 4 : 2;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             const int64_t max_turns = grids[g] > 32 ? 1 : 2;
