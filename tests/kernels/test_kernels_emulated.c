@@ -125,6 +125,24 @@ struct emu_case {
     int sm_count;
 };
 
+/* Whether op is the first op of the table whose kernels have its launch shape (inputs,
+ * loads per input, blocks per SM): the grid's edges depend on the shape alone, so on the
+ * H200 grid, where they sit at millions of floats, they are checked once per shape (the
+ * 2-SM grid's edges, a few thousand floats, are checked for every op). */
+static bool first_op_of_its_shape(enum fb_op_id op)
+{
+    const struct kc_job job = kc_op_job(op, 0.0f, 0.0f);
+    const struct kc_shape shape = kc_job_shape(&job);
+    for (int k = 0; k < (int)op; k++) {
+        const struct kc_job other = kc_op_job((enum fb_op_id)k, 0.0f, 0.0f);
+        const struct kc_shape o = kc_job_shape(&other);
+        if (o.inputs == shape.inputs && o.per_input == shape.per_input &&
+            o.blocks_per_sm == shape.blocks_per_sm)
+            return false;
+    }
+    return true;
+}
+
 static void test_op_matches_reference(void **state)
 {
     const struct emu_case *c = *state;
@@ -140,6 +158,7 @@ static void test_op_matches_reference(void **state)
         .download = kc_host_copy,
         .run = emu_run,
     };
+    bool edges = true;
     if (c->op == EMU_CHAINS) {
         kc_check_chains(&impl, c->sm_count);
     } else if (c->op == EMU_ADD_RELU) {
@@ -149,14 +168,19 @@ static void test_op_matches_reference(void **state)
     } else {
         const struct kc_job job = kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f);
         kc_check_op(&impl, (enum fb_op_id)c->op);
-        kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
+        edges = c->sm_count != H200_SM_COUNT || first_op_of_its_shape((enum fb_op_id)c->op);
+        if (edges)
+            kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
     }
     /* Both paths ran (offset 0 vector, misaligned scalar), and each drove its main loop and
-     * its partial last turn, and the vector path its scalar tail. */
+     * its partial last turn (on the H200 grid, only the edges reach a full turn), and the
+     * vector path its scalar tail. */
     for (int vector = 0; vector < 2; vector++) {
         assert_true(ctx.launches[vector] > 0);
-        assert_true(ctx.main_loop[vector] > 0);
-        assert_true(ctx.partial_turn[vector] > 0);
+        if (edges) {
+            assert_true(ctx.main_loop[vector] > 0);
+            assert_true(ctx.partial_turn[vector] > 0);
+        }
     }
     assert_true(ctx.tail > 0);
     /* On the small grid the largest sizes made every thread loop: (2^20 + 5) / 4 vectors
