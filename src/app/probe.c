@@ -15,6 +15,8 @@
 #include "cupti/kernel_table_print.h"
 #include "cupti/kernel_trace.h"
 #include "cupti/traffic.h"
+#include "plan/select.h"
+#include "plan/variants.h"
 
 struct fb_app_probe {
     struct fb_cupti *cupti;
@@ -307,7 +309,7 @@ int fb_app_profile(const struct fb_config *cfg, long long n)
                cupti ? "kernel durations from CUPTI activity records"
                      : "each step timed on the host around a synchronize");
     for (size_t v = 0; rc == FB_OK && v < fb_variant_count; v++) {
-        if (!cfg->variant_enabled[v])
+        if (!fb_plan_variant_selected(cfg, fb_variants[v].name))
             continue;
         struct fb_call call = {ops, backend, &fb_variants[v], sb.dev, n};
         for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */

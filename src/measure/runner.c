@@ -10,6 +10,8 @@
 #include "common/clock.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
+#include "plan/select.h"
+#include "plan/variants.h"
 
 int fb_call_run(void *ctx, struct fb_error *err)
 {
@@ -43,8 +45,7 @@ static int time_calls(const struct fb_sweep *sw, struct fb_call *call, int calls
 
 static bool variant_enabled(const struct fb_config *cfg, size_t index)
 {
-    return index < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0] &&
-           cfg->variant_enabled[index];
+    return index < fb_variant_count && fb_plan_variant_selected(cfg, fb_variants[index].name);
 }
 
 static bool any_enabled_uses(const struct fb_config *cfg, enum fb_buffer buf)
