@@ -85,7 +85,7 @@ static uint64_t cfg_fnv1a64(const unsigned char *p, size_t n)
     return h;
 }
 
-/* ---- the parse state shared by the line reader and the key handler ------------------- */
+/* ---- the parse state ------------------------------------------------------------------ */
 
 struct cfg_parse {
     struct fb_config *cfg;
@@ -185,8 +185,9 @@ static void cfg_flush_messages(struct cfg_parse *p)
 struct cfg_split {
     enum { CFG_LINE_EMPTY, CFG_LINE_SECTION, CFG_LINE_KEY, CFG_LINE_ERROR } kind;
     char section[64]; /* CFG_LINE_SECTION: the name between the brackets */
-    char name[64];    /* CFG_LINE_KEY: the key and its value, trimmed, inline comment gone */
-    char value[256];
+    char name[INI_MAX_LINE]; /* CFG_LINE_KEY: the key and its value, trimmed, inline comment
+                                gone */
+    char value[INI_MAX_LINE];
 };
 
 /* The stream of one inih call: the lines handed out in turn, then the end. */
@@ -211,8 +212,8 @@ static char *cfg_stream_read(char *str, int num, void *user)
 struct cfg_calls {
     int count;
     char section[2][64];
-    char name[64];
-    char value[256];
+    char name[INI_MAX_LINE];
+    char value[INI_MAX_LINE];
 };
 
 static int cfg_stream_key(void *user, const char *section, const char *name, const char *value)
@@ -322,7 +323,13 @@ static void cfg_on_section(struct cfg_parse *p, const char *section)
     p->section_line = p->line;
     const char *chain = cfg_chain_name(section);
     if (chain) {
-        cfg_begin_chain(p, chain);
+        char name[sizeof p->section];
+        size_t len = strlen(chain);
+        while (len > 0 && isspace((unsigned char)chain[len - 1])) /* "[chain x ]" is x */
+            len--;
+        memcpy(name, chain, len);
+        name[len] = '\0';
+        cfg_begin_chain(p, name);
         return;
     }
     if (cfg_section_known(section)) {

@@ -35,7 +35,7 @@ static void test_chains_are_parsed_in_file_order(void **state)
                  "\n"
                  "[chain  add_gelu]\n"            /* 6: blanks after "chain" */
                  "ops=add,gelu ; inline comment\n"/* 7 */
-                 "[chain t2]\n"                   /* 8 */
+                 "[chain t2 ]\n"                  /* 8: blanks before ']' */
                  "  ops =  threshold( -1.5e0 ,2 ) ,scale(2),sigmoid  \n",
                  &cfg, &res);
     assert_int_equal(res.rc, FB_OK);
