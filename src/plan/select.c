@@ -66,13 +66,14 @@ size_t fb_plan_variant_names(const struct fb_config *cfg, const char **names,
 {
     size_t count = 0;
     for (size_t i = 0; i < fb_variant_count && count < max; i++, count++) {
-        snprintf(storage[count], FB_VARIANT_NAME_CHARS, "%s", fb_variants[i].name);
+        snprintf(storage[count], FB_VARIANT_NAME_CHARS, "%.*s", FB_VARIANT_NAME_CHARS - 1,
+                 fb_variants[i].name);
         names[count] = storage[count];
     }
     for (size_t c = 0; c < cfg->n_chains && c < FB_MAX_CHAINS; c++)
         for (int fused = 0; fused < 2 && count < max; fused++, count++) {
-            snprintf(storage[count], FB_VARIANT_NAME_CHARS, "%s_%s",
-                     fused ? "fused" : "eager", cfg->chains[c].name);
+            snprintf(storage[count], FB_VARIANT_NAME_CHARS, "%s_%.*s",
+                     fused ? "fused" : "eager", FB_CHAIN_NAME_MAX - 1, cfg->chains[c].name);
             names[count] = storage[count];
         }
     return count;
