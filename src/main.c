@@ -25,6 +25,8 @@
 #include "measure/runner.h"
 #include "output/progress.h"
 #include "output/summary.h"
+#include "plan/select.h"
+#include "plan/variants.h"
 
 enum { EXIT_MEASURE_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
@@ -202,7 +204,7 @@ static int count_enabled(const struct fb_config *cfg)
 {
     int count = 0;
     for (size_t i = 0; i < fb_variant_count; i++)
-        count += cfg->variant_enabled[i];
+        count += fb_plan_variant_selected(cfg, fb_variants[i].name);
     return count;
 }
 
@@ -218,7 +220,7 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const char *backe
             (size_t)count_enabled(cfg) * cfg->n_sizes, backend, dev->name);
     fprintf(out, "variants:");
     for (size_t i = 0; i < fb_variant_count; i++)
-        if (cfg->variant_enabled[i])
+        if (fb_plan_variant_selected(cfg, fb_variants[i].name))
             fprintf(out, " %s", fb_variants[i].name);
     fprintf(out, "\nsizes:");
     for (size_t i = 0; i < cfg->n_sizes; i++)
@@ -249,6 +251,13 @@ static int load_config(const struct fb_cli *cli, struct fb_config *cfg)
     for (int i = 0; i < cli->n_overrides; i++)
         settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
     rc = fb_config_override_all(cfg, settings, (size_t)cli->n_overrides, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    /* The variants list names variants, which plan knows (chains add some): checked here,
+     * before anything runs. */
+    rc = fb_plan_check_variants(cfg, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return EXIT_USAGE;
@@ -337,7 +346,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     double work = 0.0;
     for (size_t s = 0; s < cfg->n_sizes; s++)
         for (size_t v = 0; v < fb_variant_count; v++)
-            if (cfg->variant_enabled[v] && !cb_skip(&state, &fb_variants[v], (int64_t)cfg->sizes[s])) {
+            if (fb_plan_variant_selected(cfg, fb_variants[v].name) && !cb_skip(&state, &fb_variants[v], (int64_t)cfg->sizes[s])) {
                 points++;
                 work += fb_progress_weight((int64_t)cfg->sizes[s]);
             }
