@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cupti/cupti_probe.h"
+#include "cupti/cupti_session.h"
 #include "cupti/kernel_trace.h"
 #include "cupti/traffic.h"
 
 struct fb_app_probe {
-    struct fb_cupti *cupti;
+    struct fb_cupti_session *cupti;
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_kernel_trace trace;
@@ -69,7 +69,7 @@ static int kernel_pass(void *self, const struct fb_probe_call *call, int calls,
                        struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (p->activity_failed || !fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
+    if (p->activity_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
     bool cupti_failed;
     int rc = trace_calls(p, call, calls, &cupti_failed, err);
@@ -114,7 +114,7 @@ static int traffic_pass(void *self, const struct fb_probe_call *call, int64_t *d
                         int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (p->counters_failed || !fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
+    if (p->counters_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
         return FB_ERR_UNAVAILABLE;
     struct synced_call synced = {call, p};
     struct fb_traffic traffic;
@@ -199,10 +199,11 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                                    .counters_requested = cfg->cupti_counters,
                                    .cache = cfg->cache};
     char warning[1200];
-    struct fb_cupti *cupti = NULL;
-    /* fb_cupti_open tries each part once (a trial enable of the activity API and of the range
-     * profiler): a refusal is a normal state of a GPU node, reported once, here. */
-    int rc = fb_cupti_open(&cupti, cfg->device, cfg->cupti_activity, cfg->cupti_counters, err);
+    struct fb_cupti_session *cupti = NULL;
+    /* fb_cupti_session_open tries each part once (a trial enable of the activity API and of the
+     * range profiler): a refusal is a normal state of a GPU node, reported once, here. */
+    int rc = fb_cupti_session_open(&cupti, cfg->device, cfg->cupti_activity,
+                                   cfg->cupti_counters, err);
     if (rc == FB_ERR_UNAVAILABLE) {
         setup.activity_reason = setup.counters_reason = err->msg;
         fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
@@ -213,15 +214,17 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
         return rc;
     struct fb_app_probe *p = calloc(1, sizeof *p);
     if (!p) {
-        fb_cupti_close(cupti);
+        fb_cupti_session_close(cupti);
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
     }
     p->cupti = cupti;
     p->ops = ops;
     p->backend = backend;
     fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
-    setup.activity_ok = fb_cupti_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
-    setup.counters_ok = fb_cupti_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
+    setup.activity_ok =
+        fb_cupti_session_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
+    setup.counters_ok =
+        fb_cupti_session_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
     fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
     if (warning[0])
         fprintf(stderr, "%s\n", warning);
@@ -238,7 +241,7 @@ void fb_app_probe_close(struct fb_app_probe *state)
     if (!state)
         return;
     fb_kernel_trace_free(&state->trace);
-    fb_cupti_close(state->cupti);
+    fb_cupti_session_close(state->cupti);
     free(state);
 }
 

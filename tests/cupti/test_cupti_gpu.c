@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
-#include "cupti/cupti_probe.h"
+#include "cupti/cupti_session.h"
 #include "cupti/kernel_table.h"
 #include "cupti/kernel_table_print.h"
 #include "kernels/cache_flush.h"
@@ -29,7 +29,7 @@
 #define CALLS 5
 
 struct fixture {
-    struct fb_cupti *cupti;
+    struct fb_cupti_session *cupti;
     struct fb_cuda_launch_context launch;
     int64_t n;          /* elements per array: 4 L2s' worth of bytes, or more */
     int64_t l2_bytes;   /* cudaDevAttrL2CacheSize */
@@ -52,14 +52,14 @@ static int setup(void **state)
     static struct fixture fx;
     memset(&fx, 0, sizeof(fx));
     struct fb_error err = {{0}};
-    int rc = fb_cupti_open(&fx.cupti, 0, true, true, &err);
+    int rc = fb_cupti_session_open(&fx.cupti, 0, true, true, &err);
     if (rc == FB_ERR_UNAVAILABLE) {
         printf("skip: %s\n", err.msg);
         *state = NULL;
         return 0;
     }
     if (rc != FB_OK) {
-        printf("fb_cupti_open: %s\n", err.msg);
+        printf("fb_cupti_session_open: %s\n", err.msg);
         return -1;
     }
     check_cuda(cudaDeviceGetAttribute(&fx.launch.sm_count, cudaDevAttrMultiProcessorCount, 0),
@@ -95,7 +95,7 @@ static int teardown(void **state)
         cudaFree(fx->b);
         cudaFree(fx->c);
         cudaFree(fx->flush);
-        fb_cupti_close(fx->cupti);
+        fb_cupti_session_close(fx->cupti);
     }
     return 0;
 }
@@ -114,7 +114,7 @@ static void each_add_call_is_one_counted_kernel(void **state)
 {
     struct fixture *fx = need_device(state);
     const char *why = NULL;
-    if (!fb_cupti_available(fx->cupti, FB_CUPTI_ACTIVITY, &why)) {
+    if (!fb_cupti_session_available(fx->cupti, FB_CUPTI_ACTIVITY, &why)) {
         printf("skip: CUPTI activity unavailable: %s\n", why);
         skipped_a_part = true;
         skip();
@@ -178,7 +178,7 @@ static void one_add_after_a_flush_moves_its_three_arrays_through_dram(void **sta
 {
     struct fixture *fx = need_device(state);
     const char *why = NULL;
-    if (!fb_cupti_available(fx->cupti, FB_CUPTI_COUNTERS, &why)) {
+    if (!fb_cupti_session_available(fx->cupti, FB_CUPTI_COUNTERS, &why)) {
         printf("skip: CUPTI counters unavailable: %s\n", why);
         skipped_a_part = true;
         skip();
