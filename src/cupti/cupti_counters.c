@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
 #include "cupti/cupti_device.h"
 #include "cupti/cupti_counters_host.h"
@@ -260,7 +261,7 @@ static int profile_call(struct fb_cupti_session *c, CUpti_RangeProfiler_Object *
         if ((rc = FB_CUPTI_CALL(cuptiRangeProfilerStart(&start), err)) < 0)
             goto out;
         int run_rc = run_once(ctx, err);
-        int sync_rc = run_rc < 0 ? FB_OK : FB_CUDA_CALL(cudaDeviceSynchronize(), err);
+        int sync_rc = run_rc < 0 ? FB_OK : FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
         CUpti_RangeProfiler_Stop_Params stop = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
         stop.pRangeProfilerObject = object;
         rc = FB_CUPTI_CALL(cuptiRangeProfilerStop(&stop), run_rc < 0 || sync_rc < 0 ? NULL : err);

@@ -9,22 +9,16 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
 #include "cupti/cupti_session.h"
 
 int fb_cupti_check_device(int device, struct fb_error *err)
 {
     int count = 0;
-    cudaError_t r = cudaGetDeviceCount(&count);
-    if (r != cudaSuccess) {
-        /* Leave no sticky error behind for the caller's next CUDA call. */
-        (void)cudaGetLastError();
-        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device answers: cudaGetDeviceCount: %s: %s",
-                       cudaGetErrorName(r), cudaGetErrorString(r));
-    }
-    if (count == 0)
-        return fb_fail(err, FB_ERR_UNAVAILABLE,
-                       "no CUDA device answers: cudaGetDeviceCount found 0 devices");
+    int rc = fb_cuda_device_count(&count, err);
+    if (rc != FB_OK)
+        return rc;
     if (device < 0 || device >= count)
         return fb_fail(err, FB_ERR_USAGE, "CUDA device %d does not exist (%d device%s)", device,
                        count, count == 1 ? "" : "s");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
 #include "cupti/cupti_device.h"
 #include "cupti/cupti_internal.h"
@@ -18,7 +19,7 @@ static int current_context(void **out, struct fb_error *err)
     typedef CUresult (*ctx_get_current_fn)(CUcontext *);
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    int rc = FB_CUDA_CALL(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000,
+    int rc = FB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000,
                                                            cudaEnableDefault, &found), err);
     if (rc < 0)
         return rc;
@@ -47,11 +48,11 @@ static void set_reason(struct fb_cupti_session *c, enum fb_cupti_part part, cons
 static int open_context(struct fb_cupti_session *c, struct fb_error *err)
 {
     int rc;
-    if ((rc = FB_CUDA_CALL(cudaSetDevice(c->device), err)) < 0)
+    if ((rc = FB_CUDA_CHECK(cudaSetDevice(c->device), err)) < 0)
         return rc;
     /* cudaFree(NULL) is the customary way to make the runtime create the primary context now,
      * so that there is a context to profile before the first kernel. */
-    if ((rc = FB_CUDA_CALL(cudaFree(NULL), err)) < 0)
+    if ((rc = FB_CUDA_CHECK(cudaFree(NULL), err)) < 0)
         return rc;
     return current_context(&c->cu_context, err);
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "common/cuda_check.h"
 #include "cupti/cupti_session.h"
 #include "cupti/kernel_table.h"
 #include "cupti/kernel_table_print.h"
@@ -41,11 +42,13 @@ struct fixture {
 /* A part skipped anywhere makes the whole program exit 77 once the rest has passed. */
 static bool skipped_a_part;
 
-static void check_cuda(cudaError_t r, const char *what)
-{
-    if (r != cudaSuccess)
-        fail_msg("%s: %s", what, cudaGetErrorString(r));
-}
+/* A failed CUDA call fails the test with common/cuda_check.h's message (call, file, line). */
+#define CHECK_CUDA(call)                                                                      \
+    do {                                                                                      \
+        struct fb_error cuda_err_;                                                            \
+        if (FB_CUDA_CHECK(call, &cuda_err_) != FB_OK)                                         \
+            fail_msg("%s", cuda_err_.msg);                                                    \
+    } while (0)
 
 static int setup(void **state)
 {
@@ -62,39 +65,45 @@ static int setup(void **state)
         printf("fb_cupti_session_open: %s\n", err.msg);
         return -1;
     }
-    check_cuda(cudaDeviceGetAttribute(&fx.launch.sm_count, cudaDevAttrMultiProcessorCount, 0),
-               "cudaDeviceGetAttribute(SM count)");
+    CHECK_CUDA(cudaDeviceGetAttribute(&fx.launch.sm_count, cudaDevAttrMultiProcessorCount, 0));
     int l2 = 0;
-    check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0),
-               "cudaDeviceGetAttribute(L2 size)");
+    CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     fx.l2_bytes = l2 > 0 ? l2 : (64 << 20);
     fx.n = 4 * fx.l2_bytes / (int64_t)sizeof(float) + 4099; /* and an odd tail */
     const size_t bytes = (size_t)fx.n * sizeof(float);
     fx.launch.stream = NULL;
-    check_cuda(cudaMalloc((void **)&fx.a, bytes), "cudaMalloc a");
-    check_cuda(cudaMalloc((void **)&fx.b, bytes), "cudaMalloc b");
-    check_cuda(cudaMalloc((void **)&fx.c, bytes), "cudaMalloc c");
+    CHECK_CUDA(cudaMalloc((void **)&fx.a, bytes));
+    CHECK_CUDA(cudaMalloc((void **)&fx.b, bytes));
+    CHECK_CUDA(cudaMalloc((void **)&fx.c, bytes));
     fx.flush_bytes = (size_t)fb_cache_flush_bytes((uint64_t)fx.l2_bytes);
-    check_cuda(cudaMalloc(&fx.flush, fx.flush_bytes), "cudaMalloc flush buffer");
+    CHECK_CUDA(cudaMalloc(&fx.flush, fx.flush_bytes));
     /* Not zeros: 0x3f bytes are floats near 0.75. */
-    check_cuda(cudaMemset(fx.a, 0x3f, bytes), "cudaMemset a");
-    check_cuda(cudaMemset(fx.b, 0x3f, bytes), "cudaMemset b");
-    check_cuda(cudaMemset(fx.flush, 0x5a, fx.flush_bytes), "cudaMemset flush buffer");
-    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    CHECK_CUDA(cudaMemset(fx.a, 0x3f, bytes));
+    CHECK_CUDA(cudaMemset(fx.b, 0x3f, bytes));
+    CHECK_CUDA(cudaMemset(fx.flush, 0x5a, fx.flush_bytes));
+    CHECK_CUDA(cudaDeviceSynchronize());
     printf("L2 %lld bytes: arrays of %lld floats (%.0f MB each), flush buffer %.0f MB\n",
            (long long)fx.l2_bytes, (long long)fx.n, bytes / 1e6, fx.flush_bytes / 1e6);
     *state = &fx;
     return 0;
 }
 
+/* Teardown runs outside any test, where cmocka cannot fail one: a failed free is printed. */
+static void free_device(void *p)
+{
+    struct fb_error err;
+    if (FB_CUDA_CHECK(cudaFree(p), &err) != FB_OK)
+        printf("teardown: %s\n", err.msg);
+}
+
 static int teardown(void **state)
 {
     struct fixture *fx = *state;
     if (fx) {
-        cudaFree(fx->a);
-        cudaFree(fx->b);
-        cudaFree(fx->c);
-        cudaFree(fx->flush);
+        free_device(fx->a);
+        free_device(fx->b);
+        free_device(fx->c);
+        free_device(fx->flush);
         fb_cupti_session_close(fx->cupti);
     }
     return 0;
@@ -129,7 +138,7 @@ static void each_add_call_is_one_counted_kernel(void **state)
         if (fb_cuda_add(&fx->launch, fx->a, fx->b, fx->c, fx->n, &err) != FB_OK)
             fail_msg("fb_cuda_add: %s", err.msg);
     }
-    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    CHECK_CUDA(cudaDeviceSynchronize());
     struct fb_kernel_trace trace;
     fb_kernel_trace_init(&trace, FB_STREAM_ANY);
     if (fb_cupti_activity_stop(fx->cupti, &trace, &err) != FB_OK)
@@ -159,8 +168,8 @@ static int run_add(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
     int rc = fb_cuda_add(&fx->launch, fx->a, fx->b, fx->c, fx->n, err);
-    if (rc == FB_OK && cudaDeviceSynchronize() != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "cudaDeviceSynchronize after add");
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
     return rc;
 }
 
@@ -169,8 +178,8 @@ static int flush_l2(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
     int rc = fb_cuda_cache_flush(&fx->launch, fx->flush, fx->flush_bytes, err);
-    if (rc == FB_OK && cudaDeviceSynchronize() != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "cudaDeviceSynchronize after flush");
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
     return rc;
 }
 
@@ -213,10 +222,9 @@ int main(void)
 {
     /* No device: say why and exit 77, which meson reports as SKIP. */
     int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0) {
-        printf("skip: no CUDA device answers: cudaGetDeviceCount: %s\n",
-               status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
+    struct fb_error why;
+    if (fb_cuda_device_count(&count, &why) != FB_OK) {
+        printf("skip: %s\n", why.msg);
         return 77;
     }
     const struct CMUnitTest tests[] = {

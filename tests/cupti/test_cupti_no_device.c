@@ -15,6 +15,7 @@
 
 #include <cupti.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
 #include "cupti/cupti_internal.h"
 #include "cupti/cupti_session.h"
@@ -22,7 +23,7 @@
 static bool device_answers(void)
 {
     int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+    return fb_cuda_device_count(&count, NULL) == FB_OK;
 }
 
 static void open_reports_unavailable_because_no_device_answers(void **state)
