@@ -45,8 +45,8 @@ enum fb_cupti_part {
  * image, and enables and disables the range profiler on the context.
  * Returns:
  *   FB_OK: *out is a handle (close it with fb_cupti_session_close); at least one requested
- *     part works, and fb_cupti_session_available says which. A part that failed keeps its reason there: a part
- *     that fails its trial is a normal state, not an error.
+ *     part works, and fb_cupti_session_available says which. A part that failed keeps its
+ *     reason there: a part that fails its trial is a normal state, not an error.
  *   FB_ERR_UNAVAILABLE: *out = NULL; no device answers ("no CUDA device answers: ..."), the
  *     build has no CUPTI, or every requested part failed (err joins their reasons, e.g.
  *     "counters: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ...").

@@ -1,8 +1,9 @@
 /* Without a GPU, CUPTI reports itself unavailable with the reason, and never crashes
  * (src/cupti/cupti_session.h). Skips, saying so, where a device answers.
  * The trial logic of fb_cupti_session_open runs here too, with the device steps replaced by
- * fakes that answer as a sandbox does (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, a library that did not load):
- * a refused part is off with CUPTI's own text, the other part carries on, each trial runs once. */
+ * fakes that answer as a sandbox does (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, a library that did
+ * not load): a refused part is off with CUPTI's own text, the other part carries on, each
+ * trial runs once. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
