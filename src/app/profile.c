@@ -70,7 +70,7 @@ static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_
         for (int s = 0; s < call->variant->n_steps; s++) {
             const struct fb_step *step = &call->variant->steps[s];
             struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
-            snprintf(r.name, sizeof r.name, "%s", fb_op_name(step->op));
+            snprintf(r.name, sizeof r.name, "%s", fb_step_name(step));
             r.start_ns = fb_now_ns();
             int rc = call->ops->run_step(call->backend, step, call->buffers, call->n, err);
             if (rc == FB_OK)
@@ -123,10 +123,14 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
                dev.name, n, calls,
                cupti ? "kernel durations from CUPTI activity records"
                      : "each step timed on the host around a synchronize");
-    for (size_t v = 0; rc == FB_OK && v < fb_variant_count; v++) {
-        if (!cfg->variant_enabled[v])
+    struct fb_variant_set *set = NULL;
+    if (rc == FB_OK)
+        rc = fb_variant_set_new(cfg, &set, &err);
+    for (size_t v = 0; rc == FB_OK && v < set->count; v++) {
+        if (!fb_variant_set_enabled(cfg, set, v))
             continue;
-        struct fb_call call = {ops, backend, &fb_variants[v], sb.dev, n};
+        const struct fb_variant *variant = &set->v[v];
+        struct fb_call call = {ops, backend, variant, sb.dev, n};
         for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */
             rc = fb_call_run(&call, &err);
         if (rc == FB_OK)
@@ -145,12 +149,13 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
                 kernels += table.rows[r].calls;
             printf("\n%s: %s\n  %" PRId64 " records in %d calls = %.3g per call (kernel launches "
                    "declared: %d)\n",
-                   fb_variants[v].name, fb_variants[v].description, kernels, calls,
-                   (double)kernels / calls, fb_variants[v].launches);
+                   variant->name, variant->description, kernels, calls,
+                   (double)kernels / calls, variant->launches);
             fb_kernel_table_print(stdout, &table, 40);
         }
         fb_kernel_table_free(&table);
     }
+    free(set);
     if (rc != FB_OK)
         fprintf(stderr, "--profile: %s\n", err.msg);
     if (have_buffers)

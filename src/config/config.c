@@ -33,9 +33,8 @@ void fb_config_defaults(struct fb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->sizes_spec, sizeof cfg->sizes_spec, "%s", CFG_DEFAULT_SIZES);
     cfg->points_per_decade = 6;
-    for (size_t i = 0; i < fb_variant_count &&
-                    i < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]; i++)
-        cfg->variant_enabled[i] = true;
+    for (size_t i = 0; i < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]; i++)
+        cfg->variant_enabled[i] = true; /* the built-ins and every chain's variants */
     snprintf(cfg->dtype, sizeof cfg->dtype, "fp32");
     cfg->backend = FB_BACKEND_AUTO;
     cfg->device = 0;

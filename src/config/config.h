@@ -17,10 +17,21 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "op_table.h"
 #include "plan/variants.h"
 
 #define FB_PATH_MAX 1024
 #define FB_MAX_SIZES 1024
+#define FB_MAX_CHAINS 16
+
+/* A chain from a `[chain NAME]` section: `ops = mul, bias(0.5), relu`, checked against the op
+ * table (kernels/op_table.h): known ops, the right number of parameters, only the first op
+ * binary. The plan turns each into the variants eager_NAME and fused_NAME. */
+struct fb_config_chain {
+    char name[32];         /* NAME: lower-case letters, digits and '_' */
+    int line;              /* the line of its ops key, for messages of later stages */
+    struct fb_chain chain;
+};
 
 enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
 enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
@@ -36,9 +47,15 @@ struct fb_config {
                                      that a later points_per_decade override can re-expand it */
     uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
     size_t n_sizes;
-    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like fb_variants[] (plan/variants.h) */
+    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like the variant set plan builds
+                                              (plan/variants.h: the built-ins, then two per
+                                              chain) */
     int points_per_decade;        /* log spacing of a "lo..hi" range */
     char dtype[16];               /* "fp32" (the only one so far) */
+
+    /* [chain NAME] sections, in file order */
+    struct fb_config_chain chains[FB_MAX_CHAINS];
+    size_t n_chains;
 
     /* [backend] */
     enum fb_backend_choice backend;

@@ -133,15 +133,20 @@ static int set_points_per_decade(struct fb_config *cfg, const char *value, char 
 static int set_variants(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     bool on[sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]] = {false};
+    /* The names of the variant set plan builds (plan/variants.h): the built-ins, then
+     * eager_NAME and fused_NAME of each [chain NAME] read so far, indexed as the set is. */
+    char storage[sizeof on / sizeof on[0]][FB_VARIANT_NAME_MAX];
     const char *names[sizeof on / sizeof on[0]];
-    size_t count = fb_variant_count < sizeof on / sizeof on[0] ? fb_variant_count
-                                                                : sizeof on / sizeof on[0];
-    for (size_t i = 0; i < count; i++)
-        names[i] = fb_variants[i].name;
+    size_t count = 0;
+    while (count < sizeof on / sizeof on[0] &&
+           fb_variant_name_at(cfg, count, storage[count], sizeof storage[count])) {
+        names[count] = storage[count];
+        count++;
+    }
 
     if (strcmp(value, "all") == 0) {
-        for (size_t i = 0; i < count; i++)
-            cfg->variant_enabled[i] = true;
+        for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
+            cfg->variant_enabled[i] = true; /* chains read later included */
         return 0;
     }
     /* Every unknown name is reported in one message, each with its nearest known name. */

@@ -165,22 +165,23 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
     int rc;
-    switch (step->op) {
-    case FB_OP_COPY: rc = fb_cuda_copy(&s->launch, x, out, n, err); break;
-    case FB_OP_ADD: rc = fb_cuda_add(&s->launch, x, y, out, n, err); break;
-    case FB_OP_RELU: rc = fb_cuda_relu(&s->launch, x, out, n, err); break;
-    case FB_OP_THRESHOLD:
-        rc = fb_cuda_threshold(&s->launch, x, out, n, step->threshold, step->value, err);
+    switch (step->kind) {
+    case FB_STEP_OP:
+        rc = fb_cuda_op(&s->launch, step->chain.ops[0].op, step->chain.ops[0].params, x, y, out,
+                        n, err);
         break;
-    case FB_OP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
-    case FB_OP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
+    case FB_STEP_CHAIN: rc = fb_cuda_chain(&s->launch, &step->chain, x, y, out, n, err); break;
+    case FB_STEP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
+    case FB_STEP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
         FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
                                     s->stream));
         rc = FB_OK;
         break;
-    default: return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown op %d", (int)step->op);
+    default:
+        return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown step kind %d",
+                       (int)step->kind);
     }
-    if (rc == FB_OK && n > 0 && fb_op_is_kernel(step->op))
+    if (rc == FB_OK && n > 0 && fb_step_is_kernel(step))
         s->launches++; /* the launchers launch nothing for n == 0 */
     return rc;
 }
