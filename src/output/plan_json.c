@@ -79,7 +79,8 @@ static void write_op(FILE *out, const struct fb_chain_op *op, int first)
     fputs(first ? "" : ", ", out);
     fputs("{\"op\": ", out);
     fb_json_write_string(out, info->name);
-    fputs(", \"params\": [", out);
+    fprintf(out, ", \"arity\": %d, \"ulp_bound\": %d, \"params\": [", info->arity,
+            info->ulp_bound);
     for (int i = 0; i < info->n_params; i++) {
         fputs(i ? ", " : "", out);
         /* %.9g: a float's value, round-trippable. */
@@ -131,6 +132,9 @@ int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_v
     fb_json_write_string(out, cfg->dtype);
     fputs(",\n \"cache\": ", out);
     fb_json_write_string(out, fb_cache_mode_name(cfg->cache));
+    fputs(",\n \"label\": ", out);
+    fb_json_write_string(out, cfg->label);
+    fprintf(out, ",\n \"cpu_threads\": %d", cfg->cpu_threads);
     fputs(",\n \"sizes\": [", out);
     for (size_t i = 0; i < cfg->n_sizes; i++)
         fprintf(out, "%s%" PRIu64, i ? ", " : "", cfg->sizes[i]);

@@ -4,17 +4,19 @@
  *
  * Shape (one object; numbers in JSON notation, parameters as written by %.9g):
  *   {"fusebench": VERSION, "config": PATH, "dtype": "fp32", "cache": "warm"|"cold",
- *    "sizes": [8, ...],
+ *    "label": TEXT, "cpu_threads": N (0 = all cores), "sizes": [8, ...],
  *    "measure": {"warmup": N, "min_reps": N, "max_reps": N, "min_time": S, "max_time": S,
  *                "target_noise": X},
  *    "variants": [{"name": ..., "role": "copy_ceiling"|"platform_reference"|"eager"|"fused",
  *                  "pair": "" or the fused variant's name, "launches": N,
  *                  "elements_moved": N, "chain": NAME or "" (a [chain NAME] of the config),
- *                  "ops": [{"op": "threshold", "params": [0, 0],
- *                           "param_names": ["threshold", "value"]}, ...]}, ...],
+ *                  "ops": [{"op": "threshold", "arity": 1, "ulp_bound": 0,
+ *                           "params": [0, 0], "param_names": ["threshold", "value"]}, ...]},
+ *                 ...],
  *    "columns": ["backend", ...]}
  * "ops" is the chain the variant computes, in order (every step's ops; the handwritten
- * fused_add_relu computes add, relu; memcpy: none). The column list is read from the CSV
+ * fused_add_relu computes add, relu; memcpy: none); arity and ulp_bound are the op table's
+ * (kernels/op_table.h: 0 = exact, else a transcendental op). The column list is read from the CSV
  * schema table at run time, so a column added there appears here by itself. */
 #ifndef FB_OUTPUT_PLAN_JSON_H
 #define FB_OUTPUT_PLAN_JSON_H

@@ -80,21 +80,27 @@ static void test_chain_with_params(void **state)
 {
     (void)state;
     char *json = plan_of("[sweep]\nsizes = 8, 1K\nvariants = eager_tb, fused_tb, copy\n"
+                         "label = say \"hi\"\\\n[backend]\ncpu_threads = 3\n"
                          "[measure]\nwarmup = 4\nmin_reps = 5\nmax_reps = 70\n"
                          "min_time = 0.25\nmax_time = 1.5\ntarget_noise = 0.03\ncache = cold\n"
                          "[chain tb]\nops = add, threshold(0.25, -1), bias(0.5), gelu\n");
     assert_non_null(strstr(json, "\"sizes\": [8, 1000]"));
     assert_non_null(strstr(json, "\"dtype\": \"fp32\""));
     assert_non_null(strstr(json, "\"cache\": \"cold\""));
+    assert_non_null(strstr(json, "\"label\": \"say \\\"hi\\\"\\\\\""));
+    assert_non_null(strstr(json, "\"cpu_threads\": 3"));
     assert_non_null(strstr(json, "\"measure\": {\"warmup\": 4, \"min_reps\": 5, "
                                  "\"max_reps\": 70, \"min_time\": 0.25, \"max_time\": 1.5, "
                                  "\"target_noise\": 0.029999999999999999}"));
     const char *ops =
-        "\"ops\": [{\"op\": \"add\", \"params\": [], \"param_names\": []}, "
-        "{\"op\": \"threshold\", \"params\": [0.25, -1], "
+        "\"ops\": [{\"op\": \"add\", \"arity\": 2, \"ulp_bound\": 0, \"params\": [], "
+        "\"param_names\": []}, "
+        "{\"op\": \"threshold\", \"arity\": 1, \"ulp_bound\": 0, \"params\": [0.25, -1], "
         "\"param_names\": [\"threshold\", \"value\"]}, "
-        "{\"op\": \"bias\", \"params\": [0.5], \"param_names\": [\"offset\"]}, "
-        "{\"op\": \"gelu\", \"params\": [], \"param_names\": []}]";
+        "{\"op\": \"bias\", \"arity\": 1, \"ulp_bound\": 0, \"params\": [0.5], "
+        "\"param_names\": [\"offset\"]}, "
+        "{\"op\": \"gelu\", \"arity\": 1, \"ulp_bound\": 256, \"params\": [], "
+        "\"param_names\": []}]";
     assert_non_null(strstr(json, "{\"name\": \"eager_tb\", \"role\": \"eager\", \"pair\": "
                                  "\"fused_tb\", \"launches\": 4, \"elements_moved\": 9, "
                                  "\"chain\": \"tb\", "));
