@@ -26,9 +26,9 @@ torch, the only place op names appear here), allocating like the first three row
   torch-compile torch_compile_NAME        torch.compile of the same function (dynamic=False,
                                           fullgraph=True): one fused kernel, fused_NAME's arrays
 Chains are checked against a float32 reference computed op by op in float64 and rounded to
-float32 after each op (so exact ops: add, mul, relu, threshold, scale, bias, copy are held
-bit for bit, NaN matching NaN); a chain holding a transcendental op (ulp_bound > 0 in the op
-table: sigmoid, gelu) within |out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL).
+float32 after each op: a chain of exact ops (ulp_bound 0 in fusebench's op table) is held bit
+for bit, NaN matching NaN; a chain holding a transcendental op (ulp_bound > 0) within
+|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL).
 
 Like for like: fusebench's kernels write preallocated buffers, so the *_out rows are the fair
 comparison with ours; the allocating rows show what an ordinary PyTorch call costs (a fresh
@@ -146,9 +146,9 @@ TORCH_OPS = {
 }
 
 # Chains with a transcendental op (ulp_bound > 0 in fusebench's op table) are held to
-# |out - ref| <= atol + rtol |ref| against the float64 reference: torch's float32 expf / tanhf
-# are within a few ulp (rtol 1e-5 is ~84 ulp of float32), and its tanh-form gelu computes
-# 0.5 x (1 + tanh(u)), whose 1 + tanh(u) cancels for x << 0: an absolute error up to about
+# |out - ref| <= atol + rtol |ref| against the float64 reference: torch's float32 exp / tanh
+# are within a few ulp (rtol 1e-5 is ~84 ulp of float32), and a formula of the form
+# 0.5 x (1 + tanh(u)) cancels in 1 + tanh(u) for x << 0: an absolute error up to about
 # |x| 2^-24 (~6e-7 at x = -10; the inputs are N(0, 1) sums), hence atol 1e-5.
 CHAIN_TRANSCENDENTAL_TOL = (1e-5, 1e-5)  # (atol, rtol)
 
@@ -533,7 +533,7 @@ class Peer:
         """The chain in float64 through TORCH_OPS, rounded to float32 after every op: for the
         exact ops that is IEEE float32 arithmetic (a float64 sum or product of two floats is
         exact or rounds once more harmlessly: 53 >= 2 * 24 + 2 bits), computed without torch's
-        float32 kernels; for sigmoid and gelu a more accurate value than float32's."""
+        float32 kernels; for the transcendental ops a more accurate value than float32's."""
         torch = self.torch
         x = None
         for i, op in enumerate(ops):
@@ -841,7 +841,7 @@ def main(argv):
                     "with fusebench's kernels), checked to allocate 0 bytes per call; the others "
                     "(chains included) allocate their outputs on every call"),
         ("chain_check", "float64 reference rounded to float32 per op; bit-exact for exact "
-                        "chains, |out - ref| <= %g + %g |ref| with sigmoid or gelu"
+                        "chains, |out - ref| <= %g + %g |ref| with a transcendental op"
          % CHAIN_TRANSCENDENTAL_TOL),
         ("measure", "warmup=%d min_reps=%d max_reps=%d min_time=%gs max_time=%gs target_noise=%g"
          % (cfg["warmup"], cfg["min_reps"], cfg["max_reps"], cfg["min_time"], cfg["max_time"],
