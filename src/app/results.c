@@ -15,6 +15,7 @@
 
 #include "fb_build_config.h"
 #include "git_version.h"
+#include "measure/pairing.h"
 
 __attribute__((format(printf, 3, 4))) static void add_meta(struct fb_results *res, const char *key, const char *fmt, ...)
 {
@@ -97,6 +98,10 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
     table.records = NULL;
     table.n_records = 0;
     fb_csv_table_free(&table);
+    /* A file from before the role and pair columns: its rows take them from the built-in
+     * variants of the same names; then the derived numbers as this version computes them. */
+    fb_pairing_fill_builtin_roles(res->records, res->count);
+    fb_pairing_derive_all(res->records, res->count);
     *loaded = res->count;
     if (res->count > 0) /* the metadata above describes this run, not the kept rows */
         add_meta(res, "resumed", "%zu rows kept from an earlier run of this file", res->count);
@@ -121,14 +126,9 @@ int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_
         res->records = grown;
         res->capacity = capacity;
     }
-    struct fb_record *added = &res->records[res->count++];
-    *added = *r;
-    if (added->status == FB_POINT_OK) {
-        const struct fb_record *copy = fb_csv_find_record(
-            res->records, res->count, r->backend, r->device, "copy", r->dtype, r->n);
-        if (copy && copy->status == FB_POINT_OK && copy->bandwidth_gbps > 0)
-            added->copy_fraction = added->bandwidth_gbps / copy->bandwidth_gbps;
-    }
+    res->records[res->count++] = *r;
+    /* the new row's size: its copy fractions and speedups as they stand with this row in */
+    fb_pairing_derive_group(res->records, res->count, res->count - 1);
     int rc = fb_csv_write(res->partial_path, res->meta, res->n_meta, res->records, res->count,
                           err);
     if (rc == FB_OK)

@@ -38,15 +38,19 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
                      const char *counters_status);
 
 /* --resume: loads the rows of an existing results file (a missing file is no error: the
- * run starts empty, *loaded = 0). */
+ * run starts empty, *loaded = 0). Rows of a file without the role and pair columns get them
+ * from the built-in variants (fb_pairing_fill_builtin_roles); copy_fraction and speedup are
+ * recomputed (measure/pairing.h). */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
 /* Whether the store already holds an ok row for this point, measured in this cache mode. */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
                        const char *variant, const char *dtype, int64_t n, const char *cache);
 
-/* Appends r, fills its copy_fraction from the copy row at the same n (same backend and
- * device), and rewrites partial_path atomically (fb_csv_write) with every row. */
+/* Appends r, recomputes copy_fraction and speedup of the rows of r's size
+ * (fb_pairing_derive_group: the copy ceiling found by role, the speedup against r->pair, in
+ * whatever order the rows came), and rewrites partial_path atomically (fb_csv_write) with
+ * every row. */
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
 
 /* The run is complete: renames partial_path over final_path (atomic: readers see the old

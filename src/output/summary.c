@@ -5,12 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The ok row of `variant` at size n (the latest when there are several), or NULL. */
 static const struct fb_record *find(const struct fb_record *records, size_t count,
                                     const char *variant, int64_t n)
 {
     for (size_t i = count; i-- > 0;)
         if (records[i].n == n && records[i].status == FB_POINT_OK &&
             strcmp(records[i].variant, variant) == 0)
+            return &records[i];
+    return NULL;
+}
+
+/* The ok copy-ceiling row at size n (found by role), or NULL. */
+static const struct fb_record *find_ceiling(const struct fb_record *records, size_t count,
+                                            int64_t n)
+{
+    for (size_t i = count; i-- > 0;)
+        if (records[i].n == n && records[i].status == FB_POINT_OK &&
+            strcmp(records[i].role, "copy_ceiling") == 0)
             return &records[i];
     return NULL;
 }
@@ -64,37 +76,47 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     }
     qsort(sizes, n_sizes, sizeof *sizes, compare_i64);
 
-    fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", "n", "eager", "fused",
-            "speedup", "launches", "fused GB/s", "copy GB/s", "fused/copy");
+    fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n", "n", "variant",
+            "vs (pair)", "time", "pair time", "speedup", "launches", "pair GB/s", "copy GB/s",
+            "pair/copy");
     for (size_t i = 0; i < n_sizes; i++) {
         if (i > 0 && sizes[i] == sizes[i - 1])
             continue;
         int64_t n = sizes[i];
-        const struct fb_record *eager = find(records, count, "eager_add_relu", n);
-        const struct fb_record *fused = find(records, count, "fused_add_relu", n);
-        const struct fb_record *copy = find(records, count, "copy", n);
-        char size_text[32], eager_text[32], fused_text[32], speedup[32], launches[48];
-        char fused_bw[32], copy_bw[32], fraction[32];
-        format_size(size_text, sizeof size_text, n);
-        format_time(eager_text, sizeof eager_text, eager);
-        format_time(fused_text, sizeof fused_text, fused);
-        snprintf(speedup, sizeof speedup, "-");
-        if (eager && fused)
-            snprintf(speedup, sizeof speedup, "%.2fx", eager->time_median_s / fused->time_median_s);
-        snprintf(launches, sizeof launches, "%s/%s", "-", "-");
-        if (eager || fused)
-            snprintf(launches, sizeof launches, "%" PRId64 "/%" PRId64,
-                     eager ? eager->launches : -1, fused ? fused->launches : -1);
-        snprintf(fused_bw, sizeof fused_bw, fused ? "%.1f" : "-", fused ? fused->bandwidth_gbps : 0);
-        snprintf(copy_bw, sizeof copy_bw, copy ? "%.1f" : "-", copy ? copy->bandwidth_gbps : 0);
-        snprintf(fraction, sizeof fraction, "-");
-        if (fused && !isnan(fused->copy_fraction))
-            snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * fused->copy_fraction);
-        fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", size_text, eager_text,
-                fused_text, speedup, launches, fused_bw, copy_bw, fraction);
+        const struct fb_record *ceiling = find_ceiling(records, count, n);
+        /* one line per row that has a pair, in the order the rows were measured */
+        for (size_t j = 0; j < count; j++) {
+            const struct fb_record *row = &records[j];
+            if (row->n != n || !row->pair[0] || find(records, count, row->variant, n) != row)
+                continue;
+            const struct fb_record *pair = find(records, count, row->pair, n);
+            char size_text[32], row_time[32], pair_time[32], speedup[32], launches[48];
+            char pair_bw[32], copy_bw[32], fraction[32];
+            format_size(size_text, sizeof size_text, n);
+            format_time(row_time, sizeof row_time, row);
+            format_time(pair_time, sizeof pair_time, pair);
+            snprintf(speedup, sizeof speedup, "-");
+            if (!isnan(row->speedup)) /* computed once, in measure/pairing.c */
+                snprintf(speedup, sizeof speedup, "%.2fx", row->speedup);
+            snprintf(launches, sizeof launches, "%" PRId64 "/%s", row->launches, "-");
+            if (pair)
+                snprintf(launches, sizeof launches, "%" PRId64 "/%" PRId64, row->launches,
+                         pair->launches);
+            snprintf(pair_bw, sizeof pair_bw, pair ? "%.1f" : "-",
+                     pair ? pair->bandwidth_gbps : 0);
+            snprintf(copy_bw, sizeof copy_bw, ceiling ? "%.1f" : "-",
+                     ceiling ? ceiling->bandwidth_gbps : 0);
+            snprintf(fraction, sizeof fraction, "-");
+            if (pair && !isnan(pair->copy_fraction))
+                snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * pair->copy_fraction);
+            fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n",
+                    size_text, row->variant, row->pair, row_time, pair_time, speedup, launches,
+                    pair_bw, copy_bw, fraction);
+        }
     }
-    fprintf(out, "speedup = eager_add_relu time / fused_add_relu time (medians, same run); "
-                 "launches = eager/fused per call, counted\n");
+    fprintf(out, "speedup = time / pair time (medians, same run): for an eager variant, what "
+                 "fusing saves; launches = variant/pair per call, counted; copy = the copy "
+                 "ceiling\n");
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");

@@ -1,5 +1,8 @@
-/* The terminal summary printed after a sweep: per size, eager vs fused time and the
- * speedup, launches per call, and fused/copy bandwidth. Formatting only. */
+/* The terminal summary printed after a sweep: per size, every variant that has a pair (an
+ * eager variant and its fused one; the generic fused kernel and the handwritten one) with
+ * both times, the speedup and copy fraction as the records hold them (computed once, in
+ * measure/pairing.c: never recomputed here), launches per call, and the copy ceiling's
+ * bandwidth (its row found by role). Formatting only. */
 #ifndef FB_OUTPUT_SUMMARY_H
 #define FB_OUTPUT_SUMMARY_H
 
@@ -8,8 +11,8 @@
 
 #include "measure/record.h"
 
-/* Prints one line per size found in records (rows with status ok; others are counted at the
- * end). Columns missing for a size (variant not run) print as "-". */
+/* Prints one line per size and paired variant found in records (rows with status ok; others
+ * are counted at the end). Columns missing (pair not run, speedup empty) print as "-". */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
 
 #endif
