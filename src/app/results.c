@@ -99,9 +99,9 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
     table.n_records = 0;
     fb_csv_table_free(&table);
     /* A file from before the role and pair columns: its rows take them from the built-in
-     * variants of the same names; then the derived numbers as this version computes them. */
+     * variants of the same names, and the speedups it lacks; what a row holds is kept. */
     fb_pairing_fill_builtin_roles(res->records, res->count);
-    fb_pairing_derive_all(res->records, res->count);
+    fb_pairing_derive_missing(res->records, res->count);
     *loaded = res->count;
     if (res->count > 0) /* the metadata above describes this run, not the kept rows */
         add_meta(res, "resumed", "%zu rows kept from an earlier run of this file", res->count);

@@ -39,8 +39,8 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
 
 /* --resume: loads the rows of an existing results file (a missing file is no error: the
  * run starts empty, *loaded = 0). Rows of a file without the role and pair columns get them
- * from the built-in variants (fb_pairing_fill_builtin_roles); copy_fraction and speedup are
- * recomputed (measure/pairing.h). */
+ * from the built-in variants (fb_pairing_fill_builtin_roles), and copy_fraction and speedup
+ * where a row has none (fb_pairing_derive_missing); the rest is kept as read. */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
 /* Whether the store already holds an ok row for this point, measured in this cache mode. */

@@ -35,14 +35,24 @@ static bool usable(const struct fb_record *r, double value)
     return r && r->status == FB_POINT_OK && isfinite(value) && value > 0;
 }
 
+/* bandwidth_gbps from its exact parts when it can (bytes_model / time_median_s / 1e9): a row
+ * read back from a file carries bandwidth_gbps rounded to 4 decimals, which is 0 for the
+ * smallest sizes, but its bytes exactly and its time to 9 digits. */
+static double bandwidth_of(const struct fb_record *r)
+{
+    if (r->bytes_model > 0 && isfinite(r->time_median_s) && r->time_median_s > 0)
+        return (double)r->bytes_model / r->time_median_s / 1e9;
+    return r->bandwidth_gbps;
+}
+
 /* Derives row i's numbers against the other rows of its group (formulas in pairing.h). */
 static void derive_row(struct fb_record *records, size_t count, size_t i)
 {
     struct fb_record *r = &records[i];
     r->copy_fraction = r->speedup = NAN;
     const struct fb_record *ceiling = last_in_group(records, count, i, "copy_ceiling", NULL);
-    if (usable(r, r->bandwidth_gbps) && ceiling && usable(ceiling, ceiling->bandwidth_gbps))
-        r->copy_fraction = r->bandwidth_gbps / ceiling->bandwidth_gbps;
+    if (usable(r, bandwidth_of(r)) && ceiling && usable(ceiling, bandwidth_of(ceiling)))
+        r->copy_fraction = bandwidth_of(r) / bandwidth_of(ceiling);
     const struct fb_record *pair = r->pair[0] ? last_in_group(records, count, i, NULL, r->pair)
                                               : NULL;
     if (usable(r, r->time_median_s) && pair && pair != r && usable(pair, pair->time_median_s))
@@ -60,6 +70,19 @@ void fb_pairing_derive_all(struct fb_record *records, size_t count)
 {
     for (size_t i = 0; i < count; i++)
         derive_row(records, count, i);
+}
+
+void fb_pairing_derive_missing(struct fb_record *records, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        struct fb_record *r = &records[i];
+        const double copy_fraction = r->copy_fraction, speedup = r->speedup;
+        derive_row(records, count, i);
+        if (!isnan(copy_fraction))
+            r->copy_fraction = copy_fraction;
+        if (!isnan(speedup))
+            r->speedup = speedup;
+    }
 }
 
 void fb_pairing_fill_builtin_roles(struct fb_record *records, size_t count)

@@ -5,7 +5,8 @@
  * Within a group (when it holds two rows of one variant, as a resumed sweep may, the later
  * one counts):
  *
- *   copy_fraction = bandwidth_gbps / bandwidth_gbps of the group's copy ceiling
+ *   copy_fraction = bandwidth_gbps / bandwidth_gbps of the group's copy ceiling, each
+ *                   bandwidth taken as bytes_model / time_median_s / 1e9 when both are known
  *                   (the row whose role is "copy_ceiling": found by role, never by name;
  *                   1 for that row itself)
  *   speedup       = time_median_s / time_median_s of the group's row whose variant is this
@@ -33,6 +34,10 @@ void fb_pairing_derive_group(struct fb_record *records, size_t count, size_t mem
 
 /* Recomputes copy_fraction and speedup of every row. */
 void fb_pairing_derive_all(struct fb_record *records, size_t count);
+
+/* Fills copy_fraction and speedup where a row has none (NaN), leaving every value a row
+ * already holds as it is: for rows read back from a file (--resume keeps them verbatim). */
+void fb_pairing_derive_missing(struct fb_record *records, size_t count);
 
 /* Rows read from a file written before the role and pair columns existed have an empty
  * role: they take role and pair from the built-in variant of the same name (plan/variants.h;

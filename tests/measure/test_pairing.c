@@ -168,6 +168,27 @@ static void rows_of_older_files_take_role_and_pair_from_the_builtins(void **unus
     assert_string_equal(r[3].pair, "something_else"); /* has a role: left alone */
 }
 
+static void missing_numbers_are_filled_and_present_ones_kept(void **unused)
+{
+    (void)unused;
+    struct fb_record r[] = {
+        row("eager_x", "eager", "fused_x", 8, 4e-6, 0),
+        row("fused_x", "fused", "", 8, 1e-6, 0),
+        row("ceiling", "copy_ceiling", "", 8, 1e-6, 0),
+    };
+    /* bandwidth_gbps as a file rounds it (0.0000 at n = 8): taken from bytes and time */
+    r[0].bytes_model = 160;
+    r[1].bytes_model = 96;
+    r[2].bytes_model = 64;
+    r[1].speedup = 7; /* a fused row holding one: kept */
+    r[2].copy_fraction = 1;
+    fb_pairing_derive_missing(r, 3);
+    assert_near(r[0].speedup, 4.0);
+    assert_near(r[0].copy_fraction, (160 / 4e-6) / (64 / 1e-6));
+    assert_near(r[1].speedup, 7.0);
+    assert_near(r[2].copy_fraction, 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +200,7 @@ int main(void)
         cmocka_unit_test(copy_fraction_comes_from_the_row_whose_role_is_the_ceiling),
         cmocka_unit_test(sizes_and_cache_modes_are_kept_apart_and_the_later_row_wins),
         cmocka_unit_test(rows_of_older_files_take_role_and_pair_from_the_builtins),
+        cmocka_unit_test(missing_numbers_are_filled_and_present_ones_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
