@@ -9,7 +9,8 @@
  * every test run. Keep it free of anything else CUDA-specific.
  *
  * The loop (kernels/launch_plan.h gives the numbers and why): with P loads per input
- * (FB_LOADS_PER_INPUT: 4 for one input, 2 for two) and T threads in the grid, thread t's
+ * (each functor's loads_per_input: FB_LOADS_PER_INPUT, 4 for one input, 2 for two; 2 for
+ * the transcendental ops and the generic fused kernel) and T threads in the grid, thread t's
  * turn of the main loop loads items i, i + T, ..., i + (P-1) T of every input (i starts at
  * t and grows by P T per turn), all before it stores any: P * inputs independent loads in
  * flight per thread. Each load instruction of a warp reads 32 consecutive items, so every

@@ -254,6 +254,13 @@ def dram_table(sweep_index, args):
             lines.append("  %-16s %-6s %16s %16s %16s %9s %9s %16s" % (
                 v, fmt_n(n), fmt_bytes(model), fmt_bytes(cupti), fmt_bytes(nb), rel(cupti),
                 rel(nb), fmt_bytes(warm)))
+    if sizes:
+        # The one place where the two cold states still differ: ncu flushes before every
+        # kernel, our cold sweep before every call. Eager's second kernel therefore finds tmp
+        # in L2 under CUPTI whenever tmp fits there (1M: 4 MB), and in DRAM under ncu.
+        lines.append("  note: ncu flushes before each kernel, the cold sweep before each call: "
+                     "for eager (2 kernels) at sizes whose tmp fits in L2, CUPTI's relu reads "
+                     "tmp from L2 and ncu's from DRAM; single-kernel variants compare exactly")
     if not sizes:
         lines.append("  (no cold sweep and no ncu numbers: see the sweep-cold and ncu steps)")
     elif not ncu:

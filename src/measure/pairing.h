@@ -25,19 +25,23 @@
 #ifndef FB_MEASURE_PAIRING_H
 #define FB_MEASURE_PAIRING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "measure/record.h"
 
+/* Each returns false, changing nothing, only when out of memory (they sort an array of
+ * pointers to the rows: O(n log n) for n rows, so a file of any size loads in good time). */
+
 /* Recomputes copy_fraction and speedup of every row in the group of records[member]. */
-void fb_pairing_derive_group(struct fb_record *records, size_t count, size_t member);
+bool fb_pairing_derive_group(struct fb_record *records, size_t count, size_t member);
 
 /* Recomputes copy_fraction and speedup of every row. */
-void fb_pairing_derive_all(struct fb_record *records, size_t count);
+bool fb_pairing_derive_all(struct fb_record *records, size_t count);
 
 /* Fills copy_fraction and speedup where a row has none (NaN), leaving every value a row
  * already holds as it is: for rows read back from a file (--resume keeps them verbatim). */
-void fb_pairing_derive_missing(struct fb_record *records, size_t count);
+bool fb_pairing_derive_missing(struct fb_record *records, size_t count);
 
 /* Rows read from a file written before the role and pair columns existed have an empty
  * role: they take role and pair from the built-in variant of the same name (plan/variants.h;

@@ -3,34 +3,51 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
-/* The ok row of `variant` at size n (the latest when there are several), or NULL. */
-static const struct fb_record *find(const struct fb_record *records, size_t count,
-                                    const char *variant, int64_t n)
+#include "common/checked.h"
+#include "output/point_index.h"
+
+/* Rows in the order that puts one point's variants side by side: by n, then the rest of the
+ * point key (backend, device, dtype, cache), then variant (so a pair is found by binary
+ * search), then file position (so the later of two rows of one point comes last). Sorting
+ * pointers makes the summary O(rows log rows): a 200k-row resumed file used to take minutes
+ * with a linear search per size. */
+static int compare_rows(const void *a, const void *b)
 {
-    for (size_t i = count; i-- > 0;)
-        if (records[i].n == n && records[i].status == FB_POINT_OK &&
-            strcmp(records[i].variant, variant) == 0)
-            return &records[i];
-    return NULL;
+    const struct fb_record *x = *(const struct fb_record *const *)a;
+    const struct fb_record *y = *(const struct fb_record *const *)b;
+    if (x->n != y->n)
+        return (x->n > y->n) - (x->n < y->n);
+    int c = strcmp(x->backend, y->backend);
+    if (!c)
+        c = strcmp(x->device, y->device);
+    if (!c)
+        c = strcmp(fb_dtype_canonical(x->dtype), fb_dtype_canonical(y->dtype));
+    if (!c)
+        c = strcmp(x->cache, y->cache);
+    if (!c)
+        c = strcmp(x->variant, y->variant);
+    return c ? c : (x > y) - (x < y);
 }
 
-/* The ok copy-ceiling row at size n (found by role), or NULL. */
-static const struct fb_record *find_ceiling(const struct fb_record *records, size_t count,
-                                            int64_t n)
+/* The last ok row of `variant` among rows[0..count-1] (one group, sorted), or NULL. */
+static const struct fb_record *find_variant(const struct fb_record *const *rows, size_t count,
+                                            const char *variant)
 {
-    for (size_t i = count; i-- > 0;)
-        if (records[i].n == n && records[i].status == FB_POINT_OK &&
-            strcmp(records[i].role, "copy_ceiling") == 0)
-            return &records[i];
+    size_t lo = 0, hi = count; /* first row whose variant sorts after `variant` */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(rows[mid]->variant, variant) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo > 0 && strcmp(rows[lo - 1]->variant, variant) == 0; lo--)
+        if (rows[lo - 1]->status == FB_POINT_OK)
+            return rows[lo - 1];
     return NULL;
-}
-
-static int compare_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* A time in the unit that keeps 3-4 significant digits readable. */
@@ -63,45 +80,64 @@ static void format_size(char *buf, size_t size, int64_t n)
         snprintf(buf, size, "%" PRId64, n);
 }
 
+/* "2", or "-" when the row is missing or its launches were not measured (-1). */
+static void format_launches(char *buf, size_t size, const struct fb_record *r)
+{
+    if (r && r->launches >= 0)
+        snprintf(buf, size, "%" PRId64, r->launches);
+    else
+        snprintf(buf, size, "-");
+}
+
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
 {
-    int64_t *sizes = malloc((count ? count : 1) * sizeof *sizes);
-    if (!sizes)
+    size_t bytes;
+    if (!fb_mul_size(count ? count : 1, sizeof(const struct fb_record *), &bytes))
         return;
-    size_t n_sizes = 0, not_ok = 0;
+    const struct fb_record **rows = malloc(bytes);
+    if (!rows)
+        return;
+    size_t not_ok = 0;
+    bool mixed_cache = false;
     for (size_t i = 0; i < count; i++) {
         if (records[i].status != FB_POINT_OK)
             not_ok++;
-        sizes[n_sizes++] = records[i].n;
+        if (strcmp(records[i].cache, records[0].cache) != 0)
+            mixed_cache = true;
+        rows[i] = &records[i];
     }
-    qsort(sizes, n_sizes, sizeof *sizes, compare_i64);
+    qsort(rows, count, sizeof *rows, compare_rows);
 
     fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n", "n", "variant",
             "vs (pair)", "time", "pair time", "speedup", "launches", "pair GB/s", "copy GB/s",
             "pair/copy");
-    for (size_t i = 0; i < n_sizes; i++) {
-        if (i > 0 && sizes[i] == sizes[i - 1])
-            continue;
-        int64_t n = sizes[i];
-        const struct fb_record *ceiling = find_ceiling(records, count, n);
-        /* one line per row that has a pair, in the order the rows were measured */
-        for (size_t j = 0; j < count; j++) {
-            const struct fb_record *row = &records[j];
-            if (row->n != n || !row->pair[0] || find(records, count, row->variant, n) != row)
+    for (size_t i = 0; i < count;) {
+        /* A group: the rows that differ only in variant. One line per variant of the group that
+         * has a pair, its last ok row shown; the copy ceiling found by role. */
+        size_t j = i;
+        const struct fb_record *ceiling = NULL;
+        for (; j < count && fb_point_key_equal_but_variant(rows[i], rows[j]); j++)
+            if (rows[j]->status == FB_POINT_OK && strcmp(rows[j]->role, "copy_ceiling") == 0)
+                ceiling = rows[j];
+        for (size_t k = i; k < j; k++) {
+            const struct fb_record *row = rows[k];
+            if (!row->pair[0] || find_variant(rows + i, j - i, row->variant) != row)
                 continue;
-            const struct fb_record *pair = find(records, count, row->pair, n);
-            char size_text[32], row_time[32], pair_time[32], speedup[32], launches[48];
-            char pair_bw[32], copy_bw[32], fraction[32];
-            format_size(size_text, sizeof size_text, n);
+            const struct fb_record *pair = find_variant(rows + i, j - i, row->pair);
+            char size_text[48], row_time[32], pair_time[32], speedup[32], launches[48];
+            char row_launches[24], pair_launches[24], pair_bw[32], copy_bw[32], fraction[32];
+            format_size(size_text, sizeof size_text, row->n);
+            if (mixed_cache) /* two cache modes in one table: say which line is which */
+                snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
+                         " %.8s", row->cache);
             format_time(row_time, sizeof row_time, row);
             format_time(pair_time, sizeof pair_time, pair);
             snprintf(speedup, sizeof speedup, "-");
             if (!isnan(row->speedup)) /* computed once, in measure/pairing.c */
                 snprintf(speedup, sizeof speedup, "%.2fx", row->speedup);
-            snprintf(launches, sizeof launches, "%" PRId64 "/%s", row->launches, "-");
-            if (pair)
-                snprintf(launches, sizeof launches, "%" PRId64 "/%" PRId64, row->launches,
-                         pair->launches);
+            format_launches(row_launches, sizeof row_launches, row);
+            format_launches(pair_launches, sizeof pair_launches, pair);
+            snprintf(launches, sizeof launches, "%s/%s", row_launches, pair_launches);
             snprintf(pair_bw, sizeof pair_bw, pair ? "%.1f" : "-",
                      pair ? pair->bandwidth_gbps : 0);
             snprintf(copy_bw, sizeof copy_bw, ceiling ? "%.1f" : "-",
@@ -113,6 +149,7 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
                     size_text, row->variant, row->pair, row_time, pair_time, speedup, launches,
                     pair_bw, copy_bw, fraction);
         }
+        i = j;
     }
     fprintf(out, "speedup = time / pair time (medians, same run): for an eager variant, what "
                  "fusing saves; launches = variant/pair per call, counted; copy = the copy "
@@ -120,5 +157,5 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");
-    free(sizes);
+    free(rows);
 }

@@ -221,6 +221,8 @@ static void pass_kernel(int inputs, const fb_emu_counted *a, const fb_emu_counte
 {
     if (inputs == 1)
         fb_unary_pass<FB_LOADS_PER_INPUT(1)>(a, c, count, fb_emu_no_op{});
+    else if (inputs == 3) /* one input, 2 loads per turn: transcendental ops, generic kernel */
+        fb_unary_pass<2>(a, c, count, fb_emu_no_op{});
     else
         fb_binary_pass<FB_LOADS_PER_INPUT(2)>(a, b, c, count, fb_emu_no_op{});
 }

@@ -44,8 +44,9 @@ int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, co
 int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread);
 int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim);
 
-/* How often the kernels' loop (fb_unary_pass for inputs == 1, fb_binary_pass for 2, with
- * FB_LOADS_PER_INPUT(inputs) items per turn) read and wrote each item when run over `count`
+/* How often the kernels' loop (fb_unary_pass for inputs == 1 with 4 items per turn, and for
+ * inputs == 3 with 2, the transcendental ops' and generic kernel's shape; fb_binary_pass for
+ * 2, with 2 items per turn) read and wrote each item when run over `count`
  * items by a grid of blocks x FB_BLOCK_THREADS threads, on items that count their reads
  * and writes (64 guard items each side of every array). Correct: every input item read
  * once, every output item written once and never read, the guards untouched. */
