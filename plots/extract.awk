@@ -11,14 +11,19 @@
 # Writes, under DIR:
 #   TAG.meta        "key<TAB>value": the "# key: value" metadata lines, plus derived values
 #                   n_min, n_max (plotted sizes), n_launch (end of the launch-bound regime),
-#                   speedup_max, has_dram (1 when any dram_bytes_per_element is present),
-#                   bandwidth_max, copy_bandwidth_max (GB/s, of the copy ceiling; 0 when none)
-#   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>role<TAB>model
-#                   launches": one line per series (role: copy_ceiling, platform_reference,
-#                   eager, fused, or "" when unknown; model launches -1 when there is none)
+#                   n_launch_from ("fit" or "data": see below), speedup_max, has_dram (1 when
+#                   any dram_bytes_per_element is present), bandwidth_max, copy_bandwidth_max
+#                   (GB/s, of the copy ceiling; 0 when none)
+#   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>bytes per
+#                   element<TAB>role<TAB>model launches": one line per series (launches and
+#                   bytes_model / n of its last row that has them, NaN when none: the fitted
+#                   model's inputs; role: copy_ceiling, platform_reference, eager, fused, or ""
+#                   when unknown; model launches -1 when there is none)
 #   TAG-s<i>.dat    n  t_median_s  t_p10_s  t_p90_s  bandwidth_gbps  dram_elems_per_elem
 #                   launches  kernel_time_s        (sorted by n by the caller)
-#   TAG.speedup     "eager key<TAB>pair key<TAB>dat file": one line per speedup series
+#   TAG.speedup     "eager key<TAB>pair key<TAB>dat file<TAB>eager launches<TAB>eager bytes
+#                   per element<TAB>pair launches<TAB>pair bytes per element": one line per
+#                   speedup series
 #   TAG-x<i>.dat    n  speedup  speedup_lo  speedup_hi
 #
 # Pairs and speedups are data (src/measure/pairing.h): a series of role eager is drawn against
@@ -96,6 +101,9 @@ function num(s) { return (s == "" || s !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 
 
 function isnan(s) { return s == "NaN" }
 
+# The number in metadata line `key`, NaN when absent or empty (without adding the key).
+function metanum(key) { return (key in meta) ? num(meta[key]) : "NaN" }
+
 function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
 
 { sub(/\r$/, "") }
@@ -161,12 +169,12 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     } else if (num(col("copy_fraction")) != 1) {
         not_ceiling[s] = 1
     }
-    if (!isnan(bm) && n > 0) elems[s] = bm / n / 4   # elements moved per element (fp32)
     row[s, n] = fmtv(n) " " fmtv(t) " " fmtv(p10) " " fmtv(p90) " " fmtv(bw) " " fmtv(dram) \
         " " fmtv(launches) " " fmtv(kt)
     tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
     hasdram[s, n] = !isnan(dram)
     if (!isnan(launches)) lastlaunch[s] = launches
+    if (!isnan(bm)) lastbpe[s] = bm / n      # bytes_model per element: the model's bytes(n) / n
     if (!isnan(bw) && bw > bwmax) bwmax = bw
     rowbw[s, n] = bw
     rows_ok++
@@ -178,7 +186,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
 function model_launches(s) {
     if (srole[s] == "copy_ceiling" || srole[s] == "fused") return 1
     if (srole[s] == "platform_reference") return 0
-    if (srole[s] == "eager" && (s in elems)) return int(elems[s] / 2)
+    if (srole[s] == "eager" && (s in lastbpe)) return int(lastbpe[s] / 4 / 2) # fp32 elements
     return -1
 }
 
@@ -228,8 +236,9 @@ END {
         }
         close(dat)
         if (dr > 0) any_dram = 1
-        printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", skey[s], dat, ns[s], dr, \
-            ((s in lastlaunch) ? lastlaunch[s] : "NaN"), srole[s], model_launches(s) \
+        printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", skey[s], dat, ns[s], dr, \
+            ((s in lastlaunch) ? lastlaunch[s] : "NaN"), \
+            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN"), srole[s], model_launches(s) \
             > (out "/" tag ".series")
     }
 
@@ -253,13 +262,28 @@ END {
         close(dat)
         nx++
         if (!pair_main) pair_main = f
-        printf "%s\t%s\t%s\n", skey[e], skey[f], dat > (out "/" tag ".speedup")
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", skey[e], skey[f], dat, \
+            ((e in lastlaunch) ? lastlaunch[e] : "NaN"), ((e in lastbpe) ? fmtv(lastbpe[e]) : "NaN"), \
+            ((f in lastlaunch) ? lastlaunch[f] : "NaN"), ((f in lastbpe) ? fmtv(lastbpe[f]) : "NaN") \
+            > (out "/" tag ".speedup")
     }
 
-    # End of the launch-bound regime: the largest n at which the fused time is still within
-    # 2x of its time at the smallest n (below it, a call costs its launches, not its bytes).
-    nlaunch = ""
-    if (pair_main) {
+    # End of the launch-bound regime. From the fitted model when the CSV has it (# fit_*
+    # lines, src/measure/fit.h): the n at which the fused kernel's bytes take as long as its
+    # launches, bytes(n) / B = launches * L, so n = launches * L * B / (bytes per element),
+    # with the bandwidth at that size: the cache's (fit_cache_bandwidth_gbps) when fitted,
+    # else fit_bandwidth_gbps. Otherwise (older CSVs) from the data: the largest n at which
+    # the fused time is still within 2x of its time at the smallest n.
+    nlaunch = ""; nlaunch_from = ""
+    fitL = metanum("fit_launch_s")
+    fitB = metanum("fit_cache_bandwidth_gbps")
+    if (isnan(fitB)) fitB = metanum("fit_bandwidth_gbps")
+    if (pair_main && !isnan(fitL) && !isnan(fitB) && fitL > 0 && fitB > 0 && \
+        (pair_main in lastlaunch) && (pair_main in lastbpe) && lastbpe[pair_main] > 0) {
+        nlaunch = lastlaunch[pair_main] * fitL * fitB * 1e9 / lastbpe[pair_main]
+        nlaunch_from = "fit"
+    } else if (pair_main) {
+        nlaunch_from = "data"
         f = pair_main; n0 = ""
         for (j = 1; j <= ns[f]; j++) if (n0 == "" || nlist[f, j] < n0) n0 = nlist[f, j]
         for (j = 1; j <= ns[f]; j++) {
@@ -275,6 +299,7 @@ END {
     for (k in meta) printf "%s\t%s\n", k, meta[k] > m
     printf "n_min\t%s\nn_max\t%s\nn_launch\t%s\nspeedup_max\t%s\nhas_dram\t%d\n", \
         fmtv(nmin), fmtv(nmax), (nlaunch == "" ? "" : fmtv(nlaunch)), fmtv(smax), any_dram > m
+    printf "n_launch_from\t%s\n", nlaunch_from > m
     printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
     close(m)
     if (nx == 0) close(out "/" tag ".speedup")
