@@ -1,7 +1,9 @@
 /* The extern "C" launchers of kernels/kernels.h. Everything but the <<<>>> line is shared
  * with the CPU emulation (tests/kernels/emulated_launchers.cpp): plan, kernel choice, args. */
 #include <cuda_runtime.h>
+#include <stdio.h>
 
+#include "common/cuda_check.h"
 #include "elementwise_kernels.cuh"
 #include "kernels.h"
 
@@ -10,10 +12,11 @@
 static int check_launch(const char *kernel, const char *file, int line, struct fb_error *err)
 {
     cudaError_t status = cudaGetLastError();
-    if (status == cudaSuccess)
+    if (status == cudaSuccess) /* the timed path: nothing formatted */
         return FB_OK;
-    return fb_fail(err, FB_ERR_RUNTIME, "%s<<<>>> (%s:%d): %s", kernel, file, line,
-                   cudaGetErrorString(status));
+    char call[96];
+    snprintf(call, sizeof call, "%s<<<>>>", kernel);
+    return fb_cuda_check(status, call, file, line, err);
 }
 
 template <typename Op>

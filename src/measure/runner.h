@@ -78,7 +78,7 @@ struct fb_sweep {
     uint64_t seed;                /* inputs of size n are drawn from seed ^ n */
     volatile sig_atomic_t *interrupted; /* set by a signal handler; checked between samples */
     /* The variants (plan/variants.h), built once from cfg by the caller; NULL: the runner
-     * builds them from cfg itself. Variant i runs when cfg->variant_enabled[i]. */
+     * builds them from cfg itself. Variant i runs when cfg selects it (fb_variant_set_enabled). */
     const struct fb_variant_set *variants;
 };
 

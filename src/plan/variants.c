@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "plan/select.h"
 
 _Static_assert(FB_MAX_VARIANTS >= FB_BUILTIN_VARIANTS + 2 * FB_MAX_CHAINS,
                "a variant set holds the built-ins and two variants per chain");
@@ -200,7 +201,7 @@ int fb_variant_set_build(const struct fb_config *cfg, struct fb_variant_set *set
 bool fb_variant_set_enabled(const struct fb_config *cfg, const struct fb_variant_set *set,
                             size_t i)
 {
-    return i < set->count && i < FB_MAX_VARIANTS && cfg->variant_enabled[i];
+    return i < set->count && fb_plan_variant_selected(cfg, set->v[i].name);
 }
 
 const struct fb_variant *fb_variant_set_find(const struct fb_variant_set *set, const char *name)

@@ -97,7 +97,7 @@ const char *fb_variant_role_name(enum fb_variant_role role);
 const struct fb_variant *fb_variant_find(const char *name);
 
 /* The variants of a run: the built-ins, then eager_NAME and fused_NAME for each chain of
- * the config, in file order; variant i is enabled when cfg->variant_enabled[i]. */
+ * the config, in file order; variant i is enabled when cfg selects its name (plan/select.h). */
 struct fb_variant_set {
     size_t count;
     struct fb_variant v[FB_MAX_VARIANTS];

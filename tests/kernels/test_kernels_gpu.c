@@ -18,46 +18,40 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "common/cuda_check.h"
 #include "kernel_check.h"
 #include "kernels.h"
 
-/* Every CUDA call goes through this: the failure names the call, where, and CUDA's
- * message, and is returned (kernel_check turns it into the test's failure message). */
-#define GPU_CHECK(call, err)                                                                   \
-    do {                                                                                       \
-        cudaError_t status_ = (call);                                                          \
-        if (status_ != cudaSuccess)                                                            \
-            return fb_fail((err), FB_ERR_RUNTIME, "%s (%s:%d): %s", #call, __FILE__,         \
-                           __LINE__, cudaGetErrorString(status_));                             \
-    } while (0)
+/* Every CUDA call goes through common/cuda_check.h (FB_CUDA_TRY returns its error, which
+ * kernel_check turns into the test's failure message). */
 
 /* Set once by the group setup: whether a device answers, and if not, why. */
 static struct {
     int available;
     int sm_count;
-    char reason[256];
+    char reason[sizeof(struct fb_error)];
 } gpu;
 
 static int gpu_alloc(void *ctx, size_t bytes, void **p, struct fb_error *err)
 {
     (void)ctx;
     *p = NULL;
-    GPU_CHECK(cudaMalloc(p, bytes), err);
+    FB_CUDA_TRY(cudaMalloc(p, bytes));
     return FB_OK;
 }
 
 static void gpu_release(void *ctx, void *p)
 {
     (void)ctx;
-    cudaError_t status = cudaFree(p);
-    if (status != cudaSuccess)
-        fail_msg("cudaFree(p) (%s:%d): %s", __FILE__, __LINE__, cudaGetErrorString(status));
+    struct fb_error err;
+    if (FB_CUDA_CHECK(cudaFree(p), &err) != FB_OK)
+        fail_msg("%s", err.msg);
 }
 
 static int gpu_poison(void *ctx, void *p, size_t bytes, struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemset(p, 0xff, bytes), err);
+    FB_CUDA_TRY(cudaMemset(p, 0xff, bytes));
     return FB_OK;
 }
 
@@ -65,7 +59,7 @@ static int gpu_upload(void *ctx, void *dst, const void *src, size_t bytes,
                       struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), err);
+    FB_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return FB_OK;
 }
 
@@ -73,7 +67,7 @@ static int gpu_download(void *ctx, void *dst, const void *src, size_t bytes,
                         struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err);
+    FB_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
     return FB_OK;
 }
 
@@ -92,7 +86,7 @@ static int gpu_run(void *opaque, const struct kc_job *job, const float *a, const
     if (status != FB_OK)
         return status;
     /* Launches are asynchronous: execution errors (a bad address) surface here. */
-    GPU_CHECK(cudaDeviceSynchronize(), err);
+    FB_CUDA_TRY(cudaDeviceSynchronize());
     return FB_OK;
 }
 
@@ -100,17 +94,11 @@ static int find_device(void **state)
 {
     (void)state;
     int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: %s (error %d)",
-                 cudaGetErrorString(status), (int)status);
-    } else if (count == 0) {
-        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: no CUDA device");
-    } else if ((status = cudaDeviceGetAttribute(&gpu.sm_count, cudaDevAttrMultiProcessorCount,
-                                                0)) != cudaSuccess) {
-        snprintf(gpu.reason, sizeof gpu.reason,
-                 "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount) (%s:%d): %s",
-                 __FILE__, __LINE__, cudaGetErrorString(status));
+    struct fb_error err;
+    if (fb_cuda_device_count(&count, &err) != FB_OK ||
+        FB_CUDA_CHECK(cudaDeviceGetAttribute(&gpu.sm_count, cudaDevAttrMultiProcessorCount, 0),
+                      &err) != FB_OK) {
+        snprintf(gpu.reason, sizeof gpu.reason, "%s", err.msg);
     } else {
         gpu.available = 1;
         printf("test_kernels_gpu: %d device(s); device 0 has %d SMs\n", count, gpu.sm_count);

@@ -15,6 +15,7 @@
 
 #include "config/config.h"
 #include "measure/runner.h"
+#include "plan/select.h"
 #include "plan/variants.h"
 
 static struct fb_config cfg;
@@ -173,8 +174,10 @@ static void the_runner_allocates_only_the_buffers_enabled_variants_use(void **st
     assert_int_equal(fb_config_override(&cfg, "variants", "copy", &err), FB_OK);
     fb_sweep_memory_bytes(&cfg, &backend);
     assert_int_equal(backend, 2 * 1000 * sizeof(float));
-    /* an unknown name still gets the key's message, chain variants among the known names */
-    assert_int_equal(fb_config_override(&cfg, "variants", "fused_thre", &err), FB_ERR_USAGE);
+    /* config keeps names; plan refuses an unknown one with the key's message, chain variants
+     * among the known names */
+    assert_int_equal(fb_config_override(&cfg, "variants", "fused_thre", &err), FB_OK);
+    assert_int_equal(fb_plan_check_variants(&cfg, &err), FB_ERR_USAGE);
     assert_non_null(strstr(err.msg, "unknown variant \"fused_thre\" (did you mean \"fused_three\"?)"));
 }
 
