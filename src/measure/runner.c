@@ -407,6 +407,8 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     snprintf(r->backend, sizeof r->backend, "%s", sw->ops->name);
     snprintf(r->device, sizeof r->device, "%s", sw->device->name);
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
+    snprintf(r->role, sizeof r->role, "%s", fb_variant_role_name(v->role));
+    snprintf(r->pair, sizeof r->pair, "%s", v->pair);
     snprintf(r->dtype, sizeof r->dtype, "%s", sw->cfg->dtype);
     snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
     r->n = n;

@@ -4,7 +4,8 @@
  *   backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,time_min_s,
  *   time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,kernel_time_s,
  *   launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,dram_bytes_per_element,cache,
- *   verified,status,reason
+ *   verified,status,reason,role,pair,speedup
+ * (role, pair and speedup were appended later; measure/pairing.h defines them.)
  * Cells: an empty cell is "not measured" (a NaN double, a negative count); times and other
  * doubles are written with %.9g (9 significant digits: sub-ns resolution for anything under a
  * second), bandwidth_gbps with %.4f; an infinite noise (one sample) as "inf"; verified as 1/0;
@@ -41,7 +42,7 @@ struct fb_csv_table {
     size_t n_records;
 };
 
-/* The number of columns (27) and the name of column i (0-based) in header order, or NULL when
+/* The number of columns (30) and the name of column i (0-based) in header order, or NULL when
  * i >= fb_csv_column_count(). For tests and tools that check the schema. */
 size_t fb_csv_column_count(void);
 const char *fb_csv_column_name(size_t i);

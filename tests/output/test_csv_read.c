@@ -71,6 +71,9 @@ static void assert_same_record(const struct fb_record *got, const struct fb_reco
     assert_int_equal(got->verified, want->verified);
     assert_int_equal(got->status, want->status);
     assert_string_equal(got->reason, want->reason);
+    assert_string_equal(got->role, want->role);
+    assert_string_equal(got->pair, want->pair);
+    assert_same_double(got->speedup, want->speedup, 1e-8, 0, "speedup");
 }
 
 static struct fb_record make(const char *backend, const char *variant, int64_t n)
@@ -104,6 +107,9 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     rec[0].noise = 0.00412345678;
     rec[0].bandwidth_gbps = 4171.6893;
     rec[0].copy_fraction = 0.912345678;
+    strcpy(rec[0].role, "eager");
+    strcpy(rec[0].pair, "fused_mul_relu");
+    rec[0].speedup = 1.712345678;
     rec[0].kernel_time_s = 2.7e-4;
     rec[0].launch_overhead_s = 1.765e-5;
     rec[0].dram_read_bytes = 800001024;

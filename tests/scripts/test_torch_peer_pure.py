@@ -144,7 +144,23 @@ class ConfigAndOutput(unittest.TestCase):
         self.assertEqual(lines[1], ",".join(tp.CSV_COLUMNS))
         cells = lines[2].split(",")
         self.assertEqual(cells[tp.CSV_COLUMNS.index("time_median_s")], "")
-        self.assertTrue(lines[2].endswith('"a, b"'))
+        self.assertTrue(lines[2].endswith('"a, b",,,'))  # then role, pair, speedup
+
+    def test_each_eager_row_gets_its_speedup_over_its_pair(self):
+        def row(name, t, status="ok"):
+            r = {c: "" for c in tp.CSV_COLUMNS}
+            r.update(variant=name, n=8, time_median_s=t, status=status,
+                     role=tp.PAIRS[name][0], pair=tp.PAIRS[name][1])
+            return r
+        rows = [row("torch_eager_add_relu", 6e-6), row("torch_compile_add_relu", 2e-6),
+                row("torch_eager_threshold", 5e-6)]
+        tp.derive_speedups(rows)
+        self.assertAlmostEqual(rows[0]["speedup"], 3.0)
+        self.assertAlmostEqual(rows[2]["speedup"], 2.5)
+        self.assertEqual(rows[1]["speedup"], "")  # the compiled one has no pair
+        rows[1]["status"] = "failed"
+        tp.derive_speedups(rows)
+        self.assertEqual(rows[0]["speedup"], "")
 
     def test_row_entries_outside_the_schema_are_not_written(self):
         # measure() keeps the bytes allocated per call in the row for the log only.

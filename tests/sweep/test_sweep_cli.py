@@ -24,7 +24,7 @@ SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
 COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
-           "dram_bytes_per_element,cache,verified,status,reason").split(",")
+           "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup").split(",")
 
 
 def run(*args, timeout=300, **kwargs):
@@ -116,6 +116,23 @@ class SweepCli(unittest.TestCase):
             self.assertEqual(row["dram_read_bytes"], "")  # never a made-up number
             if row["variant"] == "copy":
                 self.assertEqual(float(row["copy_fraction"]), 1.0)
+        # role, pair and speedup written by the run (measure/pairing.h): each paired row's
+        # speedup is its time over its pair's time at the same n
+        by = {(r["variant"], r["n"]): r for r in rows}
+        roles = {"copy": "copy_ceiling", "memcpy": "platform_reference",
+                 "eager_add_relu": "eager", "eager_add_threshold": "eager",
+                 "fused_add_relu": "fused", "fused_generic_add_relu": "fused"}
+        pairs = {"eager_add_relu": "fused_add_relu", "eager_add_threshold": "fused_add_relu",
+                 "fused_generic_add_relu": "fused_add_relu"}
+        for row in rows:
+            self.assertEqual(row["role"], roles[row["variant"]], row)
+            self.assertEqual(row["pair"], pairs.get(row["variant"], ""), row)
+            if not row["pair"]:
+                self.assertEqual(row["speedup"], "", row)
+                continue
+            other = by[(row["pair"], row["n"])]
+            want = float(row["time_median_s"]) / float(other["time_median_s"])
+            self.assertAlmostEqual(float(row["speedup"]), want, delta=want * 1e-6)
         self.assertIn("speedup", p.stdout)  # the terminal summary
         # no temporary, partial or lock file is left behind
         self.assertEqual(os.listdir(self.dir), ["results.csv"])
@@ -470,7 +487,16 @@ class SweepCli(unittest.TestCase):
                        "--resume")
         self.assertEqual(p.returncode, 0, p.stderr)
         rows = assert_whole(self, self.out)
-        self.assertEqual(rows[:len(partial)], partial)  # kept verbatim
+        # the measured cells kept verbatim; the derived ones (src/measure/pairing.h) filled
+        # once a pair is complete: eager_add_relu at 8 gets its speedup when fused_add_relu
+        # at 8 is measured by the resumed run
+        derived = ("speedup", "copy_fraction")
+        def measured(rs):
+            return [{k: v for k, v in r.items() if k not in derived} for r in rs]
+        self.assertEqual(measured(rows[:len(partial)]), measured(partial))
+        eager8 = [r for r in rows if r["variant"] == "eager_add_relu" and r["n"] == "8"]
+        self.assertEqual(len(eager8), 1)
+        self.assertNotEqual(eager8[0]["speedup"], "")
         self.assertEqual(len(rows), 4)
         self.assertFalse(os.path.exists(self.out + ".partial"))
 
