@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum fb_point_status { FB_POINT_OK, FB_POINT_FAILED, FB_POINT_SKIPPED };
+/* noisy: verified and timed, but too many of its samples were disturbed by other programs
+ * (measure/disturbance.h) to give min_reps clean ones within the retake budget; its times
+ * come from what there was and must not be read as the kernels' own. */
+enum fb_point_status { FB_POINT_OK, FB_POINT_FAILED, FB_POINT_SKIPPED, FB_POINT_NOISY };
 
 struct fb_record {
     char backend[32];  /* "cpu", "cuda" (torch peers: "torch-eager", "torch-compile") */
@@ -34,7 +37,9 @@ struct fb_record {
     char cache[8];         /* "warm" or "cold" */
     bool verified;         /* output matched the CPU reference before timing */
     enum fb_point_status status;
-    char reason[256];      /* why failed or skipped; "" when ok */
+    char reason[256];      /* why failed, skipped or noisy; "" when ok */
+    double preempted;      /* fraction of the timed samples taken that were disturbed and
+                              dropped, in [0, 1]; NaN when not judged (older CSVs, peers) */
 };
 
 /* A record with every measured field set to "not measured". */

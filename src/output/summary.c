@@ -9,7 +9,8 @@ static const struct fb_record *find(const struct fb_record *records, size_t coun
                                     const char *variant, int64_t n)
 {
     for (size_t i = count; i-- > 0;)
-        if (records[i].n == n && records[i].status == FB_POINT_OK &&
+        if (records[i].n == n &&
+            (records[i].status == FB_POINT_OK || records[i].status == FB_POINT_NOISY) &&
             strcmp(records[i].variant, variant) == 0)
             return &records[i];
     return NULL;
@@ -21,7 +22,7 @@ static int compare_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A time in the unit that keeps 3-4 significant digits readable. */
+/* A time in the unit that keeps 3-4 significant digits readable; '*' after a noisy one. */
 static void format_time(char *buf, size_t size, const struct fb_record *r)
 {
     if (!r) {
@@ -37,6 +38,8 @@ static void format_time(char *buf, size_t size, const struct fb_record *r)
         snprintf(buf, size, "%.2f ms", t * 1e3);
     else
         snprintf(buf, size, "%.3f s", t);
+    if (r->status == FB_POINT_NOISY && strlen(buf) + 1 < size)
+        strcat(buf, "*");
 }
 
 static void format_size(char *buf, size_t size, int64_t n)
@@ -56,10 +59,14 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     int64_t *sizes = malloc((count ? count : 1) * sizeof *sizes);
     if (!sizes)
         return;
-    size_t n_sizes = 0, not_ok = 0;
+    size_t n_sizes = 0, not_ok = 0, noisy = 0, retaken = 0;
     for (size_t i = 0; i < count; i++) {
-        if (records[i].status != FB_POINT_OK)
+        if (records[i].status == FB_POINT_NOISY)
+            noisy++;
+        else if (records[i].status != FB_POINT_OK)
             not_ok++;
+        if (records[i].preempted > 0) /* NaN (not judged) compares false */
+            retaken++;
         sizes[n_sizes++] = records[i].n;
     }
     qsort(sizes, n_sizes, sizeof *sizes, compare_i64);
@@ -80,7 +87,9 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
         format_time(fused_text, sizeof fused_text, fused);
         snprintf(speedup, sizeof speedup, "-");
         if (eager && fused)
-            snprintf(speedup, sizeof speedup, "%.2fx", eager->time_median_s / fused->time_median_s);
+            snprintf(speedup, sizeof speedup, "%.2fx%s", eager->time_median_s / fused->time_median_s,
+                     eager->status == FB_POINT_NOISY || fused->status == FB_POINT_NOISY ? "*"
+                                                                                        : "");
         snprintf(launches, sizeof launches, "%s/%s", "-", "-");
         if (eager || fused)
             snprintf(launches, sizeof launches, "%" PRId64 "/%" PRId64,
@@ -95,6 +104,14 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     }
     fprintf(out, "speedup = eager_add_relu time / fused_add_relu time (medians, same run); "
                  "launches = eager/fused per call, counted\n");
+    if (retaken)
+        fprintf(out, "contention: %zu of %zu point%s had samples disturbed by other programs, "
+                     "dropped and retaken (preempted > 0)\n",
+                retaken, count, count == 1 ? "" : "s");
+    if (noisy)
+        fprintf(out, "* %zu point%s noisy: too few undisturbed samples within the budget, times "
+                     "not to be trusted (status noisy; see reason)\n",
+                noisy, noisy == 1 ? "" : "s");
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");

@@ -8,8 +8,9 @@
 
 #include "measure/record.h"
 
-/* Prints one line per size found in records (rows with status ok; others are counted at the
- * end). Columns missing for a size (variant not run) print as "-". */
+/* Prints one line per size found in records (rows with status ok, and noisy ones marked '*';
+ * others are counted at the end, as are the points whose disturbed samples were retaken).
+ * Columns missing for a size (variant not run) print as "-". */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
 
 #endif
