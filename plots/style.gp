@@ -39,3 +39,11 @@ have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_text = (cache_bytes > 0) ? sprintf('%s %.0f MB', \
     (strlen(cache_name) > 0 ? cache_name : 'cache'), cache_bytes / 1048576.0) : ''
 cache_colour = '#6a3d9a'
+
+# Points another program disturbed (status noisy) are not drawn: say so on the chart, bottom
+# left, rather than leave a gap that looks like a point never measured.
+if (noisy_points > 0) {
+    set label 9999 sprintf('%d noisy point%s not drawn (status noisy: another program disturbed them)', \
+        noisy_points, (noisy_points == 1 ? '' : 's')) at screen 0.01, screen 0.015 left \
+        tc rgb '#b22222' noenhanced font ',14'
+}

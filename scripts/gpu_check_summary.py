@@ -231,9 +231,9 @@ def summarize(args):
     for r in srows:
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
     verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified") == "1")
-    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped"
+    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
                  % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
-                    counts.get("skipped", 0)))
+                    counts.get("skipped", 0), counts.get("noisy", 0)))
     if trows:
         tcounts = {}
         for r in trows:

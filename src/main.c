@@ -205,6 +205,8 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     int failed = 0;
 
     rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK && dev.contention_note[0] && !cli->dry_run)
+        fprintf(stderr, "note: %s\n", dev.contention_note);
     if (rc == FB_OK)
         rc = check_memory(cfg, ops, &dev, &err);
     if (rc == FB_OK)

@@ -23,7 +23,10 @@ SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
 COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
-           "dram_bytes_per_element,cache,verified,status,reason").split(",")
+           "dram_bytes_per_element,cache,verified,status,reason,preempted").split(",")
+# A point another program disturbed is "noisy": measured and verified, its times not to be
+# trusted. This machine may be shared while the tests run, so plumbing tests accept it.
+MEASURED = ("ok", "noisy")
 
 
 def run(*args, timeout=300, **kwargs):
@@ -59,7 +62,7 @@ def assert_whole(test, path, columns=len(COLUMNS)):
     for row in rows:
         test.assertEqual(len(row), columns, row)
         test.assertNotIn(None, row.values(), row)
-        test.assertEqual(row["status"], "ok", row)
+        test.assertIn(row["status"], MEASURED, row)
     return rows
 
 
@@ -103,7 +106,7 @@ class SweepCli(unittest.TestCase):
         launches = {"copy": "1", "eager_add_relu": "2", "eager_add_threshold": "2",
                     "fused_add_relu": "1", "memcpy": "0"}
         for row in rows:
-            self.assertEqual(row["status"], "ok", row)
+            self.assertIn(row["status"], MEASURED, row)
             self.assertEqual(row["verified"], "1")
             self.assertEqual(row["launches"], launches[row["variant"]], row)
             n = int(row["n"])
@@ -112,7 +115,7 @@ class SweepCli(unittest.TestCase):
             bw = moved * 4 * n / float(row["time_median_s"]) / 1e9
             self.assertAlmostEqual(float(row["bandwidth_gbps"]), bw, delta=1e-3 + bw * 1e-6)
             self.assertEqual(row["dram_read_bytes"], "")  # never a made-up number
-            if row["variant"] == "copy":
+            if row["variant"] == "copy" and row["status"] == "ok":  # noisy: no fraction
                 self.assertEqual(float(row["copy_fraction"]), 1.0)
         self.assertIn("speedup", p.stdout)  # the terminal summary
         # no temporary, partial or lock file is left behind
