@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "backends/backend.h"
 #include "backends/cpu/cpu_info.h"
 #include "cli/cli.h"
+#include "common/text.h"
 #include "config/config.h"
 #include "fb_build_config.h"
 #include "git_version.h"
@@ -85,10 +87,31 @@ static void sizes_origin(char *out, size_t size, const struct fb_config *cfg)
         snprintf(out, size, "sizes (--sizes, or the default of %s)", cfg->path);
 }
 
+/* The address space this process may still map under its RLIMIT_AS (`ulimit -v`): the
+ * limit minus what is mapped now (/proc/self/statm's first field, in pages). UINT64_MAX when
+ * there is no limit. Allocations past it fail even when RAM is free, so the memory check
+ * must count it. */
+static uint64_t address_space_left(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    uint64_t mapped = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        unsigned long long pages = 0;
+        if (fscanf(f, "%llu", &pages) == 1)
+            mapped = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+        fclose(f);
+    }
+    return (uint64_t)lim.rlim_cur > mapped ? (uint64_t)lim.rlim_cur - mapped : 0;
+}
+
 /* A sweep that cannot fit is a config error, reported before anything runs. On the CPU the
- * backend's arrays are host memory too. */
-static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
-                        const struct fb_device_info *dev, struct fb_error *err)
+ * backend's arrays are host memory too. `origin` names where the largest size came from. */
+static int check_memory_from(const struct fb_config *cfg, const struct fb_backend_ops *ops,
+                             const struct fb_device_info *dev, const char *origin,
+                             struct fb_error *err)
 {
     const bool on_cpu = strcmp(ops->name, "cpu") == 0;
     const uint64_t largest = cfg->sizes[cfg->n_sizes - 1];
@@ -96,8 +119,7 @@ static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops
     uint64_t host_need = on_cpu ? total : total - backend_bytes;
     uint64_t host_total, host_available;
     fb_cpu_memory(&host_total, &host_available);
-    char origin[FB_PATH_MAX + 64], need[32], have[32];
-    sizes_origin(origin, sizeof origin, cfg);
+    char need[32], have[32];
     if (!on_cpu && backend_bytes > dev->memory_available_bytes) {
         format_bytes(need, sizeof need, backend_bytes);
         format_bytes(have, sizeof have, dev->memory_available_bytes);
@@ -113,7 +135,67 @@ static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops
                        "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, %s "
                        "is available", origin, largest, need, have);
     }
+    uint64_t as_left = address_space_left();
+    if (as_left != UINT64_MAX && host_need > as_left / 10 * 9) {
+        format_bytes(need, sizeof need, host_need);
+        format_bytes(have, sizeof have, as_left);
+        return fb_fail(err, FB_ERR_USAGE,
+                       "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, but "
+                       "the address-space limit (RLIMIT_AS, ulimit -v) leaves %s", origin,
+                       largest, need, have);
+    }
     return FB_OK;
+}
+
+static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
+                        const struct fb_device_info *dev, struct fb_error *err)
+{
+    char origin[FB_PATH_MAX + 64];
+    sizes_origin(origin, sizeof origin, cfg);
+    return check_memory_from(cfg, ops, dev, origin, err);
+}
+
+/* --profile N: N is read like one --sizes item (same syntax and limit of 1e12 elements) and
+ * must fit in memory like a sweep's largest size, before anything is allocated: a huge N
+ * once wrapped (size_t)N * sizeof(float) to a tiny buffer and the fill overran it. On
+ * success cfg's sizes are {N} and *n is N. */
+static int check_profile_size(struct fb_config *cfg, const char *text, long long *n)
+{
+    struct fb_error err = {{0}};
+    char shown[256], origin[300];
+    fb_text_escape(shown, sizeof shown, text);
+    uint64_t sizes[2];
+    size_t count = 0;
+    int rc = fb_sizes_parse(text, cfg->points_per_decade, sizes, 2, &count, &err);
+    if (rc == FB_OK && count != 1)
+        rc = fb_fail(&err, FB_ERR_USAGE, "give one size, not a list or range");
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "--profile %s: %s\n", shown, err.msg);
+        return EXIT_USAGE;
+    }
+    cfg->sizes[0] = sizes[0];
+    cfg->n_sizes = 1;
+    cfg->sizes_line = 0;
+    snprintf(origin, sizeof origin, "--profile %s", shown);
+    const struct fb_backend_ops *ops = NULL;
+    void *backend = NULL;
+    rc = fb_app_open_backend(cfg, &ops, &backend, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return rc == FB_ERR_USAGE ? EXIT_USAGE : EXIT_MEASURE_FAILED;
+    }
+    struct fb_device_info dev;
+    rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK)
+        rc = check_memory_from(cfg, ops, &dev, origin, &err);
+    ops->fini(backend);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return rc == FB_ERR_USAGE ? EXIT_USAGE : EXIT_MEASURE_FAILED;
+    }
+    *n = (long long)sizes[0];
+    return 0;
 }
 
 static int count_enabled(const struct fb_config *cfg)
@@ -162,12 +244,14 @@ static int load_config(const struct fb_cli *cli, struct fb_config *cfg)
         fprintf(stderr, "%s\n", err.msg);
     if (rc != FB_OK)
         return EXIT_USAGE;
-    for (int i = 0; i < cli->n_overrides; i++) {
-        rc = fb_config_override(cfg, cli->overrides[i].key, cli->overrides[i].value, &err);
-        if (rc != FB_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            return EXIT_USAGE;
-        }
+    /* All overrides at once: the min <= max rules judge the final set, not each step. */
+    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
+    for (int i = 0; i < cli->n_overrides; i++)
+        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
+    rc = fb_config_override_all(cfg, settings, (size_t)cli->n_overrides, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return EXIT_USAGE;
     }
     if (cli->plot_dir)
         snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "%s", cli->plot_dir);
@@ -247,6 +331,8 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
             rc = FB_ERR_USAGE;
             goto done;
         }
+        if (state.results.resume_warning[0])
+            fprintf(stderr, "%s\n", state.results.resume_warning);
     }
 
     int points = 0;
@@ -359,8 +445,11 @@ int main(int argc, char **argv)
     if (!cfg)
         return EXIT_MEASURE_FAILED;
     int code = load_config(&cli, cfg);
+    long long profile_n = 0;
+    if (code == 0 && cli.profile_size)
+        code = check_profile_size(cfg, cli.profile_size, &profile_n);
     if (code == 0)
-        code = cli.profile_n > 0 ? fb_app_profile(cfg, cli.profile_n) : run(&cli, cfg);
+        code = cli.profile_size ? fb_app_profile(cfg, profile_n) : run(&cli, cfg);
     free(cfg);
     return code;
 }

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/checked.h"
+#include "common/text.h"
 #include "fb_build_config.h"
 #include "git_version.h"
 
@@ -83,9 +85,31 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
                                 "batch of back-to-back calls divided by the batch size");
 }
 
+/* Builds the index over res->records, merging rows of one point: the later row's content
+ * goes in the place of the first. */
+static int results_index_rows(struct fb_results *res, struct fb_error *err)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < res->count; i++) {
+        ptrdiff_t at = fb_point_index_find(&res->index, res->records, &res->records[i]);
+        if (at >= 0) {
+            res->records[at] = res->records[i];
+            continue;
+        }
+        res->records[kept] = res->records[i];
+        if (fb_point_index_put(&res->index, res->records, kept) != 0)
+            return fb_fail(err, FB_ERR_RUNTIME, "out of memory indexing %zu results",
+                           res->count);
+        kept++;
+    }
+    res->count = kept;
+    return FB_OK;
+}
+
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err)
 {
     *loaded = 0;
+    res->resume_warning[0] = '\0';
     if (access(res->path, F_OK) != 0)
         return FB_OK;
     struct fb_csv_table table;
@@ -93,10 +117,34 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
     if (rc != FB_OK)
         return rc;
     free(res->records);
+    fb_point_index_free(&res->index);
     res->records = table.records; /* the store takes the rows over */
     res->count = res->capacity = table.n_records;
     table.records = NULL;
     table.n_records = 0;
+    rc = results_index_rows(res, err);
+    if (rc != FB_OK) {
+        fb_csv_table_free(&table);
+        return rc;
+    }
+    /* Rows measured under another config are the same points (the key says so), but their
+     * settings (reps, noise target, time caps) may differ: keep them, and say so. */
+    const char *old_hash = fb_csv_meta_get(&table, "config_hash");
+    const char *old_config = fb_csv_meta_get(&table, "config");
+    const char *new_hash = NULL;
+    for (size_t i = 0; i < res->n_meta; i++)
+        if (strcmp(res->meta[i].key, "config_hash") == 0)
+            new_hash = res->meta[i].value;
+    if (res->count > 0 && new_hash && (!old_hash || strcmp(old_hash, new_hash) != 0)) {
+        add_meta(res, "resumed_config_hash", "%s", old_hash ? old_hash : "unknown");
+        char shown[FB_PATH_MAX];
+        fb_text_escape(shown, sizeof shown, old_config ? old_config : "an unknown config");
+        snprintf(res->resume_warning, sizeof res->resume_warning,
+                 "warning: --resume: %.400s holds rows from another config (%.300s, hash %.64s; "
+                 "this run: %.64s); they are kept, and both hashes are in the metadata",
+                 res->path, shown, old_hash ? old_hash : "none recorded", new_hash);
+        fb_text_escape_in_place(res->resume_warning, sizeof res->resume_warning);
+    }
     fb_csv_table_free(&table);
     *loaded = res->count;
     if (res->count > 0) /* the metadata above describes this run, not the kept rows */
@@ -104,29 +152,61 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
     return FB_OK;
 }
 
+const struct fb_record *fb_results_find(const struct fb_results *res,
+                                        const struct fb_record *key)
+{
+    ptrdiff_t at = fb_point_index_find(&res->index, res->records, key);
+    return at >= 0 ? &res->records[at] : NULL;
+}
+
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
                        const char *variant, const char *dtype, int64_t n, const char *cache)
 {
-    const struct fb_record *r =
-        fb_csv_find_record(res->records, res->count, backend, device, variant, dtype, n);
-    return r && r->status == FB_POINT_OK && strcmp(r->cache, cache) == 0;
+    struct fb_record key;
+    fb_record_init(&key);
+    snprintf(key.backend, sizeof key.backend, "%s", backend);
+    snprintf(key.device, sizeof key.device, "%s", device);
+    snprintf(key.variant, sizeof key.variant, "%s", variant);
+    snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
+    key.n = n;
+    snprintf(key.cache, sizeof key.cache, "%s", cache);
+    const struct fb_record *r = fb_results_find(res, &key);
+    return r && r->status == FB_POINT_OK;
+}
+
+/* Where r goes: the row of the same point, or a new one at the end (indexed). NULL when out
+ * of memory. */
+static struct fb_record *results_slot_for(struct fb_results *res, const struct fb_record *r)
+{
+    ptrdiff_t at = fb_point_index_find(&res->index, res->records, r);
+    if (at >= 0)
+        return &res->records[at];
+    if (res->count == res->capacity) {
+        size_t capacity = res->capacity ? 2 * res->capacity : 64, bytes;
+        if (!fb_mul_size(capacity, sizeof *res->records, &bytes))
+            return NULL;
+        struct fb_record *grown = realloc(res->records, bytes);
+        if (!grown)
+            return NULL;
+        res->records = grown;
+        res->capacity = capacity;
+    }
+    res->records[res->count] = *r;
+    if (fb_point_index_put(&res->index, res->records, res->count) != 0)
+        return NULL;
+    return &res->records[res->count++];
 }
 
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err)
 {
-    if (res->count == res->capacity) {
-        size_t capacity = res->capacity ? 2 * res->capacity : 64;
-        struct fb_record *grown = realloc(res->records, capacity * sizeof *grown);
-        if (!grown)
-            return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %zu results", capacity);
-        res->records = grown;
-        res->capacity = capacity;
-    }
-    struct fb_record *added = &res->records[res->count++];
+    struct fb_record *added = results_slot_for(res, r);
+    if (!added)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %zu results", res->count + 1);
     *added = *r;
     if (added->status == FB_POINT_OK) {
-        const struct fb_record *copy = fb_csv_find_record(
-            res->records, res->count, r->backend, r->device, "copy", r->dtype, r->n);
+        struct fb_record key = *r;
+        snprintf(key.variant, sizeof key.variant, "copy");
+        const struct fb_record *copy = fb_results_find(res, &key);
         if (copy && copy->status == FB_POINT_OK && copy->bandwidth_gbps > 0)
             added->copy_fraction = added->bandwidth_gbps / copy->bandwidth_gbps;
     }
@@ -281,6 +361,7 @@ void fb_results_unlock(struct fb_results_lock *lock)
 
 void fb_results_free(struct fb_results *res)
 {
+    fb_point_index_free(&res->index);
     free(res->records);
     res->records = NULL;
     res->count = res->capacity = 0;

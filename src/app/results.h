@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "measure/record.h"
 #include "output/csv.h"
+#include "output/point_index.h"
 
 #define FB_RESULTS_MAX_META 40
 
@@ -28,6 +29,10 @@ struct fb_results {
     size_t n_meta;
     struct fb_record *records;
     size_t count, capacity;
+    struct fb_point_index index; /* records by point key (output/point_index.h): one row per
+                                    point, found in O(1) */
+    char resume_warning[FB_PATH_MAX + 256]; /* set by fb_results_load when the kept rows come
+                                               from another config; "" otherwise */
 };
 
 /* Sets up an empty store for the results file path (a regular file or a new one, e.g. the
@@ -38,15 +43,26 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
                      const char *counters_status);
 
 /* --resume: loads the rows of an existing results file (a missing file is no error: the
- * run starts empty, *loaded = 0). */
+ * run starts empty, *loaded = 0). Rows of one point (same key, output/point_index.h) that
+ * an earlier run wrote twice are merged, the later row kept, in the place of the first.
+ * When the file's config_hash differs from this run's, the rows are still kept (they are
+ * the same points), res->resume_warning says so for the caller to print, and the metadata
+ * records both hashes (config_hash: this run's; resumed_config_hash: the file's). Linear in
+ * the file's rows. */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
-/* Whether the store already holds an ok row for this point, measured in this cache mode. */
+/* The row for the point `key` (its key fields, output/point_index.h), or NULL. O(1). */
+const struct fb_record *fb_results_find(const struct fb_results *res,
+                                        const struct fb_record *key);
+
+/* Whether the store already holds an ok row for this point (every key field equal). */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
                        const char *variant, const char *dtype, int64_t n, const char *cache);
 
-/* Appends r, fills its copy_fraction from the copy row at the same n (same backend and
- * device), and rewrites partial_path atomically (fb_csv_write) with every row. */
+/* Stores r: in place of the row of the same point when there is one (a rerun replaces its
+ * old row, never duplicates it), else appended; fills its copy_fraction from the copy row of
+ * the same point but variant; and rewrites partial_path atomically (fb_csv_write) with every
+ * row. */
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
 
 /* The run is complete: renames partial_path over final_path (atomic: readers see the old

@@ -1,9 +1,10 @@
 #include "cli/cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/text.h"
 
 void fb_cli_usage(FILE *out, const char *prog)
 {
@@ -31,6 +32,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            CSV.partial (an unfinished run) when there is one, else CSV\n"
 "  --dry-run                 print the plan and the memory it needs, measure nothing\n"
 "  --profile N               print a kernel table (name, calls, time) per variant at N\n"
+"                            elements (same syntax, limits and memory check as --sizes)\n"
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
@@ -91,8 +93,11 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     memset(cli, 0, sizeof *cli);
     bool plot_mode = false;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc's full reset. With 1 a second parse (tests, the fuzz target) resumes
+     * inside a "-hh" cluster of the previous argv, which may be freed by then. */
+    optind = 0;
     int c, rc = 0;
+    char shown_arg[256]; /* an argument quoted in a message, control bytes escaped */
     while (rc == 0 && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (c) {
         case OPT_BACKEND: rc = add_override(cli, "backend", optarg, err_out); break;
@@ -104,7 +109,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_SET: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg) {
-                fprintf(err_out, "--set %s: expected KEY=VALUE\n", optarg);
+                char shown[256];
+                fprintf(err_out, "--set %s: expected KEY=VALUE\n",
+                        fb_text_escape(shown, sizeof shown, optarg));
                 return 2;
             }
             *eq = '\0';
@@ -113,17 +120,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         }
         case OPT_RESUME: cli->resume = true; break;
         case OPT_DRY_RUN: cli->dry_run = true; break;
-        case OPT_PROFILE: {
-            char *end;
-            errno = 0;
-            cli->profile_n = strtoll(optarg, &end, 10);
-            if (errno || *end || cli->profile_n < 1) {
-                fprintf(err_out, "--profile %s: expected a size in elements (an integer >= 1)\n",
-                        optarg);
-                return 2;
-            }
+        case OPT_PROFILE:
+            /* Checked later, by the same parser, limits and memory check as --sizes. */
+            cli->profile_size = optarg;
             break;
-        }
         case OPT_NO_PLOT: cli->no_plot = true; break;
         case OPT_PLOT: plot_mode = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
@@ -131,10 +131,12 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case 'h': cli->help = true; return 0;
         case OPT_VERSION: cli->version = true; return 0;
         case ':':
-            fprintf(err_out, "%s: needs a value (see --help)\n", argv[optind - 1]);
+            fprintf(err_out, "%s: needs a value (see --help)\n",
+                    fb_text_escape(shown_arg, sizeof shown_arg, argv[optind - 1]));
             return 2;
         default:
-            fprintf(err_out, "%s: unknown option (see --help)\n", argv[optind - 1]);
+            fprintf(err_out, "%s: unknown option (see --help)\n",
+                    fb_text_escape(shown_arg, sizeof shown_arg, argv[optind - 1]));
             return 2;
         }
     }
@@ -151,7 +153,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             cli->config_path = argv[i];
         } else {
             fprintf(err_out, "%s: unexpected argument (one config file only; see --help)\n",
-                    argv[i]);
+                    fb_text_escape(shown_arg, sizeof shown_arg, argv[i]));
             return 2;
         }
     }

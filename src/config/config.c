@@ -8,16 +8,25 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/checked.h"
+#include "common/text.h"
 #include "config/keys.h"
 #include "config/suggest.h"
 #include "plan/variants.h"
 
 #define CFG_DEFAULT_SIZES "8..100M"
+/* The largest config file read: configs/default.ini is 3 KB; anything near this is not a
+ * config (a log, a data file, /dev/zero through a symlink) and is refused before it fills
+ * memory. */
+#define CFG_FILE_MAX (4u << 20)
 
 void fb_config_defaults(struct fb_config *cfg)
 {
@@ -122,8 +131,9 @@ static void cfg_report(struct cfg_parse *p, int line, const char *section, const
     if (!p->diag || p->out_of_memory)
         return;
     if (p->n_msgs == p->cap_msgs) {
-        size_t cap = p->cap_msgs ? 2 * p->cap_msgs : 16;
-        struct cfg_msg *m = realloc(p->msgs, cap * sizeof *m);
+        size_t cap = p->cap_msgs ? 2 * p->cap_msgs : 16, bytes;
+        struct cfg_msg *m = fb_mul_size(cap, sizeof *m, &bytes) ? realloc(p->msgs, bytes)
+                                                                 : NULL;
         if (!m) {
             p->out_of_memory = 1;
             return;
@@ -145,6 +155,8 @@ static void cfg_report(struct cfg_parse *p, int line, const char *section, const
         vsnprintf(m->text + len, sizeof m->text - (size_t)len, fmt, ap);
         va_end(ap);
     }
+    /* The message quotes file text: control bytes in it must not reach the terminal raw. */
+    fb_text_escape_in_place(m->text, sizeof m->text);
 }
 
 static int cfg_msg_cmp(const void *a, const void *b)
@@ -358,34 +370,77 @@ static void cfg_check_whole(struct cfg_parse *p)
     }
 }
 
+static const char *cfg_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ?
+           "a character device" : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ?
+           "a socket" : "not a regular file";
+}
+
+/* Reads the whole file. Only regular files of at most CFG_FILE_MAX bytes: the open does not
+ * block (O_NONBLOCK: a FIFO without a writer would otherwise hang the run before any
+ * message), and the size is checked both by fstat and while reading (the file may grow).
+ * FB_ERR_USAGE for a file that is not a config, FB_ERR_RUNTIME when it cannot be read. */
 static int cfg_read_file(const char *path, char **data, size_t *size, struct fb_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return fb_fail(err, FB_ERR_RUNTIME, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fb_fail(err, FB_ERR_USAGE, "%s: is %s, not a config file (a regular file)", path,
+                       cfg_file_kind(st.st_mode));
+    }
+    if ((uint64_t)st.st_size > CFG_FILE_MAX) {
+        close(fd);
+        return fb_fail(err, FB_ERR_USAGE, "%s: is %lld bytes; a config file may have at most "
+                       "%u (is this the right file?)", path, (long long)st.st_size,
+                       CFG_FILE_MAX);
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
     char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (!buf)
+    if (!buf) {
+        close(fd);
         return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory reading it", path);
-    if (failed) {
-        free(buf);
-        return fb_fail(err, FB_ERR_RUNTIME, "%s: read error", path);
     }
+    for (;;) {
+        if (n == cap) {
+            if (cap > CFG_FILE_MAX) {
+                free(buf);
+                close(fd);
+                return fb_fail(err, FB_ERR_USAGE, "%s: grew past %u bytes while being read; "
+                               "a config file may have at most that", path, CFG_FILE_MAX);
+            }
+            size_t bigger_cap = cap * 2 > CFG_FILE_MAX + 1 ? CFG_FILE_MAX + 1 : cap * 2;
+            char *bigger = realloc(buf, bigger_cap);
+            if (!bigger) {
+                free(buf);
+                close(fd);
+                return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory reading it", path);
+            }
+            buf = bigger;
+            cap = bigger_cap;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return fb_fail(err, FB_ERR_RUNTIME, "%s: read error: %s", path, strerror(e));
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
     *data = buf;
     *size = n;
     return FB_OK;
@@ -394,16 +449,22 @@ static int cfg_read_file(const char *path, char **data, size_t *size, struct fb_
 int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err)
 {
     fb_config_defaults(cfg);
-    if (strlen(path) >= sizeof cfg->path)
+    const size_t path_len = strlen(path);
+    if (path_len >= sizeof cfg->path)
         return fb_fail(err, FB_ERR_RUNTIME, "config path is too long (%zu characters)",
-                       strlen(path));
-    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+                       path_len);
+    memcpy(cfg->path, path, path_len + 1);
 
     char *data = NULL;
     size_t size = 0;
-    int rc = cfg_read_file(path, &data, &size, err);
-    if (rc != FB_OK)
-        return rc;
+    struct fb_error read_err;
+    int rc = cfg_read_file(path, &data, &size, &read_err);
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(read_err.msg, sizeof read_err.msg); /* the path is user text */
+        if (rc == FB_ERR_USAGE && diag) /* reported like the file's own errors */
+            fprintf(diag, "%s\n", read_err.msg);
+        return fb_fail(err, rc, "%s", read_err.msg);
+    }
     cfg->content_hash = cfg_fnv1a64((const unsigned char *)data, size);
 
     struct cfg_parse p = {.cfg = cfg, .path = path, .diag = diag, .data = data, .size = size};
@@ -428,50 +489,101 @@ int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct f
     return FB_OK;
 }
 
-int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
-                       struct fb_error *err)
+/* The "did you mean" message for an override naming no key. */
+static int cfg_unknown_override(const char *key, struct fb_error *err)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < cfg_key_count && n < 63; i++)
+        names[n++] = cfg_keys[i].name;
+    names[n++] = "output";
+    const char *near = cfg_suggest(key, names, n);
+    if (near)
+        return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option; did you mean --%s?", key, near);
+    return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option", key);
+}
+
+/* Of the overrides that set key a or key b, the one given last (its index), or -1. */
+static int cfg_last_of(const struct fb_config_setting *settings, size_t count, const char *a,
+                       const char *b)
+{
+    int last = -1;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = strcmp(settings[i].key, "output") == 0 ? "csv" : settings[i].key;
+        if (strcmp(name, a) == 0 || (b && strcmp(name, b) == 0))
+            last = (int)i;
+    }
+    return last;
+}
+
+/* Applies the overrides in order, then checks the rules that tie keys together against the
+ * final values, so that "--set max_reps=2 --set min_reps=1" is judged as a whole (each step
+ * alone would have min_reps 8 > max_reps 2). A failed rule names the override that took part
+ * in it last. */
+static int cfg_override_all(struct fb_config *next, const struct fb_config_setting *settings,
+                            size_t count, struct fb_error *err)
 {
     char msg[CFG_MSG_MAX];
-    const char *name = strcmp(key, "output") == 0 ? "csv" : key;
-    const struct cfg_key *k = cfg_key_find(NULL, name);
-    if (!k) {
-        const char *names[64];
-        size_t n = 0;
-        for (size_t i = 0; i < cfg_key_count && n < 63; i++)
-            names[n++] = cfg_keys[i].name;
-        names[n++] = "output";
-        const char *near = cfg_suggest(key, names, n);
-        if (near)
-            return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option; did you mean --%s?", key,
-                           near);
-        return fb_fail(err, FB_ERR_USAGE, "--%s: unknown option", key);
-    }
-    /* Work on a copy so that cfg stays as it was when the value is wrong. */
-    struct fb_config *next = malloc(sizeof *next);
-    if (!next)
-        return fb_fail(err, FB_ERR_RUNTIME, "--%s: out of memory", key);
-    *next = *cfg;
-    int rc = FB_OK;
-    if (k->set(next, value, msg, sizeof msg) != 0) {
-        rc = fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
-    } else if ((strcmp(k->name, "sizes") == 0 || strcmp(k->name, "points_per_decade") == 0) &&
-               cfg_expand_sizes(next, msg, sizeof msg) != 0) {
-        rc = fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
-    } else if (next->min_reps > next->max_reps) {
-        rc = fb_fail(err, FB_ERR_USAGE, "--%s: min_reps (%d) would be more than max_reps (%d)",
-                     key, next->min_reps, next->max_reps);
-    } else if (next->min_time_s > next->max_time_s) {
-        rc = fb_fail(err, FB_ERR_USAGE,
-                     "--%s: min_time (%g s) would be more than max_time (%g s)", key,
-                     next->min_time_s, next->max_time_s);
-    }
-    if (rc == FB_OK) {
+    bool sizes_changed = false;
+    for (size_t i = 0; i < count; i++) {
+        const char *key = settings[i].key;
+        const char *name = strcmp(key, "output") == 0 ? "csv" : key;
+        const struct cfg_key *k = cfg_key_find(NULL, name);
+        if (!k)
+            return cfg_unknown_override(key, err);
+        if (k->set(next, settings[i].value, msg, sizeof msg) != 0)
+            return fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
+        if (strcmp(k->name, "sizes") == 0 || strcmp(k->name, "points_per_decade") == 0)
+            sizes_changed = true;
         if (strcmp(k->name, "sizes") == 0)
             next->sizes_line = 0;
         else if (strcmp(k->name, "csv") == 0)
             next->csv_line = 0;
+    }
+    if (sizes_changed && cfg_expand_sizes(next, msg, sizeof msg) != 0) {
+        int who = cfg_last_of(settings, count, "sizes", "points_per_decade");
+        return fb_fail(err, FB_ERR_USAGE, "--%s: %s", settings[who].key, msg);
+    }
+    if (next->min_reps > next->max_reps) {
+        int who = cfg_last_of(settings, count, "min_reps", "max_reps");
+        if (who >= 0)
+            return fb_fail(err, FB_ERR_USAGE,
+                           "--%s: min_reps (%d) would be more than max_reps (%d)",
+                           settings[who].key, next->min_reps, next->max_reps);
+    }
+    if (next->min_time_s > next->max_time_s) {
+        int who = cfg_last_of(settings, count, "min_time", "max_time");
+        if (who >= 0)
+            return fb_fail(err, FB_ERR_USAGE,
+                           "--%s: min_time (%g s) would be more than max_time (%g s)",
+                           settings[who].key, next->min_time_s, next->max_time_s);
+    }
+    return FB_OK;
+}
+
+int fb_config_override_all(struct fb_config *cfg, const struct fb_config_setting *settings,
+                           size_t count, struct fb_error *err)
+{
+    /* Work on a copy so that cfg stays as it was when a value is wrong. */
+    struct fb_config *next = malloc(sizeof *next);
+    if (!next)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory applying the overrides");
+    *next = *cfg;
+    struct fb_error e;
+    int rc = cfg_override_all(next, settings, count, &e);
+    if (rc == FB_OK)
         *cfg = *next;
+    else {
+        fb_text_escape_in_place(e.msg, sizeof e.msg); /* it quotes the user's values */
+        fb_fail(err, rc, "%s", e.msg);
     }
     free(next);
     return rc;
+}
+
+int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
+                       struct fb_error *err)
+{
+    const struct fb_config_setting one = {key, value};
+    return fb_config_override_all(cfg, &one, 1, err);
 }

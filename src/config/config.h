@@ -81,13 +81,26 @@ void fb_config_defaults(struct fb_config *cfg);
  * FB_ERR_RUNTIME when it cannot be read (err says why). */
 int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct fb_error *err);
 
-/* Applies one command-line override on top of a loaded config. key is any key name of the
- * file ("sizes", "variants", "backend", "points_per_decade", "label", "cache", "device",
- * "cpu_threads", "warmup", "min_reps", "max_reps", "min_time", "max_time", "target_noise",
- * "plots", "csv", ...) or "output" (= csv); value has the same syntax as in the file.
- * Sizes are re-expanded when sizes or points_per_decade change, and the cross-field rules
- * (min_reps <= max_reps, min_time <= max_time) are checked against the result.
- * Returns FB_OK or FB_ERR_USAGE with err = "--key: message" (cfg unchanged on error). */
+/* One command-line override: a key name of the file ("sizes", "variants", "backend",
+ * "points_per_decade", "label", "cache", "device", "cpu_threads", "warmup", "min_reps",
+ * "max_reps", "min_time", "max_time", "target_noise", "plots", "csv", ...) or "output"
+ * (= csv), and a value with the same syntax as in the file. */
+struct fb_config_setting {
+    const char *key;
+    const char *value;
+};
+
+/* Applies command-line overrides on top of a loaded config: every value first, in order (a
+ * key given twice takes the later value), then the rules that tie keys together against the
+ * final set: sizes re-expanded when sizes or points_per_decade changed, min_reps <= max_reps,
+ * min_time <= max_time. So "--set max_reps=2 --set min_reps=1" is accepted whatever the file
+ * says. Returns FB_OK, or FB_ERR_USAGE with err = "--key: message" naming the override whose
+ * value is wrong, or for a broken rule the last override that took part in it (cfg unchanged
+ * on error). Text quoted from the values is escaped (fb_text_escape). */
+int fb_config_override_all(struct fb_config *cfg, const struct fb_config_setting *settings,
+                           size_t count, struct fb_error *err);
+
+/* fb_config_override_all with one setting. */
 int fb_config_override(struct fb_config *cfg, const char *key, const char *value,
                        struct fb_error *err);
 

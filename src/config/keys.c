@@ -21,8 +21,12 @@ static int parse_int(const char *value, long lo, long hi, int *out, char *msg, s
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (end == value || *end != '\0' || errno == ERANGE || isspace((unsigned char)*value)) {
+    if (end == value || *end != '\0' || isspace((unsigned char)*value)) {
         snprintf(msg, n, "\"%s\" is not an integer", value);
+        return -1;
+    }
+    if (errno == ERANGE) { /* an integer, but beyond a long: say so, not "not an integer" */
+        snprintf(msg, n, "%s is out of range [%ld, %ld]", value, lo, hi);
         return -1;
     }
     if (v < lo || v > hi) {
@@ -40,9 +44,17 @@ static int parse_double(const char *value, double lo, int lo_open, double hi, do
     char *end;
     errno = 0;
     double v = strtod(value, &end);
-    if (end == value || *end != '\0' || errno == ERANGE || !isfinite(v) ||
-        isspace((unsigned char)*value)) {
+    if (end == value || *end != '\0' || isspace((unsigned char)*value) || isnan(v)) {
         snprintf(msg, n, "\"%s\" is not a number", value);
+        return -1;
+    }
+    /* A number, but not one a double holds: strtod sets ERANGE both for overflow (+-HUGE_VAL)
+     * and for underflow (a result below DBL_MIN in magnitude, 1e-400 for example). */
+    if (errno == ERANGE || !isfinite(v)) {
+        const char *why = errno != ERANGE ? "is infinite"
+                          : fabs(v) > 1.0 ? "overflows a double" : "underflows a double";
+        snprintf(msg, n, "%s is out of range %c%g, %g] (it %s)", value, lo_open ? '(' : '[', lo,
+                 hi, why);
         return -1;
     }
     if ((lo_open ? v <= lo : v < lo) || v > hi) {

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked.h"
+
 /* 1e12 fp32 elements are 4 TB per array: far beyond any device, yet exact in a double
  * (2^53 ~ 9e15), so the float arithmetic below never rounds a valid size. */
 #define SIZES_LIMIT 1000000000000ULL
@@ -31,8 +33,8 @@ struct sizes_vec {
 static int sizes_push(struct sizes_vec *s, uint64_t x)
 {
     if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        uint64_t *v = realloc(s->v, cap * sizeof *v);
+        size_t cap = s->cap ? 2 * s->cap : 64, bytes;
+        uint64_t *v = fb_mul_size(cap, sizeof *v, &bytes) ? realloc(s->v, bytes) : NULL;
         if (!v)
             return -1;
         s->v = v;

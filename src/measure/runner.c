@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked.h"
 #include "common/clock.h"
 #include "measure/disturbance.h"
 #include "measure/reference.h"
@@ -86,10 +87,12 @@ uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_by
     uint64_t arrays = 0;
     for (int b = 0; b < FB_BUF_COUNT; b++)
         arrays += any_enabled_uses(cfg, (enum fb_buffer)b);
+    /* Saturating products (common/checked.h): a size past any memory reads as "too big". */
+    const uint64_t per_array = fb_mul_u64_saturating(n, sizeof(float));
     if (backend_bytes)
-        *backend_bytes = arrays * n * sizeof(float);
+        *backend_bytes = fb_mul_u64_saturating(arrays, per_array);
     /* host: a, b, the downloaded output and the reference output */
-    return (arrays + 4) * n * sizeof(float);
+    return fb_mul_u64_saturating(arrays + 4, per_array);
 }
 
 void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb)
@@ -108,7 +111,10 @@ int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_b
                           struct fb_error *err)
 {
     memset(sb, 0, sizeof *sb);
-    const size_t bytes = (size_t)n * sizeof(float);
+    size_t bytes; /* checked once here: every later n * sizeof(float) is for these buffers */
+    if (n < 0 || !fb_mul_size((size_t)n, sizeof(float), &bytes))
+        return fb_fail(err, FB_ERR_USAGE, "%" PRId64 " floats do not fit in the address space",
+                       n);
     for (int b = 0; b < FB_BUF_COUNT; b++) {
         if (!any_enabled_uses(sw->cfg, (enum fb_buffer)b))
             continue;

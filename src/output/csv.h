@@ -87,9 +87,14 @@ int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta
  * lines are skipped), the first other line is the header, and each later line is a row.
  * Columns are found by header name: unknown columns are ignored, missing ones leave the field
  * "not measured" (fb_record_init), except backend, variant, dtype and n, which must be there.
- * A missing status column reads as skipped, so --resume measures such rows again.
+ * An older schema keeps its rows' meaning: without a status column a row with a time is ok
+ * (else skipped); without a verified column an ok row is verified; without a cache column
+ * the cache is "warm".
  * Counts written as whole floats ("1024.0", "1e+08", as pandas writes integer columns with
- * gaps) are accepted; "nan"/"inf" parse in real-valued cells.
+ * gaps) are accepted. Times (time_*_s, kernel_time_s), bandwidth_gbps, copy_fraction and
+ * dram_bytes_per_element must be finite and >= 0 when written ("nan", "inf", "-1" are
+ * errors at their line); other real-valued cells (noise: "inf" for one sample) take any
+ * number. Messages escape control bytes quoted from the file (fb_text_escape).
  * On success fills *out (which the caller frees with fb_csv_table_free) and returns FB_OK.
  * On failure *out is empty and it returns FB_ERR_RUNTIME (the file cannot be opened or read)
  * or FB_ERR_USAGE (the content is malformed), with a message "path:line: what is wrong". */

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked.h"
+#include "common/text.h"
+
 /* Reading state: the open file, where we are, and the growing arrays. */
 struct reader {
     const char *path;
@@ -21,6 +24,7 @@ struct reader {
     size_t n_fields, fields_cap;
     int *col_of_field; /* header field index -> fb_csv_schema index, or -1 (ignored) */
     size_t n_header;
+    bool has_status, has_verified, has_cache; /* columns an older schema may lack */
     struct fb_csv_table *t;
     size_t meta_cap, records_cap;
     struct fb_error *err;
@@ -41,10 +45,13 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
-    size_t n = *cap ? *cap * 2 : 16;
+    size_t n = *cap ? *cap : 16, bytes;
     while (n < need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
+        if (!fb_mul_size(n, 2, &n))
+            return -1;
+    if (!fb_mul_size(n, elem, &bytes))
+        return -1;
+    void *p = realloc(*arr, bytes);
     if (!p)
         return -1;
     *arr = p;
@@ -152,7 +159,9 @@ static int parse_header(struct reader *r)
     if (rc != FB_OK)
         return rc;
     r->n_header = r->n_fields;
-    r->col_of_field = malloc(r->n_header * sizeof *r->col_of_field);
+    size_t bytes;
+    r->col_of_field = fb_mul_size(r->n_header, sizeof *r->col_of_field, &bytes) ? malloc(bytes)
+                                                                               : NULL;
     if (!r->col_of_field)
         return oom(r);
     bool *seen = calloc(fb_csv_schema_count, sizeof *seen);
@@ -171,11 +180,34 @@ static int parse_header(struct reader *r)
             r->col_of_field[i] = (int)c;
         }
     }
-    for (size_t c = 0; c < fb_csv_schema_count && rc == FB_OK; c++)
+    for (size_t c = 0; c < fb_csv_schema_count && rc == FB_OK; c++) {
         if (fb_csv_schema[c].required && !seen[c])
             rc = bad(r, "header lacks the required column ", fb_csv_schema[c].name);
+        if (strcmp(fb_csv_schema[c].name, "status") == 0)
+            r->has_status = seen[c];
+        else if (strcmp(fb_csv_schema[c].name, "verified") == 0)
+            r->has_verified = seen[c];
+        else if (strcmp(fb_csv_schema[c].name, "cache") == 0)
+            r->has_cache = seen[c];
+    }
     free(seen);
     return rc;
+}
+
+/* Columns that hold a duration or a rate: a written cell must be a finite number >= 0 (an
+ * empty cell is "not measured"). "nan", "inf" or "-1" there would pass into medians,
+ * speedups and charts as if measured. launch_overhead_s is left out: a difference of two
+ * medians, it may be slightly negative. */
+static bool is_nonnegative_column(const char *name)
+{
+    static const char *const names[] = {
+        "time_median_s", "time_min_s", "time_max_s", "time_p10_s", "time_p90_s",
+        "kernel_time_s", "bandwidth_gbps", "copy_fraction", "dram_bytes_per_element",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
 }
 
 /* Formats "column NAME: 'TEXT' is not ..." into the error. */
@@ -229,6 +261,8 @@ static int parse_cell(struct reader *r, const struct fb_csv_column *c, const cha
             v = strtod(cell, &end);
             if (*end)
                 return bad_cell(r, c, cell, "is not a number");
+            if (is_nonnegative_column(c->name) && !(isfinite(v) && v >= 0))
+                return bad_cell(r, c, cell, "is not a finite number >= 0");
         }
         memcpy(field, &v, sizeof v);
         break;
@@ -283,6 +317,15 @@ static int parse_row(struct reader *r)
         if (rc != FB_OK)
             return rc;
     }
+    /* An older schema: the columns it lacks get the values that keep its rows' meaning. Its
+     * writers recorded a time only for a point that ran and was verified (verify before
+     * timing), and measured with warm caches (cold mode came with the cache column). */
+    if (!r->has_status)
+        rec->status = isfinite(rec->time_median_s) ? FB_POINT_OK : FB_POINT_SKIPPED;
+    if (!r->has_verified)
+        rec->verified = rec->status == FB_POINT_OK;
+    if (!r->has_cache)
+        snprintf(rec->cache, sizeof rec->cache, "warm");
     t->n_records++;
     return FB_OK;
 }
@@ -328,8 +371,11 @@ int fb_csv_read(const char *path, struct fb_csv_table *out, struct fb_error *err
     free(r.line);
     free(r.fields);
     free(r.col_of_field);
-    if (rc != FB_OK)
+    if (rc != FB_OK) {
         fb_csv_table_free(out);
+        if (err) /* the message quotes the file's text: no raw control bytes */
+            fb_text_escape_in_place(err->msg, sizeof err->msg);
+    }
     return rc;
 }
 

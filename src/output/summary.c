@@ -3,23 +3,30 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
-static const struct fb_record *find(const struct fb_record *records, size_t count,
-                                    const char *variant, int64_t n)
-{
-    for (size_t i = count; i-- > 0;)
-        if (records[i].n == n &&
-            (records[i].status == FB_POINT_OK || records[i].status == FB_POINT_NOISY) &&
-            strcmp(records[i].variant, variant) == 0)
-            return &records[i];
-    return NULL;
-}
+#include "common/checked.h"
+#include "output/point_index.h"
 
-static int compare_i64(const void *a, const void *b)
+/* Rows in the order that puts one point's variants side by side: by n, then the rest of the
+ * point key (backend, device, dtype, cache), then file position (so the later of two rows of
+ * one point comes last). Sorting pointers makes the summary O(rows log rows): a 200k-row
+ * resumed file used to take minutes with a linear search per size. */
+static int compare_rows(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    const struct fb_record *x = *(const struct fb_record *const *)a;
+    const struct fb_record *y = *(const struct fb_record *const *)b;
+    if (x->n != y->n)
+        return (x->n > y->n) - (x->n < y->n);
+    int c = strcmp(x->backend, y->backend);
+    if (!c)
+        c = strcmp(x->device, y->device);
+    if (!c)
+        c = strcmp(fb_dtype_canonical(x->dtype), fb_dtype_canonical(y->dtype));
+    if (!c)
+        c = strcmp(x->cache, y->cache);
+    return c ? c : (x > y) - (x < y);
 }
 
 /* A time in the unit that keeps 3-4 significant digits readable; '*' after a noisy one. */
@@ -54,12 +61,25 @@ static void format_size(char *buf, size_t size, int64_t n)
         snprintf(buf, size, "%" PRId64, n);
 }
 
+/* "2", or "-" when the row is missing or its launches were not measured (-1). */
+static void format_launches(char *buf, size_t size, const struct fb_record *r)
+{
+    if (r && r->launches >= 0)
+        snprintf(buf, size, "%" PRId64, r->launches);
+    else
+        snprintf(buf, size, "-");
+}
+
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
 {
-    int64_t *sizes = malloc((count ? count : 1) * sizeof *sizes);
-    if (!sizes)
+    size_t bytes;
+    if (!fb_mul_size(count ? count : 1, sizeof(const struct fb_record *), &bytes))
         return;
-    size_t n_sizes = 0, not_ok = 0, noisy = 0, retaken = 0;
+    const struct fb_record **rows = malloc(bytes);
+    if (!rows)
+        return;
+    size_t not_ok = 0, noisy = 0, retaken = 0;
+    bool mixed_cache = false;
     for (size_t i = 0; i < count; i++) {
         if (records[i].status == FB_POINT_NOISY)
             noisy++;
@@ -67,22 +87,38 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             not_ok++;
         if (records[i].preempted > 0) /* NaN (not judged) compares false */
             retaken++;
-        sizes[n_sizes++] = records[i].n;
+        if (strcmp(records[i].cache, records[0].cache) != 0)
+            mixed_cache = true;
+        rows[i] = &records[i];
     }
-    qsort(sizes, n_sizes, sizeof *sizes, compare_i64);
+    qsort(rows, count, sizeof *rows, compare_rows);
 
     fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", "n", "eager", "fused",
             "speedup", "launches", "fused GB/s", "copy GB/s", "fused/copy");
-    for (size_t i = 0; i < n_sizes; i++) {
-        if (i > 0 && sizes[i] == sizes[i - 1])
-            continue;
-        int64_t n = sizes[i];
-        const struct fb_record *eager = find(records, count, "eager_add_relu", n);
-        const struct fb_record *fused = find(records, count, "fused_add_relu", n);
-        const struct fb_record *copy = find(records, count, "copy", n);
-        char size_text[32], eager_text[32], fused_text[32], speedup[32], launches[48];
+    for (size_t i = 0; i < count;) {
+        /* One line per group of rows that differ only in variant; the last ok (or noisy) row
+         * of each variant in the group is the one shown. */
+        const struct fb_record *eager = NULL, *fused = NULL, *copy = NULL;
+        size_t j = i;
+        for (; j < count && fb_point_key_equal_but_variant(rows[i], rows[j]); j++) {
+            const struct fb_record *r = rows[j];
+            if (r->status != FB_POINT_OK && r->status != FB_POINT_NOISY)
+                continue;
+            if (strcmp(r->variant, "eager_add_relu") == 0)
+                eager = r;
+            else if (strcmp(r->variant, "fused_add_relu") == 0)
+                fused = r;
+            else if (strcmp(r->variant, "copy") == 0)
+                copy = r;
+        }
+        int64_t n = rows[i]->n;
+        char size_text[48], eager_text[32], fused_text[32], speedup[32], launches[48];
+        char eager_launches[24], fused_launches[24];
         char fused_bw[32], copy_bw[32], fraction[32];
         format_size(size_text, sizeof size_text, n);
+        if (mixed_cache) /* two cache modes in one table: say which line is which */
+            snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
+                     " %.8s", rows[i]->cache);
         format_time(eager_text, sizeof eager_text, eager);
         format_time(fused_text, sizeof fused_text, fused);
         snprintf(speedup, sizeof speedup, "-");
@@ -90,10 +126,9 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             snprintf(speedup, sizeof speedup, "%.2fx%s", eager->time_median_s / fused->time_median_s,
                      eager->status == FB_POINT_NOISY || fused->status == FB_POINT_NOISY ? "*"
                                                                                         : "");
-        snprintf(launches, sizeof launches, "%s/%s", "-", "-");
-        if (eager || fused)
-            snprintf(launches, sizeof launches, "%" PRId64 "/%" PRId64,
-                     eager ? eager->launches : -1, fused ? fused->launches : -1);
+        format_launches(eager_launches, sizeof eager_launches, eager);
+        format_launches(fused_launches, sizeof fused_launches, fused);
+        snprintf(launches, sizeof launches, "%s/%s", eager_launches, fused_launches);
         snprintf(fused_bw, sizeof fused_bw, fused ? "%.1f" : "-", fused ? fused->bandwidth_gbps : 0);
         snprintf(copy_bw, sizeof copy_bw, copy ? "%.1f" : "-", copy ? copy->bandwidth_gbps : 0);
         snprintf(fraction, sizeof fraction, "-");
@@ -101,6 +136,7 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * fused->copy_fraction);
         fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", size_text, eager_text,
                 fused_text, speedup, launches, fused_bw, copy_bw, fraction);
+        i = j;
     }
     fprintf(out, "speedup = eager_add_relu time / fused_add_relu time (medians, same run); "
                  "launches = eager/fused per call, counted\n");
@@ -115,5 +151,5 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");
-    free(sizes);
+    free(rows);
 }

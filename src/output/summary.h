@@ -9,8 +9,10 @@
 #include "measure/record.h"
 
 /* Prints one line per size found in records (rows with status ok, and noisy ones marked '*';
- * others are counted at the end, as are the points whose disturbed samples were retaken).
- * Columns missing for a size (variant not run) print as "-". */
+ * others are counted at the end, as are the points whose disturbed samples were retaken). Eager, fused and copy of a line are the same point but for the variant (backend,
+ * device, dtype, cache: output/point_index.h); when the records hold both cache modes, each
+ * line's size says which. A column missing for a size (variant not run, launches not
+ * counted) prints as "-", e.g. launches "-/1". O(count log count). */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
 
 #endif

@@ -220,6 +220,59 @@ static void missing_status_column_reads_as_skipped(void **state)
     fb_csv_table_free(&t);
 }
 
+static void expect_error_at(void **state, const char *text, int line, const char *detail);
+
+/* An older schema without status, verified and cache columns: rows with a time were
+ * measured, verified and warm, and stay so (issue 10 item 7: they used to read as skipped,
+ * unverified, so --resume measured them again and the charts dropped them). */
+static void older_schema_rows_keep_their_meaning(void **state)
+{
+    char path[256];
+    in_dir(path, sizeof path, state, "old.csv");
+    spew(path, "# fusebench: 0.0.9\n"
+               "variant,n,backend,device,dtype,time_median_s,launches\n"
+               "copy,8,cpu,X,float32,2.0e-06,1\n"
+               "copy,16,cpu,X,float32,,\n");
+    struct fb_csv_table t;
+    struct fb_error err = {{0}};
+    int rc = fb_csv_read(path, &t, &err);
+    if (rc != FB_OK)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, FB_OK);
+    assert_int_equal(t.n_records, 2);
+    assert_int_equal(t.records[0].status, FB_POINT_OK);
+    assert_true(t.records[0].verified);
+    assert_string_equal(t.records[0].cache, "warm");
+    assert_int_equal(t.records[1].status, FB_POINT_SKIPPED); /* no time: never measured */
+    assert_false(t.records[1].verified);
+    fb_csv_table_free(&t);
+}
+
+static void non_finite_or_negative_times_are_errors_at_their_line(void **state)
+{
+    expect_error_at(state, "backend,variant,dtype,n,time_median_s\ncpu,copy,fp32,8,1e-6\n"
+                           "cpu,copy,fp32,16,nan\n", 3,
+                    "column time_median_s: 'nan' is not a finite number >= 0");
+    expect_error_at(state, "backend,variant,dtype,n,time_p90_s\ncpu,copy,fp32,8,inf\n", 2,
+                    "column time_p90_s");
+    expect_error_at(state, "backend,variant,dtype,n,kernel_time_s\ncpu,copy,fp32,8,-1e-6\n", 2,
+                    "column kernel_time_s");
+    expect_error_at(state, "backend,variant,dtype,n,bandwidth_gbps\ncpu,copy,fp32,8,-nan\n", 2,
+                    "column bandwidth_gbps");
+}
+
+static void error_messages_escape_control_bytes_from_the_file(void **state)
+{
+    char path[256];
+    in_dir(path, sizeof path, state, "ctl.csv");
+    spew(path, "backend,variant,dtype,n\ncpu,copy,fp32,8\x1b[2J\n");
+    struct fb_csv_table t;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_csv_read(path, &t, &err), FB_ERR_USAGE);
+    assert_null(strchr(err.msg, 0x1b));
+    assert_non_null(strstr(err.msg, "'8\\x1B[2J'"));
+}
+
 /* pandas writes an integer column with gaps as floats: "1024.0" (the torch peer's files). */
 static void whole_numbers_written_as_floats_read_as_counts(void **state)
 {
@@ -373,6 +426,9 @@ int main(void)
         T(round_trip_gives_the_same_records_and_metadata),
         T(reads_an_older_csv_with_fewer_columns_in_another_order),
         T(missing_status_column_reads_as_skipped),
+        T(older_schema_rows_keep_their_meaning),
+        T(non_finite_or_negative_times_are_errors_at_their_line),
+        T(error_messages_escape_control_bytes_from_the_file),
         T(whole_numbers_written_as_floats_read_as_counts),
         T(quoted_fields_keep_commas_and_doubled_quotes),
         T(row_with_a_wrong_field_count_is_an_error_at_its_line),

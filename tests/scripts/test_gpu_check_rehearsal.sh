@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end test of scripts/gpu-check: its usage errors, and a --cpu-rehearsal on a tiny
-# config (smoke.ini at three sizes) into a temp dir, checking the exit code, the files written
-# and summary.txt. Everything it writes is under a temp dir (never results/ or build/).
+# End-to-end test of scripts/gpu-check: its usage errors, a --cpu-rehearsal on a tiny config
+# (smoke.ini at three sizes) into a temp dir, checking the exit code, the files written and
+# summary.txt, and the failure paths (a sweep that fails, in --quick mode; a build that fails;
+# a SIGTERM mid-build), each of which must still write summary.txt and gpu-check.log.
+# Everything it writes is under a temp dir (never results/ or build/).
 set -u
 SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 if [ -n "${FB_GPU_CHECK_NESTED:-}" ]; then
@@ -31,6 +33,13 @@ mkdir -p "$TMP/full"; touch "$TMP/full/keep"
 check "non_empty_outdir_is_refused" test $rc -eq 2 -a -f "$TMP/full/keep"
 "$script" --cpu-rehearsal --config "$TMP/missing.ini" "$TMP/y" > /dev/null 2>&1; rc=$?
 check "missing_config_is_a_usage_error" test $rc -eq 2
+"$script" --prepare "$TMP/z" > /dev/null 2>&1; rc=$?
+check "prepare_takes_no_outdir" test $rc -eq 2 -a ! -e "$TMP/z"
+"$script" --bundle-dir "$TMP/b" "$TMP/z" > /dev/null 2>&1; rc=$?
+check "bundle_dir_goes_with_prepare" test $rc -eq 2 -a ! -e "$TMP/z"
+"$script" --cpu-rehearsal --time-limit 5 "$TMP/z" > /dev/null 2>&1; rc=$?
+check "a_time_limit_under_60_s_is_a_usage_error" test $rc -eq 2 -a ! -e "$TMP/z"
+check "help_explains_prepare_and_quick" grep -q -- '--prepare' "$TMP/help.txt"
 
 # The tiny config: smoke.ini at three sizes (n = 8 is one of the summary's sizes).
 sed 's/^sizes *=.*/sizes = 8, 1K, 100K/' "$SRC/configs/smoke.ini" > "$TMP/tiny.ini"
@@ -44,27 +53,69 @@ check "summary_is_written" test -s "$S"
 check "summary_says_pass" grep -q '^fusebench gpu-check: PASS$' "$S"
 check "summary_names_the_mode" grep -q '^mode: cpu-rehearsal$' "$S"
 check "summary_lists_the_build_step_ok" grep -qE '^  build +ok ' "$S"
-check "summary_says_why_sanitizer_was_skipped" grep -qE '^  sanitizer +skipped +cpu rehearsal' "$S"
-check "summary_says_why_ncu_was_skipped" grep -qE '^  ncu +skipped +cpu rehearsal' "$S"
+check "summary_says_why_sanitizer_was_skipped" grep -qE '^  sanitizer +skipped +[0-9]+ s  cpu rehearsal' "$S"
+check "inventory_is_the_first_step" test "$(grep -m 1 -o 'gpu-check: ==== [0-9a-z.]* [a-z]*' "$TMP/out/gpu-check.log")" = "gpu-check: ==== 0. inventory"
+check "inventory_names_the_compiler_and_meson" grep -qE '^  meson +[^ ].* [0-9]+\.[0-9]+' "$S"
+check "inventory_says_where_meson_found_inih" grep -qE '^  meson inih +(system|bundle) ' "$S"
+check "inventory_says_whether_a_bundle_is_there" grep -qE '^  bundle +[^ ]' "$S"
+check "every_step_has_its_seconds" test "$(sed -n '/^steps/,/^$/p' "$S" | grep -cE '^  [a-z-]+ +[a-zA-Z]+ +[0-9]+ s  ')" -ge 10
+check "cold_sweep_for_the_cupti_ncu_comparison" grep -qE '^  sweep-cold +ok .*cache cold' "$S"
+check "cold_csv_is_cold" grep -q '^# cache_mode: cold' "$TMP/out/sweep-cold-cpu.csv"
+check "summary_says_which_cache_state_is_compared" grep -q 'cache state: cold for CUPTI and ncu alike' "$S"
+check "summary_says_why_ncu_was_skipped" grep -qE '^  ncu +skipped +[0-9]+ s  cpu rehearsal' "$S"
 check "summary_counts_eager_launches_as_2" grep -qE '^  eager_add_relu +2$' "$S"
 check "summary_counts_fused_launches_as_1" grep -qE '^  fused_add_relu +1$' "$S"
 check "summary_has_the_speedup_at_8" grep -qE '^  8 +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s' "$S"
 check "sweep_csv_has_3_sizes_x_5_variants" test "$(grep -v '^#' "$TMP/out/sweep-cpu.csv" | tail -n +2 | wc -l)" -eq 15
 check "at_most_8_files_in_outdir" test "$(find "$TMP/out" -type f | wc -l)" -le 8
 check "log_is_written" grep -q 'gpu-check: passed in' "$TMP/out/gpu-check.log"
+if command -v gnuplot >/dev/null; then
+    check "charts_drawn_where_gnuplot_is" grep -qE '^  charts +ok ' "$S"
+fi
 check "build_dir_is_where_asked" test -x "$TMP/build/fusebench"
 check "torch_step_ran_or_said_why" grep -qE '^  torch +(ok|skipped) +[^ ]' "$S"
 
-# A config the sweep rejects: the check must fail loudly (exit 1, FAIL in the summary, a
-# message on stderr), still writing its summary.
+# A config the sweep rejects, in --quick mode: the check must fail loudly (exit 1, FAIL in the
+# summary, a message on stderr), still writing its summary; --quick runs the gpu suite alone.
 sed 's/^warmup *=.*/warmup = -5/' "$TMP/tiny.ini" > "$TMP/broken.ini"
-"$script" --cpu-rehearsal --config "$TMP/broken.ini" --build-dir "$TMP/build" "$TMP/bad" \
+"$script" --cpu-rehearsal --quick --config "$TMP/broken.ini" --build-dir "$TMP/build" "$TMP/bad" \
     > "$TMP/bad.txt" 2> "$TMP/bad.err"
 rc=$?
 check "failing_sweep_exits_1" test $rc -eq 1
 check "failing_sweep_says_fail_in_summary" grep -q '^fusebench gpu-check: FAIL$' "$TMP/bad/summary.txt"
 check "failing_sweep_names_the_step" grep -qE '^  problem: sweep: fusebench exited 2' "$TMP/bad/summary.txt"
 check "failing_sweep_says_so_on_stderr" grep -q 'gpu-check: FAILED' "$TMP/bad.err"
+check "quick_is_named_in_the_summary" grep -q '^mode: cpu-rehearsal (quick)$' "$TMP/bad/summary.txt"
+check "quick_runs_the_gpu_suite_only" grep -qE '^  tests-rest +skipped .*--quick runs the gpu suite only' "$TMP/bad/summary.txt"
+
+# A build that fails (no C compiler): summary.txt and the log are still written, with the
+# node's inventory, so that the summary says what the machine has.
+CC=/bin/false "$script" --cpu-rehearsal --config "$TMP/tiny.ini" --build-dir "$TMP/build2" \
+    "$TMP/nobuild" > /dev/null 2>&1
+rc=$?
+check "failing_build_exits_1" test $rc -eq 1
+check "failing_build_names_the_step" grep -qE '^  problem: build: meson setup failed' "$TMP/nobuild/summary.txt"
+check "failing_build_keeps_the_inventory" grep -qE '^  nvcc +' "$TMP/nobuild/summary.txt"
+check "failing_build_writes_the_log" grep -q 'gpu-check: FAILED' "$TMP/nobuild/gpu-check.log"
+
+# SIGTERM to the whole process group during the build (what a runner's time limit sends): the
+# summary still says what happened.
+if command -v setsid >/dev/null; then
+    setsid "$script" --cpu-rehearsal --config "$TMP/tiny.ini" --build-dir "$TMP/build3" \
+        "$TMP/term" > /dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do
+        grep -q '==== 1. build' "$TMP/term/gpu-check.log" 2>/dev/null && break
+        sleep 0.1
+    done
+    sleep 1
+    kill -TERM -- "-$pid" 2>/dev/null
+    wait "$pid"
+    rc=$?
+    check "sigterm_exits_1" test $rc -eq 1
+    check "sigterm_is_named_in_the_summary" grep -qE "^  problem: gpu-check: interrupted by SIGTERM in step '1. build'" "$TMP/term/summary.txt"
+    check "sigterm_leaves_the_log" test -s "$TMP/term/gpu-check.log"
+fi
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

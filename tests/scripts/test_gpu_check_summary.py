@@ -50,16 +50,24 @@ class Summary(unittest.TestCase):
             f.write(text)
         return path
 
-    def run_summary(self, rows, steps="build|ok|fine\nsweep|ok|fine\n", ncu=None):
+    def run_summary(self, rows, steps="build|ok|fine|31\nsweep|ok|fine|77\n", ncu=None,
+                    cold=None, inventory=None, extra=()):
         sweep = self.write("sweep.csv", "# device: GPU X\n# backend: cuda\n"
-                           "# peak_bandwidth_gbps: 4800\n" + COLS + "\n" + "\n".join(rows) + "\n")
+                           "# peak_bandwidth_gbps: 4800\n# counters: activity on; counters on\n"
+                           + COLS + "\n" + "\n".join(rows) + "\n")
         args = [sys.executable, SCRIPT, "--mode", "gpu", "--out", os.path.join(self.d, "s.txt"),
                 "--steps", self.write("steps.txt", steps),
                 "--tests", self.write("tests.txt", "gpu ok=3 fail=0 skipped=0 timeout=0 "
                                       "xfail=0 upass=0 cmocka_skipped=0 none=0 rc=0\n"),
-                "--sweep", sweep, "--elapsed", "42"]
+                "--sweep", sweep, "--elapsed", "42"] + list(extra)
         if ncu:
             args += ["--ncu", ncu]
+        if cold is not None:
+            args += ["--cold", self.write("cold.csv", "# device: GPU X\n# cache_mode: cold\n"
+                                          "# counters: activity on; counters on\n" + COLS
+                                          + "\n" + "\n".join(cold) + "\n")]
+        if inventory is not None:
+            args += ["--inventory", self.write("node.txt", inventory)]
         rc = subprocess.run(args).returncode
         with open(os.path.join(self.d, "s.txt")) as f:
             return rc, f.read()
@@ -111,9 +119,59 @@ class Summary(unittest.TestCase):
             lines = f.read().splitlines()
         self.assertEqual(len(lines), 4)  # comment, header, two launches
         self.assertIn("eager_add_relu,1000000,", lines[2])
-        rc, text = self.run_summary(self.good_rows(), ncu=out)
-        # add 8M + 4M, relu 4 Mbyte + 4M: 20,000,000 bytes per call = the 5N model.
-        self.assertRegex(text, r"eager_add_relu +1M +20,000,000 +20,000,000 +20,000,000 +1\.00 +1\.00")
+        cold = [row("eager_add_relu", 1000000, 2, 5, 16e-6, dram=(12000000, 8100000)),
+                row("fused_add_relu", 1000000, 1, 3, 11e-6, dram=(8000000, 4000000))]
+        rc, text = self.run_summary(self.good_rows(), ncu=out, cold=cold)
+        # ncu: add 8M + 4M, relu 4 Mbyte + 4M = 20,000,000 bytes per call, the 5N model;
+        # CUPTI cold 20.1M from the cold sweep; CUPTI warm 20M from the main sweep.
+        self.assertRegex(text, r"eager_add_relu +1M +20,000,000 +20,100,000 +20,000,000 +1\.00 +"
+                               r"1\.00 +20,000,000")
+        self.assertRegex(text, r"fused_add_relu +1M +12,000,000 +12,000,000 +n/a +1\.00 +n/a")
+        self.assertIn("cache state: cold for CUPTI and ncu alike", text)
+
+    def test_cupti_and_ncu_sizes_come_from_the_cold_sweep(self):
+        cold = [row("eager_add_relu", 100000, 2, 5, 16e-6, dram=(1, 2))]
+        rc, text = self.run_summary(self.good_rows(), cold=cold)
+        self.assertEqual(rc, 0)
+        self.assertRegex(text, r"eager_add_relu +100K +2,000,000 +3 +n/a")
+        self.assertIn("(no ncu numbers", text)
+
+    def test_a_degraded_step_is_a_pass_that_says_why(self):
+        steps = ("build|ok|fine|30\nncu|degraded|ncu cannot read the counters here: "
+                 "Failed to initialize the profiler: LibraryNotLoaded|12\n"
+                 "sanitizer|degraded|compute-sanitizer refused this device: Device not supported|3\n")
+        rc, text = self.run_summary(self.good_rows(), steps=steps)
+        self.assertEqual(rc, 0)
+        self.assertTrue(text.startswith("fusebench gpu-check: PASS (degraded: ncu, sanitizer)\n"))
+        self.assertIn("\n  degraded: ncu: ncu cannot read the counters here: Failed to initialize "
+                      "the profiler: LibraryNotLoaded\n", text)
+        self.assertIn("\n  degraded: sanitizer: compute-sanitizer refused this device", text)
+        self.assertNotIn("problem:", text)
+
+    def test_a_failure_beats_a_degraded_step(self):
+        steps = "ncu|degraded|refused|12\nsweep|FAIL|fusebench exited 1|40\n"
+        rc, text = self.run_summary(self.good_rows(), steps=steps)
+        self.assertEqual(rc, 1)
+        self.assertTrue(text.startswith("fusebench gpu-check: FAIL\n"))
+
+    def test_steps_show_their_seconds_and_old_lines_still_read(self):
+        rc, text = self.run_summary(self.good_rows(), steps="build|ok|a|b detail|31\nsweep|ok|x\n")
+        self.assertEqual(rc, 0)
+        self.assertRegex(text, r"\n  build +ok +31 s  a\|b detail\n")
+        self.assertRegex(text, r"\n  sweep +ok +\? s  x\n")
+
+    def test_the_node_inventory_is_repeated(self):
+        inv = "gpu: NVIDIA H200, 9.0, 143771 MiB, 580.82\nncu: not found\nmeson inih: bundle (/r/.gpu-bundle)\n"
+        rc, text = self.run_summary(self.good_rows(), inventory=inv)
+        self.assertRegex(text, r"\n  gpu +NVIDIA H200, 9\.0, 143771 MiB, 580\.82\n")
+        self.assertRegex(text, r"\n  meson inih +bundle \(/r/\.gpu-bundle\)\n")
+        self.assertIn("counters (CUPTI, in the sweep): activity on; counters on", text)
+
+    def test_over_the_goal_is_flagged_and_quick_is_named(self):
+        rc, text = self.run_summary(self.good_rows(), extra=["--goal", "30", "--quick", "1"])
+        self.assertEqual(rc, 0)
+        self.assertIn("elapsed: 42 s (goal: under 30 s on an H200)  OVER THE GOAL", text)
+        self.assertIn("\nmode: gpu (quick)\n", text)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-/* The results store: copy_fraction filled from the same run's copy row, and the up-front
- * check that the output is writable. */
+/* The results store: copy_fraction filled from the same run's copy row, the up-front check
+ * that the output is writable, and --resume's lookups: one row per point (every key axis),
+ * reruns replacing their row, another config warned about, and 200k rows in linear time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,13 +8,17 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include "app/results.h"
+#include "output/summary.h"
 
 static struct fb_record point(const char *variant, int64_t n, double gbps)
 {
@@ -53,27 +58,14 @@ static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **unused
     assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "fused_add_relu", "fp32", 100, "warm"));
     assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "eager_add_relu", "fp32", 100, "warm"));
 
-    /* until the run is finished the rows are in "<path>.partial" only */
-    char partial[160];
-    snprintf(partial, sizeof partial, "%s.partial", path);
-    assert_string_equal(res.partial_path, partial);
-    assert_int_equal(access(path, F_OK), -1);
-    assert_int_equal(access(partial, F_OK), 0);
-
-    /* what was written reads back the same, --resume reading the unfinished file */
+    /* what was written reads back the same */
     struct fb_results again;
     fb_results_init(&again, path, &cfg, "cpu", &dev, 1, "n/a");
-    assert_string_equal(again.path, partial);
     size_t loaded = 0;
     assert_int_equal(fb_results_load(&again, &loaded, &err), FB_OK);
     assert_int_equal(loaded, 3);
     assert_true(fabs(again.records[1].copy_fraction - 0.8) < 1e-6);
     fb_results_free(&again);
-
-    /* finishing renames it over the results file */
-    assert_int_equal(fb_results_finish(&res, &err), FB_OK);
-    assert_int_equal(access(path, F_OK), 0);
-    assert_int_equal(access(partial, F_OK), -1);
     fb_results_free(&res);
     unlink(path);
     rmdir(dir);
@@ -93,6 +85,199 @@ static void unwritable_output_is_a_usage_error_naming_the_path(void **unused)
     assert_int_equal(fb_results_check_writable(path, target, sizeof target, &err), FB_ERR_USAGE);
     assert_non_null(strstr(err.msg, file));
     unlink(file);
+}
+
+/* A fresh store at dir/name with the default config (hash `hash`). */
+static void open_store(struct fb_results *res, const char *dir, const char *name,
+                       uint64_t hash)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    snprintf(cfg.path, sizeof cfg.path, "configs/test-%llu.ini", (unsigned long long)hash);
+    cfg.content_hash = hash;
+    struct fb_device_info dev = {.name = "test cpu"};
+    fb_results_init(res, path, &cfg, "cpu", &dev, 1, "n/a");
+}
+
+static struct fb_record cached(const char *variant, int64_t n, const char *cache)
+{
+    struct fb_record r = point(variant, n, 1.0);
+    snprintf(r.cache, sizeof r.cache, "%s", cache);
+    return r;
+}
+
+/* Issue 10 item 5: resume warm, cold, warm used to give 6, 12, 18 rows (the lookup saw the
+ * newest row only, of whatever cache mode). */
+static void resume_across_cache_modes_keeps_one_row_per_point(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *modes[] = {"warm", "cold", "warm", "cold"};
+    const size_t want[] = {3, 6, 6, 6};
+    struct fb_error err;
+    for (int run = 0; run < 4; run++) {
+        struct fb_results res;
+        open_store(&res, dir, "r.csv", 7);
+        size_t loaded = 0;
+        assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+        for (int64_t n = 8; n <= 32; n *= 2) {
+            if (fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", n, modes[run]))
+                continue;
+            struct fb_record r = cached("copy", n, modes[run]);
+            assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+        }
+        assert_int_equal(res.count, want[run]);
+        assert_string_equal(res.resume_warning, ""); /* same config */
+        fb_results_free(&res);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void a_rerun_replaces_its_row_and_duplicates_merge_on_load(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct fb_error err;
+    struct fb_results res;
+    open_store(&res, dir, "r.csv", 7);
+    struct fb_record failed = cached("fused_add_relu", 8, "warm");
+    failed.status = FB_POINT_FAILED;
+    struct fb_record other = cached("copy", 8, "warm");
+    struct fb_record ok = cached("fused_add_relu", 8, "warm");
+    ok.time_median_s = 3e-6;
+    assert_int_equal(fb_results_add(&res, &failed, &err), FB_OK);
+    assert_int_equal(fb_results_add(&res, &other, &err), FB_OK);
+    assert_int_equal(fb_results_add(&res, &ok, &err), FB_OK); /* the rerun */
+    assert_int_equal(res.count, 2);
+    assert_string_equal(res.records[0].variant, "fused_add_relu"); /* in the old row's place */
+    assert_int_equal(res.records[0].status, FB_POINT_OK);
+    /* the same key written as dtype float32 (older files) is the same point */
+    struct fb_record alias = cached("copy", 8, "warm");
+    snprintf(alias.dtype, sizeof alias.dtype, "float32");
+    assert_int_equal(fb_results_add(&res, &alias, &err), FB_OK);
+    assert_int_equal(res.count, 2);
+    fb_results_free(&res);
+
+    /* a file an older run left with duplicate rows: the later row of each point wins */
+    char path[256];
+    snprintf(path, sizeof path, "%s/dup.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("backend,device,variant,dtype,n,time_median_s,cache,verified,status\n"
+          "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n"
+          "cpu,test cpu,copy,fp32,8,1e-6,cold,1,ok\n"
+          "cpu,test cpu,copy,fp32,8,2e-6,warm,1,ok\n",
+          f);
+    fclose(f);
+    open_store(&res, dir, "dup.csv", 7);
+    size_t loaded = 0;
+    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+    assert_int_equal(loaded, 2);
+    assert_true(fabs(res.records[0].time_median_s - 2e-6) < 1e-15);
+    assert_string_equal(res.records[1].cache, "cold");
+    fb_results_free(&res);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void resume_from_another_config_warns_and_records_both_hashes(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct fb_error err;
+    struct fb_results res;
+    open_store(&res, dir, "r.csv", 0x1111);
+    struct fb_record r = cached("copy", 8, "warm");
+    assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+    fb_results_free(&res);
+
+    open_store(&res, dir, "r.csv", 0x2222);
+    size_t loaded = 0;
+    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+    assert_int_equal(loaded, 1);
+    assert_non_null(strstr(res.resume_warning, "another config"));
+    assert_non_null(strstr(res.resume_warning, "0000000000001111"));
+    assert_non_null(strstr(res.resume_warning, "configs/test-4369.ini"));
+    bool old_hash = false, new_hash = false;
+    for (size_t i = 0; i < res.n_meta; i++) {
+        old_hash |= strcmp(res.meta[i].key, "resumed_config_hash") == 0 &&
+                    strcmp(res.meta[i].value, "0000000000001111") == 0;
+        new_hash |= strcmp(res.meta[i].key, "config_hash") == 0 &&
+                    strcmp(res.meta[i].value, "0000000000002222") == 0;
+    }
+    assert_true(old_hash);
+    assert_true(new_hash);
+    fb_results_free(&res);
+    char path[256];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+/* Issue 10: --resume of a 200k-row file took over 60 s (a linear search per lookup and per
+ * summary size). Load, look every point up, add one, summarize: well under the bound even
+ * under ASan, where the quadratic version needs minutes. */
+static void resume_of_200k_rows_is_not_quadratic(void **unused)
+{
+    (void)unused;
+    enum { ROWS = 200000 };
+    const double bound_s = 30.0;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("backend,device,variant,dtype,n,launches,time_median_s,bandwidth_gbps,cache,"
+          "verified,status\n", f);
+    const char *variants[] = {"copy", "eager_add_relu", "fused_add_relu", "memcpy"};
+    for (int i = 0; i < ROWS; i++)
+        fprintf(f, "cpu,test cpu,%s,fp32,%d,1,%.6g,1.5,warm,1,ok\n", variants[i % 4],
+                8 + i / 4, 1e-6 + 1e-9 * i);
+    fclose(f);
+
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct fb_results res;
+    open_store(&res, dir, "big.csv", 7);
+    struct fb_error err;
+    size_t loaded = 0;
+    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+    assert_int_equal(loaded, ROWS);
+    size_t found = 0;
+    for (int i = 0; i < ROWS; i++)
+        found += fb_results_has_ok(&res, "cpu", "test cpu", variants[i % 4], "fp32",
+                                   8 + i / 4, "warm");
+    assert_int_equal(found, ROWS);
+    struct fb_record r = cached("copy", 1, "warm");
+    assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_non_null(devnull);
+    fb_summary_print(devnull, res.records, res.count);
+    fclose(devnull);
+    double took = seconds_since(&t0);
+    print_message("200k-row resume path: %.2f s\n", took);
+    assert_true(took < bound_s);
+    fb_results_free(&res);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* A second lock on one results file is refused, naming the holder's pid; the holder is
@@ -147,6 +332,10 @@ static void a_second_lock_is_refused_naming_the_holder(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(resume_across_cache_modes_keeps_one_row_per_point),
+        cmocka_unit_test(a_rerun_replaces_its_row_and_duplicates_merge_on_load),
+        cmocka_unit_test(resume_from_another_config_warns_and_records_both_hashes),
+        cmocka_unit_test(resume_of_200k_rows_is_not_quadratic),
         cmocka_unit_test(copy_fraction_comes_from_the_copy_row_at_the_same_size),
         cmocka_unit_test(unwritable_output_is_a_usage_error_naming_the_path),
         cmocka_unit_test(a_second_lock_is_refused_naming_the_holder),

@@ -1,0 +1,81 @@
+#include "common/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The length of the valid UTF-8 sequence at s (2-4), or 0 when s does not start one.
+ * Rejects overlong forms, surrogates and code points above U+10FFFF (RFC 3629). */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned min;
+    unsigned cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, cp = c & 0x1Fu, min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, cp = c & 0x0Fu, min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, cp = c & 0x07u, min = 0x10000;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    if (cp >= 0x80 && cp <= 0x9F) /* C1 controls */
+        return 0;
+    return len;
+}
+
+char *fb_text_escape(char *out, size_t size, const char *in)
+{
+    if (size == 0)
+        return out;
+    const unsigned char *s = (const unsigned char *)in;
+    size_t o = 0;
+    while (*s) {
+        char piece[8];
+        size_t len;
+        size_t seq = *s >= 0x80 ? utf8_sequence(s) : 0;
+        if (*s >= 0x20 && *s < 0x7F) {
+            piece[0] = (char)*s;
+            len = 1;
+        } else if (seq) {
+            memcpy(piece, s, seq);
+            len = seq;
+        } else if (*s == '\t' || *s == '\n' || *s == '\r') {
+            piece[0] = '\\';
+            piece[1] = *s == '\t' ? 't' : *s == '\n' ? 'n' : 'r';
+            len = 2;
+        } else {
+            snprintf(piece, sizeof piece, "\\x%02X", *s);
+            len = 4;
+        }
+        if (o + len >= size)
+            break;
+        memcpy(out + o, piece, len);
+        o += len;
+        s += seq ? seq : 1;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+void fb_text_escape_in_place(char *msg, size_t size)
+{
+    char *copy = strdup(msg);
+    if (!copy) { /* no memory for a copy: blank what cannot be shown safely */
+        for (unsigned char *p = (unsigned char *)msg; *p; p++)
+            if (*p < 0x20 || *p == 0x7F || *p >= 0x80)
+                *p = '?';
+        return;
+    }
+    fb_text_escape(msg, size, copy);
+    free(copy);
+}

@@ -1,0 +1,106 @@
+/* The terminal summary: "-" for what was not measured, and eager/fused paired only within
+ * one point (same backend, device, dtype, cache). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/summary.h"
+
+static struct fb_record row(const char *variant, int64_t n, const char *cache, double t,
+                            int64_t launches)
+{
+    struct fb_record r;
+    fb_record_init(&r);
+    snprintf(r.backend, sizeof r.backend, "cpu");
+    snprintf(r.device, sizeof r.device, "test cpu");
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    snprintf(r.dtype, sizeof r.dtype, "fp32");
+    snprintf(r.cache, sizeof r.cache, "%s", cache);
+    r.n = n;
+    r.time_median_s = t;
+    r.launches = launches;
+    r.bandwidth_gbps = 1.0;
+    r.status = FB_POINT_OK;
+    return r;
+}
+
+/* The summary of records as one string (malloc'ed; the caller frees). */
+static char *summary_of(const struct fb_record *records, size_t count)
+{
+    char *text = calloc(1, 65536);
+    assert_non_null(text);
+    FILE *f = fmemopen(text, 65535, "w");
+    assert_non_null(f);
+    fb_summary_print(f, records, count);
+    fclose(f);
+    return text;
+}
+
+/* The line of the table that starts with `label` (right-aligned in 10 columns), copied
+ * into line (size bytes); NULL when there is none. */
+static const char *line_for(const char *text, const char *label, char *line, size_t size)
+{
+    char want[32];
+    snprintf(want, sizeof want, "\n%10s  ", label);
+    const char *at = strstr(text, want);
+    if (!at)
+        return NULL;
+    size_t len = strcspn(at + 1, "\n");
+    snprintf(line, size, "%.*s", (int)len, at + 1);
+    return line;
+}
+
+static void launches_not_measured_print_as_a_dash(void **state)
+{
+    (void)state;
+    struct fb_record r[3] = {
+        row("fused_add_relu", 8, "warm", 1e-6, 1),           /* no eager row at 8 */
+        row("eager_add_relu", 16, "warm", 2e-6, -1),         /* eager launches not counted */
+        row("fused_add_relu", 16, "warm", 1e-6, 1),
+    };
+    char *text = summary_of(r, 3);
+    char b8[160], b16[160];
+    const char *l8 = line_for(text, "8", b8, sizeof b8);
+    const char *l16 = line_for(text, "16", b16, sizeof b16);
+    assert_non_null(l8);
+    assert_non_null(l16);
+    if (!strstr(l8, " -/1 ") || !strstr(l16, " -/1 ") || strstr(text, "-1/")) {
+        print_error("summary:\n%s", text);
+        fail();
+    }
+    free(text);
+}
+
+static void eager_and_fused_pair_only_within_one_cache_mode(void **state)
+{
+    (void)state;
+    struct fb_record r[3] = {
+        row("eager_add_relu", 1000, "warm", 4e-6, 2),
+        row("fused_add_relu", 1000, "cold", 1e-6, 1), /* another point: no 4.00x speedup */
+        row("fused_add_relu", 1000, "warm", 2e-6, 1),
+    };
+    char *text = summary_of(r, 3);
+    char bw[160], bc[160];
+    const char *warm = line_for(text, "1K warm", bw, sizeof bw);
+    const char *cold = line_for(text, "1K cold", bc, sizeof bc);
+    if (!warm || !cold || !strstr(warm, "2.00x") || strstr(text, "4.00x")) {
+        print_error("summary:\n%s", text);
+        fail();
+    }
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(launches_not_measured_print_as_a_dash),
+        cmocka_unit_test(eager_and_fused_pair_only_within_one_cache_mode),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

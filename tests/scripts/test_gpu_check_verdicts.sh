@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# scripts/gpu_check_verdicts.sh on the messages the tools print: a machine that refuses ncu or
+# compute-sanitizer (the GPU node's gVisor sandbox, counters reserved to administrators) gives a
+# degraded pass with the tool's own words; a memory error, a stop at the cap, an unknown ncu
+# error or a kernel regex that matches nothing is said plainly, and fails where it must.
+set -u
+SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../../scripts/gpu_check_verdicts.sh
+. "$SRC/scripts/gpu_check_verdicts.sh"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/test-verdicts.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+passed=0 failed=0
+expect() { # NAME VERDICT PATTERN: VERDICT ("status|detail") matches the extended regex
+    if grep -qE -- "$3" <<< "$2"; then echo "ok   $1"; passed=$((passed + 1))
+    else echo "FAIL $1: got '$2', expected /$3/"; failed=$((failed + 1)); fi
+}
+out() { printf '%s\n' "$@" > "$TMP/out.txt"; echo "$TMP/out.txt"; }
+
+expect sanitizer_clean_is_ok \
+    "$(gc_sanitizer_verdict 0 "$(out '========= COMPUTE-SANITIZER' '========= ERROR SUMMARY: 0 errors')" kernels_gpu x)" \
+    '^ok\|memcheck clean on kernels_gpu$'
+expect sanitizer_device_not_supported_is_degraded \
+    "$(gc_sanitizer_verdict 1 "$(out '========= COMPUTE-SANITIZER' '========= Error: Device not supported' 'cuda error 999')" kernels_gpu x)" \
+    '^degraded\|compute-sanitizer refused this device: Error: Device not supported$'
+expect sanitizer_error_999_is_degraded \
+    "$(gc_sanitizer_verdict 97 "$(out '========= Program hit cudaErrorUnknown (error 999) due to "unknown error" on CUDA API call to cudaMalloc.')" x x)" \
+    '^degraded\|.*error 999'
+expect sanitizer_invalid_read_fails \
+    "$(gc_sanitizer_verdict 97 "$(out '========= Invalid __global__ read of size 16 bytes' '=========     at fb_binary_vector_kernel' '=========     Address 0x7f0 is out of bounds' '========= ERROR SUMMARY: 1 error')" fusebench x)" \
+    '^FAIL\|memcheck found errors in fusebench: Invalid __global__ read of size 16 bytes$'
+expect sanitizer_a_finding_beats_a_refusal_word \
+    "$(gc_sanitizer_verdict 97 "$(out '========= Invalid __global__ write of size 4 bytes' 'cudaErrorUnknown')" x x)" \
+    '^FAIL\|'
+expect sanitizer_stopped_at_the_cap_is_degraded \
+    "$(gc_sanitizer_verdict 124 "$(out '========= COMPUTE-SANITIZER')" kernels_gpu 'stopped after 100 s (the cap of this step)')" \
+    '^degraded\|memcheck of kernels_gpu stopped after 100 s \(the cap of this step\), with no error reported before$'
+expect sanitizer_other_failure_fails \
+    "$(gc_sanitizer_verdict 1 "$(out '[  FAILED  ] 1 test(s)')" kernels_gpu x)" \
+    '^FAIL\|memcheck of kernels_gpu exited 1 without naming a memory error'
+
+expect ncu_counters_read_is_ok \
+    "$(gc_ncu_verdict 0 "$(out '"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"' '"0","k","dram__bytes_read.sum","byte","8"')" x x r)" \
+    '^ok\|$'
+expect ncu_library_not_loaded_is_degraded \
+    "$(gc_ncu_verdict 1 "$(out '==PROF== Connected to process 42' '==ERROR== Failed to initialize the profiler: LibraryNotLoaded')" 'fused_add_relu at 1M' x r)" \
+    '^degraded\|ncu cannot read the counters here: Failed to initialize the profiler: LibraryNotLoaded$'
+expect ncu_no_permission_is_degraded \
+    "$(gc_ncu_verdict 1 "$(out '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0.')" x x r)" \
+    '^degraded\|ncu cannot read the counters here: ERR_NVGPUCTRPERM'
+expect ncu_no_kernel_profiled_fails \
+    "$(gc_ncu_verdict 0 "$(out '==WARNING== No kernels were profiled.')" 'copy at 1M' x 'fb_(unary|binary)_')" \
+    "^FAIL\|ncu profiled no kernel of copy at 1M: does the kernel regex 'fb_\(unary\|binary\)_' still match"
+expect ncu_stopped_fails \
+    "$(gc_ncu_verdict 124 "$(out '==PROF== Connected')" 'eager_add_relu at 100M' 'stopped after 60 s (the cap of this step)' r)" \
+    '^FAIL\|ncu on eager_add_relu at 100M stopped after 60 s'
+expect ncu_unknown_error_fails_with_its_words \
+    "$(gc_ncu_verdict 9 "$(out '==ERROR== The application returned an error code (9).')" x x r)" \
+    '^FAIL\|ncu on x exited 9 without DRAM counters: ==ERROR== The application returned an error code \(9\)\.$'
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
