@@ -198,7 +198,7 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
     if (sw->cfg->cache == FB_CACHE_COLD)
         return FB_OK; /* every call must start cold: one call per sample */
     const double target = fmax(200.0 * sw->device->timer_resolution_s, 20e-6);
-    double t = 0.0, wall;
+    double t = 0.0, wall, retiming_s = 0.0;
     int calls = 1, retimed = 0;
     bool disturbed;
     for (;;) {
@@ -206,9 +206,11 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
         if (rc != FB_OK)
             return rc;
         /* A call that waited for a CPU looks long and would get a batch far too small for
-         * the timer: time it again (8 times at most, then take what there is). */
-        if (disturbed && retimed++ < 8)
+         * the timer: time it again (8 times and max_time at most, then take what there is). */
+        if (disturbed && retimed++ < 8 && retiming_s < sw->cfg->max_time_s) {
+            retiming_s += wall;
             continue;
+        }
         if (t >= target || calls >= (1 << 20))
             break;
         /* grow towards the target, at most 10x a step so one slow outlier cannot mislead */

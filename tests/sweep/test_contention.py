@@ -5,9 +5,9 @@ disturbed samples were dropped and retaken, or status noisy: too few clean ones)
 
 usage: test_contention.py PATH/TO/fusebench   (meson passes the built binary)
 Bounded: each sweep takes a few seconds (configs/smoke.ini: max_time 0.02 s a point), the
-hogs live only while the first sweep runs. The same sweep without hogs is run too and its
-flagged fraction printed; it is asserted (below half) only when the machine looks quiet
-(1-minute load under half the cores), since other programs may share this machine."""
+hogs live only while the first sweep runs. When the machine looks quiet (1-minute load under
+half the cores before the hogs start), the same sweep without hogs follows and must flag under
+half of its points; other programs may share this machine, and then it is skipped."""
 import csv
 import os
 import subprocess
@@ -16,8 +16,9 @@ import tempfile
 
 ROOT = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
-SWEEP = ("--backend", "cpu", "--sizes", "8..10K", "--variants",
-         "copy,eager_add_relu,fused_add_relu", "--no-plot", "--quiet")
+# eager and fused, the pair whose ratio contention falsified (issue 12): 8 sizes x 2 points
+SWEEP = ("--backend", "cpu", "--sizes", "8..10K", "--variants", "eager_add_relu,fused_add_relu",
+         "--no-plot", "--quiet")
 
 
 def flagged_fraction(binary, out):
@@ -41,6 +42,7 @@ def flagged_fraction(binary, out):
 def main():
     binary = sys.argv[1]
     cores = os.cpu_count() or 1
+    load = os.getloadavg()[0]  # before the hogs add theirs
     with tempfile.TemporaryDirectory() as tmp:
         hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                 for _ in range(cores)]
@@ -54,19 +56,21 @@ def main():
                 h.wait()
         print(f"hogged: {hog_flagged} of {hog_points} points flagged "
               f"({100.0 * hog_flagged / hog_points:.0f}%)")
-        load = os.getloadavg()[0]
-        quiet_flagged, quiet_points = flagged_fraction(binary, os.path.join(tmp, "quiet.csv"))
-        print(f"no hogs: {quiet_flagged} of {quiet_points} points flagged "
-              f"({100.0 * quiet_flagged / quiet_points:.0f}%), 1-minute load {load:.1f} on "
-              f"{cores} cores")
-    if 2 * hog_flagged < hog_points:
-        sys.exit(f"FAIL: under a hog on every core only {hog_flagged} of {hog_points} points "
-                 "were flagged (want at least half)")
-    if load < 0.5 * cores and 2 * quiet_flagged >= quiet_points:
-        sys.exit(f"FAIL: on a quiet machine (load {load:.1f}) {quiet_flagged} of "
-                 f"{quiet_points} points were flagged (want under half)")
-    if load >= 0.5 * cores:
-        print("no-hog run not asserted: the machine is busy with other programs")
+        if 2 * hog_flagged < hog_points:
+            sys.exit(f"FAIL: under a hog on every core only {hog_flagged} of {hog_points} "
+                     "points were flagged (want at least half)")
+        if load >= 0.5 * cores:
+            # Other programs keep this machine busy: a run without hogs is not quiet, and
+            # the time bound matters more than its figure.
+            print(f"no-hog run skipped: 1-minute load {load:.1f} on {cores} cores")
+        else:
+            quiet_flagged, quiet_points = flagged_fraction(binary,
+                                                           os.path.join(tmp, "quiet.csv"))
+            print(f"no hogs: {quiet_flagged} of {quiet_points} points flagged "
+                  f"({100.0 * quiet_flagged / quiet_points:.0f}%), 1-minute load {load:.1f}")
+            if 2 * quiet_flagged >= quiet_points:
+                sys.exit(f"FAIL: on a quiet machine (load {load:.1f}) {quiet_flagged} of "
+                         f"{quiet_points} points were flagged (want under half)")
     print("ok")
 
 
