@@ -43,7 +43,8 @@ cache_colour = '#6a3d9a'
 # Points another program disturbed (status noisy) are not drawn: say so on the chart, bottom
 # left, rather than leave a gap that looks like a point never measured.
 if (noisy_points > 0) {
-    set label 9999 sprintf('%d noisy point%s not drawn (status noisy: another program disturbed them)', \
-        noisy_points, (noisy_points == 1 ? '' : 's')) at screen 0.01, screen 0.015 left \
+    set label 9999 sprintf('%d noisy point%s not drawn (status noisy: %s)', noisy_points, \
+        (noisy_points == 1 ? '' : 's'), 'another program disturbed them') \
+        at screen 0.01, screen 0.015 left \
         tc rgb '#b22222' noenhanced font ',14'
 }
