@@ -13,13 +13,17 @@
 # Writes, under DIR:
 #   TAG.meta        "key<TAB>value": the "# key: value" metadata lines, plus derived values
 #                   n_min, n_max (plotted sizes), n_launch (end of the launch-bound regime),
-#                   speedup_max, has_dram (1 when any dram_bytes_per_element is present),
-#                   bandwidth_max, copy_bandwidth_max (GB/s; 0 when none),
-#                   noisy_points (rows with status noisy, not drawn)
-#   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches": one line per series
+#                   n_launch_from ("fit" or "data": see below), speedup_max, has_dram (1 when
+#                   any dram_bytes_per_element is present), bandwidth_max, copy_bandwidth_max
+#                   (GB/s; 0 when none), noisy_points (rows with status noisy, not drawn)
+#   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>bytes per
+#                   element": one line per series (launches and bytes_model / n of its last
+#                   row that has them, NaN when none: the fitted model's inputs)
 #   TAG-s<i>.dat    n  t_median_s  t_p10_s  t_p90_s  bandwidth_gbps  dram_elems_per_elem
 #                   launches  kernel_time_s        (sorted by n by the caller)
-#   TAG.speedup     "eager key<TAB>fused key<TAB>dat file": one line per speedup series
+#   TAG.speedup     "eager key<TAB>fused key<TAB>dat file<TAB>eager launches<TAB>eager bytes
+#                   per element<TAB>fused launches<TAB>fused bytes per element": one line per
+#                   speedup series
 #   TAG-x<i>.dat    n  speedup  speedup_lo  speedup_hi
 #                   speedup = t_eager / t_fused (medians, same n, same CSV); the bounds pair
 #                   the eager p10 with the fused p90 and vice versa, a deliberately wide band.
@@ -88,6 +92,9 @@ function num(s) { return (s == "" || s !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 
 
 function isnan(s) { return s == "NaN" }
 
+# The number in metadata line `key`, NaN when absent or empty (without adding the key).
+function metanum(key) { return (key in meta) ? num(meta[key]) : "NaN" }
+
 function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
 
 { sub(/\r$/, "") }
@@ -150,6 +157,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
     hasdram[s, n] = !isnan(dram)
     if (!isnan(launches)) lastlaunch[s] = launches
+    if (!isnan(bm)) lastbpe[s] = bm / n      # bytes_model per element: the model's bytes(n) / n
     if (!isnan(bw) && bw > bwmax) bwmax = bw
     if (!isnan(bw) && key == "copy" && bw > copymax) copymax = bw
     rows_ok++
@@ -175,8 +183,9 @@ END {
         }
         close(dat)
         if (dr > 0) any_dram = 1
-        printf "%s\t%s\t%d\t%d\t%s\n", skey[s], dat, ns[s], dr, \
-            ((s in lastlaunch) ? lastlaunch[s] : "NaN") > (out "/" tag ".series")
+        printf "%s\t%s\t%d\t%d\t%s\t%s\n", skey[s], dat, ns[s], dr, \
+            ((s in lastlaunch) ? lastlaunch[s] : "NaN"), \
+            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN") > (out "/" tag ".series")
     }
 
     # Speedup pairs: every eager series over the fused series with the same dtype/cache suffix.
@@ -205,13 +214,28 @@ END {
             if (sp > smax) smax = sp
         }
         close(dat)
-        printf "%s\t%s\t%s\n", skey[e], skey[f], dat > (out "/" tag ".speedup")
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", skey[e], skey[f], dat, \
+            ((e in lastlaunch) ? lastlaunch[e] : "NaN"), ((e in lastbpe) ? fmtv(lastbpe[e]) : "NaN"), \
+            ((f in lastlaunch) ? lastlaunch[f] : "NaN"), ((f in lastbpe) ? fmtv(lastbpe[f]) : "NaN") \
+            > (out "/" tag ".speedup")
     }
 
-    # End of the launch-bound regime: the largest n at which the fused time is still within
-    # 2x of its time at the smallest n (below it, a call costs its launches, not its bytes).
-    nlaunch = ""
-    if (fused_main) {
+    # End of the launch-bound regime. From the fitted model when the CSV has it (# fit_*
+    # lines, src/measure/fit.h): the n at which the fused kernel's bytes take as long as its
+    # launches, bytes(n) / B = launches * L, so n = launches * L * B / (bytes per element),
+    # with the bandwidth at that size: the cache's (fit_cache_bandwidth_gbps) when fitted,
+    # else fit_bandwidth_gbps. Otherwise (older CSVs) from the data: the largest n at which
+    # the fused time is still within 2x of its time at the smallest n.
+    nlaunch = ""; nlaunch_from = ""
+    fitL = metanum("fit_launch_s")
+    fitB = metanum("fit_cache_bandwidth_gbps")
+    if (isnan(fitB)) fitB = metanum("fit_bandwidth_gbps")
+    if (fused_main && !isnan(fitL) && !isnan(fitB) && fitL > 0 && fitB > 0 && \
+        (fused_main in lastlaunch) && (fused_main in lastbpe) && lastbpe[fused_main] > 0) {
+        nlaunch = lastlaunch[fused_main] * fitL * fitB * 1e9 / lastbpe[fused_main]
+        nlaunch_from = "fit"
+    } else if (fused_main) {
+        nlaunch_from = "data"
         f = fused_main; n0 = ""
         for (j = 1; j <= ns[f]; j++) if (n0 == "" || nlist[f, j] < n0) n0 = nlist[f, j]
         for (j = 1; j <= ns[f]; j++) {
@@ -227,6 +251,7 @@ END {
     for (k in meta) printf "%s\t%s\n", k, meta[k] > m
     printf "n_min\t%s\nn_max\t%s\nn_launch\t%s\nspeedup_max\t%s\nhas_dram\t%d\n", \
         fmtv(nmin), fmtv(nmax), (nlaunch == "" ? "" : fmtv(nlaunch)), fmtv(smax), any_dram > m
+    printf "n_launch_from\t%s\n", nlaunch_from > m
     printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
     printf "noisy_points\t%d\n", noisy > m
     close(m)

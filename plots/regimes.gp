@@ -1,6 +1,8 @@
 # regimes.gp: the three regimes of the fusion speedup, shaded and labelled, plus the cache line;
-# shared by speedup.gp and summary.gp. Needs n_launch (from the data: the largest n at which
-# the fused time is within 2x of its small-n time), n_cache (style.gp), nmin, nmax.
+# shared by speedup.gp and summary.gp. Needs n_launch and n_launch_from (extract.awk: from the
+# fitted model, where the fused kernel's bytes / B_c take as long as its launches * L, or, for
+# a CSV without a fit, from the data: the largest n at which the fused time is within 2x of its
+# small-n time), n_cache (style.gp), nmin, nmax.
 #   launch-bound    n <= n_launch: a call costs its launches; eager pays 2, fused 1 -> up to 2x
 #   cache-resident  n_launch < n <= n_cache: bytes matter but tmp stays in the cache
 #   memory-bound    n > n_cache: DRAM traffic decides; eager 5N vs fused 3N -> 5/3
@@ -19,6 +21,11 @@ if (b1 > xlo) {
 if (b2 > b1) {
     set object 2 rect from b1, graph 0 to b2, graph 1 behind fc rgb '#eaf6ea' fs solid 1 noborder
     set label 2 'cache-resident' at sqrt(b1 * b2), graph regime_y2 center boxed tc rgb '#2f7d32'
+}
+if (n_launch_from eq 'fit' && b1 > xlo && b1 < b2) {
+    set arrow 2 from b1, graph 0 to b1, graph 1 nohead lc rgb '#2b5c9e' lw 1.5 dt 3
+    set label 5 'fit: launches·L = bytes/B' at b1, graph 0.03 left rotate by 90 \
+        offset 0.9, 0 tc rgb '#2b5c9e' font sprintf(',%d', int(fontsize * 0.75))
 }
 if (have_cache) {
     set object 3 rect from b2, graph 0 to xhi, graph 1 behind fc rgb '#fbf1e4' fs solid 1 noborder

@@ -141,10 +141,22 @@ stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
     echo "copy_max = $(numeric "$(meta t1 copy_bandwidth_max)")"
     echo "label = $(gq "$(meta t1 label)")"
     echo "noisy_points = $(numeric "$(meta t1 noisy_points)")"
+    # The fitted model t = launches * L + bytes / B of the first CSV (src/measure/fit.h);
+    # -1 where the CSV has none (older runs): the charts then draw no model.
+    echo "fit_launch_s = $(numeric "$(meta t1 fit_launch_s)")"
+    echo "fit_gbps = $(numeric "$(meta t1 fit_bandwidth_gbps)")"
+    echo "fit_cache_gbps = $(numeric "$(meta t1 fit_cache_bandwidth_gbps)")"
+    echo "n_launch_from = $(gq "$(meta t1 n_launch_from)")"
 } >"$tmp/vars.gp"
 
 # --- series tables (gnuplot arrays): S* every series, D* those with DRAM bytes, X* speedups ---
 ns=0; nd=0; nx=0; nxp=0; copyidx=0; nmin=""; nmax=""; bwmax=0
+# M*: the series the time chart draws the model for (each eager and fused of the first CSV's
+# speedup pairs); P*: the pairs the speedup chart predicts (launches and bytes per element).
+nm=0; np=0
+declare -A mseen pseen
+# Whether every argument is a positive number (a model input, not NaN).
+positive() { local v; for v; do awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) }' || return 1; done; }
 : >"$tmp/launches.dat"
 declare -A seen
 for ((t = 1; t <= ${#csvs[@]}; t++)); do
@@ -156,7 +168,7 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
     # The first CSV's series are solid with filled points, overlays dashed with open points.
     if [ "$t" -eq 1 ]; then dt=1; pts=(7 5 9 11 13 15); else dt=2; pts=(6 4 8 10 12 14); fi
     k=0
-    while IFS=$'\t' read -r key dat _rows drows launches; do
+    while IFS=$'\t' read -r key dat _rows drows launches _bytes_per_element; do
         title=$key
         [ -n "${seen[$title]:-}" ] && title="$key ($tstem)"
         seen[$title]=1
@@ -182,7 +194,7 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
         fi
     done <"$tmp/t$t.series"
     if [ -e "$tmp/t$t.speedup" ]; then
-        while IFS=$'\t' read -r eager fused dat; do
+        while IFS=$'\t' read -r eager fused dat le be lf bf; do
             nx=$((nx + 1))
             [ "$t" -eq 1 ] && nxp=$nx
             title="$eager / ${fused%_add_relu}"
@@ -190,6 +202,22 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
                 $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "$(colour "$eager")")" \
                 $nx "${pts[$(((nx - 1) % 6))]}" $nx $dt >>"$tmp/series.gp"
+            if [ "$t" -eq 1 ] && positive "$le" "$be" "$lf" "$bf"; then
+                for side in eager fused; do
+                    if [ $side = eager ]; then mkey=$eager ml=$le mb=$be
+                    else mkey=$fused ml=$lf mb=$bf; fi
+                    [ -n "${mseen[$mkey]:-}" ] && continue
+                    mseen[$mkey]=1; nm=$((nm + 1))
+                    printf 'ML[%d] = %s; MB[%d] = %s; MC[%d] = %s\n' $nm "$ml" $nm "$mb" \
+                        $nm "$(gq "$(colour "$mkey")")" >>"$tmp/series.gp"
+                done
+                if [ -z "${pseen[$le $be $lf $bf]:-}" ]; then
+                    pseen[$le $be $lf $bf]=1; np=$((np + 1))
+                    printf 'PLE[%d] = %s; PBE[%d] = %s; PLF[%d] = %s; PBF[%d] = %s; PC[%d] = %s\n' \
+                        $np "$le" $np "$be" $np "$lf" $np "$bf" $np "$(gq "$(colour "$eager")")" \
+                        >>"$tmp/series.gp"
+                fi
+            fi
         done <"$tmp/t$t.speedup"
     fi
 done
@@ -201,6 +229,9 @@ done
     echo "array SC[$((ns > 0 ? ns : 1))]; array SP[$((ns > 0 ? ns : 1))]"
     echo "array SD[$((ns > 0 ? ns : 1))]"
     for a in F T C P D; do echo "array D${a}[$((nd > 0 ? nd : 1))]; array X${a}[$((nx > 0 ? nx : 1))]"; done
+    echo "NM = $nm; NP = $np"
+    for a in ML MB MC; do echo "array ${a}[$((nm > 0 ? nm : 1))]"; done
+    for a in PLE PBE PLF PBF PC; do echo "array ${a}[$((np > 0 ? np : 1))]"; done
     [ -e "$tmp/series.gp" ] && cat "$tmp/series.gp"
 } >>"$tmp/vars.gp"
 

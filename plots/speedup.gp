@@ -13,7 +13,19 @@ load scriptdir.'/regimes.gp'
 # transfers (add: a, b, tmp read + tmp written; relu: tmp, c read + c written), fused 4, so the
 # memory-bound speedup tends to 7/4 rather than 5/3. Drawn only for CPU runs.
 cpu_model = (backend eq 'cpu') ? "7.0 / 4 with lines lc rgb '#8c564b' dt 3 lw 1.5 title '7/4: traffic with write-allocate (CPU)', " : ""
-plot 2 with lines lc rgb '#555555' dt 2 lw 1.5 title 'launch limit 2', \
+# The speedup the fitted model predicts (style.gp) for each eager/fused pair:
+#   (launches_e * L + bytes_e / B) / (launches_f * L + bytes_f / B)
+# dashed with B; dotted with B_c where the eager chain's bytes fit the cache.
+predicted(i, n, gbps) = model_t(PLE[i], PBE[i], n, gbps) / model_t(PLF[i], PBF[i], n, gbps)
+predicted_c(i, n) = (PBE[i] * n <= cache_bytes) ? predicted(i, n, fit_cache_gbps) : NaN
+model_plot = have_fit ? "for [i=1:NP] predicted(i, x, fit_gbps) with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'predicted by the fit' : ''), " : ""
+cache_model_plot = have_cache_fit ? "for [i=1:NP] predicted_c(i, x) with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'predicted, in the '.cache_label : ''), " : ""
+if (have_fit) {
+    set label 10 fit_text at screen 0.68, graph 0.3 left front noenhanced tc rgb '#333333' \
+        font sprintf(',%d', int(fontsize * 0.75))
+}
+plot @model_plot @cache_model_plot \
+     2 with lines lc rgb '#555555' dt 2 lw 1.5 title 'launch limit 2', \
      5.0 / 3 with lines lc rgb '#555555' dt 4 lw 1.5 title 'traffic model 5/3', \
      @cpu_model \
      1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \

@@ -48,3 +48,21 @@ if (noisy_points > 0) {
         at screen 0.01, screen 0.015 left \
         tc rgb '#b22222' noenhanced font ',14'
 }
+
+# The fitted model of the first CSV (render.sh's fit_* variables, -1 when it has none):
+#   t(n) = launches * L + bytes_per_element * n / B
+# with B beyond the cache (fit_gbps) and, within it, B_c (fit_cache_gbps). The chart scripts
+# draw it only when have_fit (L and B known); have_cache_fit adds the cache-resident curves.
+have_fit = (fit_launch_s > 0 && fit_gbps > 0)
+have_cache_fit = (have_fit && fit_cache_gbps > 0 && cache_bytes > 0)
+model_t(launches, bpe, n, gbps) = launches * fit_launch_s + bpe * n / (gbps * 1e9)
+# the cache-resident curve, drawn only where the call's bytes fit in the cache
+model_tc(launches, bpe, n) = (bpe * n <= cache_bytes) ? model_t(launches, bpe, n, fit_cache_gbps) : NaN
+seconds_text(t) = (t < 1e-6) ? sprintf('%.0f ns', t * 1e9) : sprintf('%.2f µs', t * 1e6)
+cache_label = (strlen(cache_name) > 0) ? cache_name : 'cache'
+gbps_text(b) = (b >= 100) ? sprintf('%.0f GB/s', b) : sprintf('%.3g GB/s', b)
+# the fitted numbers, printed on the time and speedup charts
+fit_text = !have_fit ? '' : sprintf("fit: t = launches·L + bytes/B\nL = %s per launch\nB = %s beyond the %s%s", \
+    seconds_text(fit_launch_s), gbps_text(fit_gbps), cache_label, \
+    have_cache_fit ? sprintf("\nB_c = %s in the %s", gbps_text(fit_cache_gbps), cache_label) : '')
+set samples 400

@@ -14,5 +14,15 @@ if (have_cache) {
         tc rgb cache_colour noenhanced font ',16'
 }
 
-plot for [i=1:NS] SF[i] using 1:2:3:4 with yerrorlines \
+# The fitted model (style.gp) for the eager and fused variants: dashed, in each variant's
+# colour, over the whole range with B (memory); dotted with B_c where the bytes fit the cache.
+# One legend entry each; the lines of further variants carry none.
+model_plot = have_fit ? "for [i=1:NM] model_t(ML[i], MB[i], x, fit_gbps) with lines lc rgb MC[i] dt 2 lw 2 title (i == 1 ? 'fitted model' : ''), " : ""
+cache_model_plot = have_cache_fit ? "for [i=1:NM] model_tc(ML[i], MB[i], x) with lines lc rgb MC[i] dt 3 lw 2 title (i == 1 ? 'fitted, in the '.cache_label : ''), " : ""
+if (have_fit) {
+    set label 10 fit_text at graph 0.03, graph 0.95 left front noenhanced tc rgb '#333333' \
+        font sprintf(',%d', int(fontsize * 0.75))
+}
+plot @model_plot @cache_model_plot \
+     for [i=1:NS] SF[i] using 1:2:3:4 with yerrorlines \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (i == COPYIDX ? 3 : 1.5) title ST[i]

@@ -356,6 +356,10 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
 
     /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
     const char *kept_in = state.results.wrote ? state.results.partial_path : state.results.path;
+    struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
+    if (rc == FB_OK)
+        rc = fb_results_fit(&state.results, ops->name, fb_cache_mode_name(cfg->cache),
+                            dev.cache_bytes, &fit, &err);
     if (rc == FB_OK) {
         rc = fb_results_finish(&state.results, &err);
         if (rc != FB_OK)
@@ -378,6 +382,7 @@ static int run(const struct fb_cli *cli, const struct fb_config *cfg)
     }
     if (state.results.count > 0) {
         fb_summary_print(stdout, state.results.records, state.results.count);
+        fb_summary_print_fit(stdout, &fit, dev.cache_name);
         printf("results: %s\n", kept_in);
     }
     if (rc == FB_OK && !cli->no_plot && state.results.count > 0) {

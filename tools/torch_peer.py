@@ -2,11 +2,22 @@
 """PyTorch as a peer: times what PyTorch does for c = relu(a + b) at fusebench's sizes and
 writes the rows in fusebench's CSV schema, so the plots can overlay them on our own variants.
 
-Variants (backend column / variant column):
-  torch-eager   torch_eager_add_relu    (a + b).relu()            2 kernels, 5 elements moved
-  torch-eager   torch_eager_threshold   torch.threshold(a + b, 0, 0)  2 kernels, 5 elements
-  torch-compile torch_compile_add_relu  torch.compile of the first one, dynamic=False,
-                                        fullgraph=True: one fused kernel, 3 elements moved
+Variants (backend column / variant column), the model's kernels and fp32 arrays of n moved:
+  torch-eager   torch_eager_add_relu      (a + b).relu()                  2 kernels, 5 arrays
+  torch-eager   torch_eager_threshold     torch.threshold(a + b, 0, 0)    2 kernels, 5 arrays
+  torch-compile torch_compile_add_relu    torch.compile of the first one, dynamic=False,
+                                          fullgraph=True: one fused kernel, 3 arrays
+  torch-eager   torch_eager_add_relu_out  torch.add(a, b, out=t); torch.clamp_min(t, 0, out=c)
+                                          into preallocated t and c   2 kernels, 5 arrays
+  torch-compile torch_compile_out         torch.compile of c.copy_((a + b).relu()) with c a
+                                          preallocated argument: inductor stores the fused
+                                          result straight into c      1 kernel, 3 arrays
+
+Like for like: fusebench's kernels write preallocated buffers, so the *_out rows are the fair
+comparison with ours; the allocating rows show what an ordinary PyTorch call costs (a fresh
+output per call, and for eager a fresh temporary too). The *_out variants are checked at every
+point: the result must land in the preallocated c (poisoned before the verified call) and the
+calls must allocate nothing (bytes counted per call, below); otherwise the point fails.
 
 What the numbers are (said here once, and in the CSV's metadata):
   * time: per call, wall time of a batch of calls divided by the batch (CUDA events around the
@@ -17,7 +28,14 @@ What the numbers are (said here once, and in the CSV's metadata):
     runs as its child aten::clamp_min: one pass over memory each). CPU compile: the kernels
     inductor generated for the graph (torch._inductor.metrics.generated_kernel_count; each runs
     once per call); the profiler cannot see inside the compiled C++ graph.
-  * bytes_model: elements_moved * 4 * n as for our variants (5 eager, 3 compiled/fused).
+  * bytes_model: arrays_moved * 4 * n as for our variants (5 eager, 3 compiled/fused). Should
+    inductor ever generate more than the one kernel the model assumes, each extra kernel reads
+    an array-sized intermediate and writes one (as eager's second pass does), so a compiled
+    variant's arrays become 3 + 2 (k - 1) for the k kernels counted.
+  * allocated bytes per call (logged, and 0 required of the *_out variants): GPU: the caching
+    allocator's allocated_bytes.all.allocated counter across the profiled calls; CPU: the
+    allocations torch.profiler(profile_memory=True) attributes to the calls (the compiled
+    graph's output buffers included).
   * kernel_time_s (GPU only): the summed kernel durations the profiler reports for 3 calls in
     one profiler session, divided by 3 (a mean, not a median);
     launch_overhead_s = time_median_s - kernel_time_s.
@@ -37,6 +55,7 @@ Exit status: 0 every point ok or skipped, 1 a point failed (error or wrong resul
 """
 
 import argparse
+import collections
 import configparser
 import datetime
 import math
@@ -58,12 +77,37 @@ CSV_COLUMNS = [
     "reason",
 ]
 
-# name -> (backend column, elements moved per output element, kind)
+# What a variant is: the backend column, what it runs (Peer.fn_for), the model's kernels per
+# call and fp32 arrays of n elements moved per call (bytes_model = arrays * 4 * n), and whether
+# it writes preallocated outputs (no allocation per call, like fusebench's own kernels).
+#   eager, 2 kernels: a, b -> tmp; tmp -> c          read 2 + write 1 + read 1 + write 1 = 5
+#   compiled, 1 fused kernel: a, b -> c               read 2 + write 1                    = 3
+Variant = collections.namedtuple("Variant", "backend kind launches arrays preallocated")
+
 VARIANTS = {
-    "torch_eager_add_relu": ("torch-eager", 5, "eager_relu"),
-    "torch_eager_threshold": ("torch-eager", 5, "eager_threshold"),
-    "torch_compile_add_relu": ("torch-compile", 3, "compile_relu"),
+    "torch_eager_add_relu": Variant("torch-eager", "eager_relu", 2, 5, False),
+    "torch_eager_threshold": Variant("torch-eager", "eager_threshold", 2, 5, False),
+    "torch_compile_add_relu": Variant("torch-compile", "compile_relu", 1, 3, False),
+    "torch_eager_add_relu_out": Variant("torch-eager", "eager_relu_out", 2, 5, True),
+    "torch_compile_out": Variant("torch-compile", "compile_relu_out", 1, 3, True),
 }
+
+
+def arrays_moved(variant, launches):
+    """fp32 arrays of n moved per call by the model, given the kernels counted (None or "" when
+    not counted). Eager variants are their two passes whatever the count; a compiled variant
+    that got k > 1 kernels pays 2 arrays per extra kernel (it writes an intermediate and the
+    next kernel reads it back), so an unfused compile costs eager's 5."""
+    if variant.backend == "torch-compile" and isinstance(launches, int) \
+            and launches > variant.launches:
+        return variant.arrays + 2 * (launches - variant.launches)
+    return variant.arrays
+
+
+def bytes_model(variant, n, launches=None):
+    """Model bytes per call: arrays_moved * sizeof(fp32) * n."""
+    return arrays_moved(variant, launches) * SIZEOF_FP32 * n
+
 
 # Defaults of [measure] when the config does not set them (the values configs/default.ini
 # documents; the file wins when it has the key).
@@ -79,6 +123,9 @@ MAX_BATCH = 100000
 # Calls in the one profiler session of a point (launches and kernel time are per call).
 PROFILED_CALLS = 3
 SIZEOF_FP32 = 4
+# Written into a preallocated output before the verified call: relu(a + b) is >= 0 or NaN,
+# never -1, so an element the variant failed to write cannot match the reference.
+OUTPUT_POISON = -1.0
 
 
 class UsageError(Exception):
@@ -321,13 +368,33 @@ class Peer:
     def add_relu(a, b):
         return (a + b).relu()
 
-    def fn_for(self, kind, n):
-        """Returns (callable, launches or None when the profiler is to count them)."""
+    @staticmethod
+    def add_relu_into(a, b, c):
+        """relu(a + b) written into the caller's c. Under torch.compile the copy_ becomes the
+        fused kernel's store into c (no array-sized temporary: measure() checks that the call
+        allocates nothing)."""
+        return c.copy_((a + b).relu())
+
+    def fn_for(self, kind, a):
+        """(fn, metrics, outs) for one point: fn(a, b) runs the variant once and returns its
+        result; metrics is inductor's metrics module for a compiled variant (its
+        generated_kernel_count counts the kernels of the graph just compiled), else None; outs
+        are the preallocated buffers the call writes, the result's last (empty when the call
+        allocates its own)."""
         torch = self.torch
         if kind == "eager_relu":
-            return self.add_relu, None
+            return self.add_relu, None, ()
         if kind == "eager_threshold":
-            return (lambda a, b: torch.threshold(a + b, 0.0, 0.0)), None
+            return (lambda a, b: torch.threshold(a + b, 0.0, 0.0)), None, ()
+        if kind == "eager_relu_out":
+            t, c = torch.empty_like(a), torch.empty_like(a)
+
+            # The same two passes as our eager_add_relu: a + b into the temporary, then relu
+            # into c (aten::relu is clamp_min(x, 0), which has an out= form; relu has none).
+            def eager_out(a, b):
+                torch.add(a, b, out=t)
+                return torch.clamp_min(t, 0.0, out=c)
+            return eager_out, None, (t, c)
         # A fresh dynamo state per size: dynamic=False recompiles for every new shape and the
         # recompile limit (8 by default) would otherwise make later sizes run eagerly.
         import torch._dynamo
@@ -337,8 +404,13 @@ class Peer:
         # The FX graph cache would skip code generation and so the kernel count below.
         inductor_config.fx_graph_cache = False
         inductor_metrics.reset()
-        fn = torch.compile(self.add_relu, dynamic=False, fullgraph=True)
-        return fn, inductor_metrics
+        if kind == "compile_relu":
+            return torch.compile(self.add_relu, dynamic=False, fullgraph=True), inductor_metrics, ()
+        if kind == "compile_relu_out":
+            c = torch.empty_like(a)
+            compiled = torch.compile(self.add_relu_into, dynamic=False, fullgraph=True)
+            return (lambda a, b: compiled(a, b, c)), inductor_metrics, (c,)
+        raise ValueError("unknown variant kind %s" % kind)
 
     # ---- clocks ----
     def sync(self):
@@ -363,20 +435,25 @@ class Peer:
 
     # ---- counting with the profiler ----
     def profile_calls(self, fn, a, b, calls=PROFILED_CALLS):
-        """(launches per call, mean summed kernel seconds per call or None) from one
-        torch.profiler session around `calls` calls. The count must divide evenly: a remainder
-        means something ran only sometimes, and is reported rather than rounded away."""
+        """(launches per call, mean summed kernel seconds per call or None, bytes allocated per
+        call) from one torch.profiler session around `calls` calls. The count must divide
+        evenly: a remainder means something ran only sometimes, and is reported rather than
+        rounded away."""
         from torch.profiler import ProfilerActivity, profile
         activities = [ProfilerActivity.CPU]
         if self.cuda:
             activities.append(ProfilerActivity.CUDA)
         self.sync()
-        with profile(activities=activities) as prof:
+        if self.cuda:
+            before = self.torch.cuda.memory_stats(self.device).get("allocated_bytes.all.allocated", 0)
+        with profile(activities=activities, profile_memory=not self.cuda) as prof:
             for _ in range(calls):
                 fn(a, b)
             self.sync()
         events = prof.events()
         if self.cuda:
+            allocated = self.torch.cuda.memory_stats(self.device).get(
+                "allocated_bytes.all.allocated", 0) - before
             kernels = [e for e in events if e.device_type == self.torch.autograd.DeviceType.CUDA
                        and not e.name.lower().startswith(("memcpy", "memset"))]
             # A device event's own interval (device_time_total reads 0 for events the
@@ -384,6 +461,9 @@ class Peer:
             usec = sum(e.time_range.elapsed_us() for e in kernels)
             count, seconds = len(kernels), usec * 1e-6 / calls
         else:
+            # Allocations are attributed to the operator (or compiled graph) that made them as
+            # a positive self_cpu_memory_usage; frees are negative.
+            allocated = sum(max(e.self_cpu_memory_usage, 0) for e in events)
             # Leaf aten operators (one pass over memory each); allocations are not passes.
             leaves = [e for e in events if e.name.startswith("aten::")
                       and not e.name.startswith(("aten::empty", "aten::resize_"))
@@ -392,7 +472,7 @@ class Peer:
         if count % calls:
             raise RuntimeError("profiler saw %d kernels in %d calls: not the same every call"
                                % (count, calls))
-        return count // calls, seconds
+        return count // calls, seconds, allocated / calls
 
     # ---- one point ----
     def inputs(self, n, seed):
@@ -438,23 +518,30 @@ class Peer:
 
     def measure(self, name, n, device_name, data):
         """One CSV row for variant `name` at size n; data = prepare(n), or an exception
-        raised by prepare(n) (the point then fails or is skipped with its message)."""
-        backend, moved, kind = VARIANTS[name]
+        raised by prepare(n) (the point then fails or is skipped with its message). The row's
+        "allocated" entry (bytes per call; not a CSV column) is for the log."""
+        variant = VARIANTS[name]
         row = {c: "" for c in CSV_COLUMNS}
-        row.update(backend=backend, device=device_name, variant=name, dtype="fp32", n=n,
-                   bytes_model=moved * SIZEOF_FP32 * n, cache="warm", verified=0,
-                   status="failed")
+        row.update(backend=variant.backend, device=device_name, variant=name, dtype="fp32", n=n,
+                   bytes_model=bytes_model(variant, n), cache="warm", verified=0,
+                   status="failed", allocated="")
         torch = self.torch
         try:
             if isinstance(data, BaseException):
                 raise data
             a, b, ref = data
-            fn, metrics = self.fn_for(kind, n)
+            fn, metrics, outs = self.fn_for(variant.kind, a)
+            # A value relu(a + b) never takes: an output left unwritten cannot pass.
+            for buf in outs:
+                buf.fill_(OUTPUT_POISON)
             t0 = time.monotonic()
             out = fn(a, b)  # compiles, for torch.compile
             self.sync()
             if metrics is not None:
                 log("  %s n=%d: compiled in %.1f s" % (name, n, time.monotonic() - t0))
+            if outs and out.data_ptr() != outs[-1].data_ptr():
+                row["reason"] = "result not written into the preallocated output"
+                return row
             ok, why = self.verify(out, ref)
             del out
             if not ok:
@@ -466,12 +553,21 @@ class Peer:
                 fn(a, b)
             self.sync()
 
-            launches, kernel_s = self.profile_calls(fn, a, b)
+            launches, kernel_s, allocated = self.profile_calls(fn, a, b)
             if metrics is not None and not self.cuda:
                 launches = int(metrics.generated_kernel_count)
-            row["launches"] = launches
+            row.update(launches=launches, bytes_model=bytes_model(variant, n, launches),
+                       allocated=allocated)
             if kernel_s is not None:
                 row["kernel_time_s"] = kernel_s
+            if launches != variant.launches:
+                log("  %s n=%d: %d kernels per call where the model has %d (bytes_model "
+                    "counts %d arrays)" % (name, n, launches, variant.launches,
+                                          arrays_moved(variant, launches)))
+            if variant.preallocated and allocated > 0:
+                row["reason"] = ("allocates %d bytes per call (%.2f arrays of n): not an "
+                                 "out variant" % (allocated, allocated / (SIZEOF_FP32 * n)))
+                return row
 
             # Batch: enough calls that one sample lasts MIN_SAMPLE_S.
             one = min(self.time_batch(fn, a, b, 1) for _ in range(3))
@@ -650,11 +746,15 @@ def main(argv):
         ("torch_cuda", torch.version.cuda or ""),
         ("torch_threads", torch.get_num_threads() if dev_kind == "cpu" else ""),
         ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset and one "
-                          "compile per size, warmed up before timing"),
+                          "compile per size, warmed up before timing; torch_compile_out "
+                          "compiles c.copy_((a + b).relu()) with c an argument"),
         ("timing", "CUDA events around a batch" if dev_kind == "cuda"
          else "time.perf_counter_ns around a batch"),
         ("launches", "profiler device kernels per call" if dev_kind == "cuda" else
          "eager: leaf aten ops per call; compile: inductor generated_kernel_count"),
+        ("outputs", "*_out variants write preallocated buffers (the like-for-like comparison "
+                    "with fusebench's kernels), checked to allocate 0 bytes per call; the others "
+                    "allocate their outputs on every call"),
         ("measure", "warmup=%d min_reps=%d max_reps=%d min_time=%gs max_time=%gs target_noise=%g"
          % (cfg["warmup"], cfg["min_reps"], cfg["max_reps"], cfg["min_time"], cfg["max_time"],
             cfg["target_noise"])),
@@ -673,9 +773,10 @@ def main(argv):
             row = peer.measure(name, n, device_name, data)
             rows.append(row)
             if row["status"] == "ok":
-                log("%-24s n=%-10d %s launches=%s median=%.3g s (%s reps x %s) %.1f GB/s" % (
-                    name, n, row["status"], row["launches"], row["time_median_s"], row["reps"],
-                    row["batch"], row["bandwidth_gbps"]))
+                log("%-24s n=%-10d %s launches=%s alloc/call=%.0f B median=%.3g s (%s reps x %s) "
+                    "%.1f GB/s" % (name, n, row["status"], row["launches"], row["allocated"],
+                                   row["time_median_s"], row["reps"], row["batch"],
+                                   row["bandwidth_gbps"]))
             else:
                 failed += row["status"] == "failed"
                 log("%-24s n=%-10d %s: %s" % (name, n, row["status"], row["reason"]))

@@ -20,9 +20,14 @@
 
 __attribute__((format(printf, 3, 4))) static void add_meta(struct fb_results *res, const char *key, const char *fmt, ...)
 {
-    if (res->n_meta >= FB_RESULTS_MAX_META)
+    struct fb_csv_meta *m = NULL;
+    for (size_t i = 0; i < res->n_meta && !m; i++) /* a key set again is replaced */
+        if (strcmp(res->meta[i].key, key) == 0)
+            m = &res->meta[i];
+    if (!m && res->n_meta >= FB_RESULTS_MAX_META)
         return;
-    struct fb_csv_meta *m = &res->meta[res->n_meta++];
+    if (!m)
+        m = &res->meta[res->n_meta++];
     snprintf(m->key, sizeof m->key, "%s", key);
     va_list ap;
     va_start(ap, fmt);
@@ -213,6 +218,54 @@ int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_
     }
     int rc = fb_csv_write(res->partial_path, res->meta, res->n_meta, res->records, res->count,
                           err);
+    if (rc == FB_OK)
+        res->wrote = true;
+    return rc;
+}
+
+/* A fitted parameter as a metadata value: scale * value in %.4g, or "" when not fitted. */
+static void add_fit_meta(struct fb_results *res, const char *key, const struct fb_fit_param *p,
+                         double scale)
+{
+    if (isnan(p->value))
+        add_meta(res, key, "%s", "");
+    else
+        add_meta(res, key, "%.4g", scale * p->value);
+}
+
+int fb_results_fit(struct fb_results *res, const char *backend, const char *cache,
+                   uint64_t cache_bytes, struct fb_fit *fit, struct fb_error *err)
+{
+    int rc = fb_fit_records(res->records, res->count, backend, cache, cache_bytes, fit, err);
+    if (rc != FB_OK)
+        return rc;
+    add_fit_meta(res, "fit_launch_s", &fit->launch, 1.0);
+    add_fit_meta(res, "fit_bandwidth_gbps", &fit->bandwidth, 1e-9);
+    add_fit_meta(res, "fit_cache_bandwidth_gbps", &fit->cache_bandwidth, 1e-9);
+    char spread[3][32];
+    const struct fb_fit_param *params[3] = {&fit->launch, &fit->bandwidth, &fit->cache_bandwidth};
+    for (int i = 0; i < 3; i++) {
+        if (isnan(params[i]->value))
+            snprintf(spread[i], sizeof spread[i], "not fitted");
+        else
+            snprintf(spread[i], sizeof spread[i], "spread %.1f%%", 100.0 * params[i]->spread);
+    }
+    add_meta(res, "fit_points", "launch-bound %zu (%s), memory-bound %zu (%s), cache-resident "
+             "%zu (%s) of %zu rows with launches", fit->launch.points, spread[0],
+             fit->bandwidth.points, spread[1], fit->cache_bandwidth.points, spread[2],
+             fit->used);
+    add_meta(res, "fit_model", "t(n) = launches * fit_launch_s + bytes_model / bandwidth, "
+             "fitted jointly to every ok row with launches >= 1 of this run, at the ends "
+             "where one term decides: fit_bandwidth_gbps beyond %gx the cache, "
+             "fit_cache_bandwidth_gbps within %gx of it (warm runs); medians of per-point "
+             "estimates; empty: too few points (src/measure/fit.h)", FB_FIT_MEMORY_FACTOR,
+             FB_FIT_CACHE_FACTOR);
+    /* Rewritten only where fb_results_finish() will rename it: a run that measured nothing
+     * new leaves the results file exactly as it was. */
+    if (res->count == 0 || (!res->wrote && strcmp(res->path, res->partial_path) != 0))
+        return FB_OK;
+    rc = fb_csv_write(res->partial_path, res->meta, res->n_meta, res->records, res->count,
+                      err);
     if (rc == FB_OK)
         res->wrote = true;
     return rc;

@@ -12,6 +12,7 @@
 
 #include "backends/backend.h"
 #include "config/config.h"
+#include "measure/fit.h"
 #include "measure/record.h"
 #include "output/csv.h"
 #include "output/point_index.h"
@@ -64,6 +65,16 @@ bool fb_results_has_ok(const struct fb_results *res, const char *backend, const 
  * the same point but variant; and rewrites partial_path atomically (fb_csv_write) with every
  * row. */
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
+
+/* The run's points are all in: fits t(n) = launches * L + bytes / B to its rows (those of
+ * backend and cache mode `cache`, with the device's cache_bytes: fb_fit_records), puts the
+ * result in *fit and in the metadata (fit_launch_s, fit_bandwidth_gbps,
+ * fit_cache_bandwidth_gbps: empty when not fitted; fit_points, fit_model: how), and rewrites
+ * partial_path with them when fb_results_finish() will rename it. Called once, at the end of
+ * a run: the metadata written with every point before carries no fit. Returns FB_OK or the
+ * error of fb_fit_records() or fb_csv_write(). */
+int fb_results_fit(struct fb_results *res, const char *backend, const char *cache,
+                   uint64_t cache_bytes, struct fb_fit *fit, struct fb_error *err);
 
 /* The run is complete: renames partial_path over final_path (atomic: readers see the old
  * results or the new ones), when this run wrote it or resumed from it; otherwise there is

@@ -153,3 +153,56 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
                 not_ok == 1 ? "" : "s");
     free(rows);
 }
+
+/* "650.3 ns" / "2.41 us": a launch cost. */
+static void format_seconds(char *buf, size_t size, double t)
+{
+    if (t < 1e-6)
+        snprintf(buf, size, "%.1f ns", t * 1e9);
+    else if (t < 1e-3)
+        snprintf(buf, size, "%.2f us", t * 1e6);
+    else
+        snprintf(buf, size, "%.2f ms", t * 1e3);
+}
+
+static void print_param_points(FILE *out, const struct fb_fit_param *p, const char *kind)
+{
+    if (isnan(p->value))
+        fprintf(out, "not fitted: %zu %s point%s, %d needed", p->points, kind,
+                p->points == 1 ? "" : "s", FB_FIT_MIN_POINTS);
+    else
+        fprintf(out, "%zu %s points, spread %.1f%%%s", p->points, kind, 100.0 * p->spread,
+                p->spread > 0.25 ? ": the points disagree, was the run disturbed?" : "");
+}
+
+void fb_summary_print_fit(FILE *out, const struct fb_fit *fit, const char *cache_name)
+{
+    if (fit->used == 0)
+        return;
+    const char *cache = cache_name && cache_name[0] ? cache_name : "cache";
+    char text[32];
+    fprintf(out, "model: t = launches * L + bytes / B, fitted to every variant with launches "
+                 "(medians of per-point estimates; spread: half the interquartile range)\n");
+    fprintf(out, "  L   = ");
+    if (!isnan(fit->launch.value)) {
+        format_seconds(text, sizeof text, fit->launch.value);
+        fprintf(out, "%s per launch (", text);
+    } else {
+        fprintf(out, "? (");
+    }
+    print_param_points(out, &fit->launch, "launch-bound");
+    fprintf(out, ")\n  B   = ");
+    if (!isnan(fit->bandwidth.value))
+        fprintf(out, "%.1f GB/s beyond %gx the %s (", fit->bandwidth.value / 1e9,
+                FB_FIT_MEMORY_FACTOR, cache);
+    else
+        fprintf(out, "? beyond %gx the %s (", FB_FIT_MEMORY_FACTOR, cache);
+    print_param_points(out, &fit->bandwidth, "memory-bound");
+    fprintf(out, ")\n  B_c = ");
+    if (!isnan(fit->cache_bandwidth.value))
+        fprintf(out, "%.1f GB/s within the %s (", fit->cache_bandwidth.value / 1e9, cache);
+    else
+        fprintf(out, "? within the %s (", cache);
+    print_param_points(out, &fit->cache_bandwidth, "cache-resident");
+    fprintf(out, ")\n");
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "measure/fit.h"
 #include "measure/record.h"
 
 /* Prints one line per size found in records (rows with status ok, and noisy ones marked '*';
@@ -14,5 +15,11 @@
  * line's size says which. A column missing for a size (variant not run, launches not
  * counted) prints as "-", e.g. launches "-/1". O(count log count). */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
+
+/* Prints the run's fitted model (fb_fit_decompose): the launch cost L and the bandwidths B
+ * beyond the cache and B_c within it (cache_name: "L2", "L3", or "" for "the cache"), each
+ * with its number of points and spread, or why it was not fitted. Prints nothing when the
+ * fit saw no point (fit->used == 0, e.g. a run interrupted before the fit). */
+void fb_summary_print_fit(FILE *out, const struct fb_fit *fit, const char *cache_name);
 
 #endif

@@ -2,7 +2,9 @@
 # End-to-end test of plots/render.sh on the CSVs in tests/plots/data (synthetic but shaped like
 # real runs): every chart is drawn as a valid, non-trivial PNG and SVG; the GPU run gets the
 # bytes chart and the CPU runs say why they do not; an older CSV (fewer columns, another order)
-# still renders; the exit codes for a missing gnuplot (3) and a bad CSV (2) hold; charts are
+# still renders (without the fitted model: it has no # fit_* lines, while the sample runs
+# have them and get the model curves and the fitted regime boundary); the exit codes for a
+# missing gnuplot (3) and a bad CSV (2) hold; charts are
 # replaced atomically (a gnuplot failure or a Ctrl-C keeps the previous ones); control
 # characters in names from the CSV break neither the script nor the SVG.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed.
@@ -96,6 +98,13 @@ check "the cache line is labelled with cache name and MB" \
     grep -q 'L2 60 MB' "$work/gpu/sample-gpu-speedup.svg"
 check "the theoretical peak is drawn" grep -q '4800 GB/s' "$work/gpu/sample-gpu-bandwidth.svg"
 check "render.sh removes its temporary directory" [ -z "$(ls -A "$work/tmp")" ]
+# the fitted model (# fit_* lines; this GPU run has L and B but no cache bandwidth)
+check "the GPU time chart draws the fitted model" grep -q 'fitted model' "$work/gpu/sample-gpu-time.svg"
+check "the fit's numbers are printed" grep -q 'B = 4339 GB/s beyond the L2' "$work/gpu/sample-gpu-time.svg"
+check "no cache-resident model without fit_cache_bandwidth_gbps" \
+    not_grep 'fitted, in the' "$work/gpu/sample-gpu-time.svg"
+check "the GPU speedup chart draws the predicted speedup" \
+    grep -q 'predicted by the fit' "$work/gpu/sample-gpu-speedup.svg"
 
 "$render" "$data/sample-cpu.csv" -o "$work/cpu" >/dev/null 2>"$work/err"
 rc=$?
@@ -105,6 +114,19 @@ check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the skipped bytes chart is explained on stderr" \
     grep -q 'skipping the bytes chart' "$work/err"
 check "regimes are labelled" grep -q 'memory-bound' "$work/cpu/sample-cpu-summary.svg"
+check "the CPU time chart draws the model with B and with B_c" \
+    grep -q 'fitted, in the L3' "$work/cpu/sample-cpu-time.svg"
+check "the CPU speedup chart predicts with B and with B_c" \
+    grep -q 'predicted, in the L3' "$work/cpu/sample-cpu-speedup.svg"
+check "the launch-bound regime ends where the fit says" \
+    grep -q 'fit: launches·L = bytes/B' "$work/cpu/sample-cpu-summary.svg"
+# extract.awk: n_launch = launches * L * B_c / (bytes per element) of fused_add_relu:
+# 1 * 1.597e-06 s * 63.72e9 B/s / 12 B = 8480 elements
+awk -v out="$work" -v tag=fit -f "$src/plots/extract.awk" "$data/sample-cpu.csv"
+check "n_launch comes from the fit (got $(awk -F '\t' '$1 == "n_launch" { print $2 }' "$work/fit.meta"))" \
+    awk -F '\t' '$1 == "n_launch" { found = ($2 > 8470 && $2 < 8490) } END { exit !found }' \
+    "$work/fit.meta"
+check "n_launch_from says fit" grep -q "^n_launch_from	fit$" "$work/fit.meta"
 
 # Through sh, as src/app/plots.c runs it: render.sh must re-run itself under bash.
 sh "$render" "$data/older-run.csv" -o "$work/old" >/dev/null 2>"$work/err"
@@ -114,6 +136,12 @@ check "older CSV (fewer columns, other order) renders (rc $rc)" [ $rc -eq 0 ]
 expect_charts "$work/old" older-run time speedup bandwidth launches summary
 check "older CSV: device from its metadata" \
     grep -q 'Xeon(R) Platinum 8481C' "$work/old/older-run-time.svg"
+check "older CSV without fit lines: no model on the time chart" \
+    not_grep 'fitted model' "$work/old/older-run-time.svg"
+check "older CSV without fit lines: no predicted speedup" \
+    not_grep 'predicted by the fit' "$work/old/older-run-speedup.svg"
+check "older CSV without fit lines: the regimes come from the data" \
+    not_grep 'fit: launches' "$work/old/older-run-summary.svg"
 
 # --- noisy points (issue 12, item 1): left out of the lines, and said so on every chart -----
 # Two fused rows turned noisy, with the preempted column appended as the sweep writes it.

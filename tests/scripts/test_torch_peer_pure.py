@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The parts of tools/torch_peer.py that need no torch: the size syntax (the same as
-src/config/sizes.c), the statistics (the same as src/measure/stats.h), the config reader and
-the CSV writer. torch is imported only inside main(), so these run everywhere."""
+src/config/sizes.c), the statistics (the same as src/measure/stats.h), the config reader, the
+variants' model (names, kernels, bytes) and the CSV writer. torch is imported only inside
+main(), so these run everywhere (test_torch_peer_run.py runs the variants with torch)."""
 import os
 import sys
 import tempfile
@@ -72,6 +73,56 @@ class Stats(unittest.TestCase):
         self.assertFalse(tp.should_stop(m, 6, 0.2, float("nan")))
 
 
+class Variants(unittest.TestCase):
+    ALLOCATING = ("torch_eager_add_relu", "torch_eager_threshold", "torch_compile_add_relu")
+    PREALLOCATED = ("torch_eager_add_relu_out", "torch_compile_out")
+
+    def test_the_allocating_rows_and_their_out_twins(self):
+        self.assertEqual(sorted(tp.VARIANTS), sorted(self.ALLOCATING + self.PREALLOCATED))
+        for name in self.ALLOCATING:
+            self.assertFalse(tp.VARIANTS[name].preallocated, name)
+        for name in self.PREALLOCATED:
+            self.assertTrue(tp.VARIANTS[name].preallocated, name)
+
+    def test_eager_is_two_kernels_moving_five_arrays(self):
+        for name in ("torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"):
+            v = tp.VARIANTS[name]
+            self.assertEqual(v.backend, "torch-eager", name)
+            self.assertEqual(v.launches, 2, name)
+            # a, b -> tmp; tmp -> c: 2 reads + 1 write, then 1 read + 1 write, 4 bytes each.
+            self.assertEqual(tp.bytes_model(v, 1000), 5 * 4 * 1000, name)
+            self.assertEqual(tp.bytes_model(v, 7, launches=2), 5 * 4 * 7, name)
+
+    def test_compile_is_one_kernel_moving_three_arrays(self):
+        for name in ("torch_compile_add_relu", "torch_compile_out"):
+            v = tp.VARIANTS[name]
+            self.assertEqual(v.backend, "torch-compile", name)
+            self.assertEqual(v.launches, 1, name)
+            self.assertEqual(tp.bytes_model(v, 1000), 3 * 4 * 1000, name)
+            self.assertEqual(tp.bytes_model(v, 1000, launches=1), 3 * 4 * 1000, name)
+
+    def test_a_compile_split_into_more_kernels_pays_for_the_intermediate(self):
+        v = tp.VARIANTS["torch_compile_out"]
+        # Two kernels: a, b -> tmp (3 arrays), tmp -> c (2 more): eager's 5.
+        self.assertEqual(tp.arrays_moved(v, 2), 5)
+        self.assertEqual(tp.bytes_model(v, 1000, launches=2), 5 * 4 * 1000)
+        self.assertEqual(tp.arrays_moved(v, 3), 7)
+        # Not counted ("" in the row) or a count of 0 on a failed point: the model's own.
+        self.assertEqual(tp.arrays_moved(v, ""), 3)
+        self.assertEqual(tp.arrays_moved(v, None), 3)
+        # Eager's model is its two passes whatever was counted.
+        self.assertEqual(tp.arrays_moved(tp.VARIANTS["torch_eager_add_relu_out"], 3), 5)
+
+    def test_kinds_are_distinct(self):
+        kinds = [v.kind for v in tp.VARIANTS.values()]
+        self.assertEqual(len(kinds), len(set(kinds)))
+
+    def test_variants_option_takes_the_new_names_in_order(self):
+        args = tp.parse_args(["--variants", "torch_compile_out, torch_eager_add_relu_out"])
+        self.assertEqual(args.variant_list, ["torch_compile_out", "torch_eager_add_relu_out"])
+        self.assertEqual(tp.parse_args([]).variant_list, list(tp.VARIANTS))
+
+
 class ConfigAndOutput(unittest.TestCase):
     def test_smoke_config_is_read(self):
         cfg = tp.load_config(os.path.join(SRC, "configs", "smoke.ini"))
@@ -94,6 +145,18 @@ class ConfigAndOutput(unittest.TestCase):
         cells = lines[2].split(",")
         self.assertEqual(cells[tp.CSV_COLUMNS.index("time_median_s")], "")
         self.assertTrue(lines[2].endswith('"a, b"'))
+
+    def test_row_entries_outside_the_schema_are_not_written(self):
+        # measure() keeps the bytes allocated per call in the row for the log only.
+        row = {c: "" for c in tp.CSV_COLUMNS}
+        row.update(variant="torch_compile_out", n=8, allocated=64)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "o.csv")
+            tp.write_csv_atomic(path, [], [row])
+            lines = open(path).read().splitlines()
+        self.assertEqual(lines[0], ",".join(tp.CSV_COLUMNS))
+        self.assertEqual(len(lines[1].split(",")), len(tp.CSV_COLUMNS))
+        self.assertNotIn("64", lines[1].split(","))
 
     def test_usage_errors_exit_2(self):
         with self.assertRaises(SystemExit) as cm:

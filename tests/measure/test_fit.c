@@ -1,0 +1,386 @@
+/* The launch/bandwidth fit (src/measure/fit.h) on synthetic sweeps with a known answer:
+ * L = 1 us per launch, B = 50 GB/s beyond a 32 MiB cache, B_c = 200 GB/s within it, the
+ * sizes and variants of a real sweep (copy, eager, fused). Clean data is recovered exactly;
+ * noisy data with outliers within a few %; and the fit says "not fitted" (NaN) rather than
+ * guessing when a sweep lacks the points a parameter needs.
+ * Noise is drawn from a fresh seed each run (printed; FB_TEST_SEED=N replays it). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "measure/fit.h"
+
+#define TRUE_L 1e-6      /* s per launch */
+#define TRUE_B 50e9      /* B/s beyond the cache */
+#define TRUE_BC 200e9    /* B/s within the cache */
+#define MID_B 90e9       /* B/s between 1x and 4x the cache: the cache still helps; no fit
+                            set uses these points, so their rate must not show up anywhere */
+#define CACHE (32ull << 20)
+#define MAX_POINTS 1024
+
+/* A variant as the fit sees it: counted launches, bytes per element (bytes_model / n), and
+ * the launches it really costs (a CUDA graph counts 2 kernels but pays about 1 launch). */
+struct shape {
+    double launches, bytes_per_element, real_launches;
+};
+static const struct shape COPY = {1, 8, 1}, EAGER = {2, 20, 2}, FUSED = {1, 12, 1},
+                          GRAPH = {2, 20, 1};
+
+/* The model time of a shape at n elements: launches * L + bytes / (the rate of where the
+ * bytes live). */
+static double model_time(const struct shape *s, double n)
+{
+    double bytes = s->bytes_per_element * n;
+    double rate = bytes <= (double)CACHE ? TRUE_BC : bytes <= 4.0 * (double)CACHE ? MID_B : TRUE_B;
+    return s->real_launches * TRUE_L + bytes / rate;
+}
+
+/* ---- random numbers: splitmix64, seeded once per run ---- */
+static uint64_t rng_state;
+
+static void seed_once(void)
+{
+    static int seeded;
+    if (seeded)
+        return;
+    const char *env = getenv("FB_TEST_SEED");
+    uint64_t seed = env && *env ? strtoull(env, NULL, 0)
+                                : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    printf("test_fit: seed %" PRIu64 " (FB_TEST_SEED=%" PRIu64 " replays this run)\n", seed,
+           seed);
+    fflush(stdout);
+    rng_state = seed;
+    seeded = 1;
+}
+
+static double uniform(void) /* [0, 1) */
+{
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* Disturbances of a synthetic measurement. */
+struct noise {
+    double jitter;       /* each time times 1 + uniform(-jitter, +jitter) */
+    double slow_share;   /* this share of the points is 1.5x..10x slower (a preempted run) */
+    double fast_share;   /* this share is 0.5x (a timer glitch) */
+};
+
+/* Appends one point per size of a log-spaced grid (per_decade points from lo to hi). */
+static size_t add_sweep(struct fb_fit_point *pts, size_t k, const struct shape *s, double lo,
+                        double hi, int per_decade, const struct noise *noise)
+{
+    for (double e = log10(lo); e <= log10(hi) + 1e-9; e += 1.0 / per_decade) {
+        double n = round(pow(10, e));
+        double t = model_time(s, n);
+        if (noise) {
+            t *= 1.0 + noise->jitter * (2.0 * uniform() - 1.0);
+            double u = uniform();
+            if (u < noise->slow_share)
+                t *= 1.5 + 8.5 * uniform();
+            else if (u < noise->slow_share + noise->fast_share)
+                t *= 0.5;
+        }
+        assert_true(k < MAX_POINTS);
+        pts[k++] = (struct fb_fit_point){s->launches, s->bytes_per_element * n, t};
+    }
+    return k;
+}
+
+/* copy, eager (twice: add_relu and add_threshold) and fused from lo to hi elements. */
+static size_t add_variants(struct fb_fit_point *pts, double lo, double hi, int per_decade,
+                           const struct noise *noise)
+{
+    size_t k = 0;
+    k = add_sweep(pts, k, &COPY, lo, hi, per_decade, noise);
+    k = add_sweep(pts, k, &EAGER, lo, hi, per_decade, noise);
+    k = add_sweep(pts, k, &EAGER, lo, hi, per_decade, noise);
+    k = add_sweep(pts, k, &FUSED, lo, hi, per_decade, noise);
+    return k;
+}
+
+#define assert_relative(got, want, tolerance)                                              \
+    do {                                                                                   \
+        double g_ = (got), w_ = (want);                                                    \
+        if (!(fabs(g_ - w_) <= (tolerance) * fabs(w_))) {                                  \
+            print_error("%s = %.9g, expected %.9g (+-%g%%)\n", #got, g_, w_,               \
+                        100.0 * (tolerance));                                              \
+            fail();                                                                        \
+        }                                                                                  \
+    } while (0)
+
+static struct fb_fit fit_of(const struct fb_fit_point *pts, size_t k, uint64_t cache, bool warm)
+{
+    struct fb_fit fit;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_fit_decompose(pts, k, cache, warm, &fit, &err), FB_OK);
+    return fit;
+}
+
+static void clean_sweep_gives_back_the_model_exactly(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_relative(fit.launch.value, TRUE_L, 1e-9);
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-9);
+    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-9);
+    assert_true(fit.launch.points >= 20);
+    assert_true(fit.bandwidth.points >= 12);
+    assert_true(fit.cache_bandwidth.points >= 12);
+    assert_int_equal(fit.used, k);
+    assert_true(fit.launch.spread < 1e-9);
+}
+
+static void noise_and_outliers_move_the_fit_by_a_few_percent_at_most(void **state)
+{
+    (void)state;
+    seed_once();
+    static struct fb_fit_point pts[MAX_POINTS];
+    /* +-3% jitter on every point, 15% of them 1.5-10x slow, 3% of them 2x fast */
+    const struct noise noise = {0.03, 0.15, 0.03};
+    for (int trial = 0; trial < 20; trial++) {
+        size_t k = add_variants(pts, 8, 1e8, 8, &noise);
+        struct fb_fit fit = fit_of(pts, k, CACHE, true);
+        assert_relative(fit.launch.value, TRUE_L, 0.03);
+        assert_relative(fit.bandwidth.value, TRUE_B, 0.03);
+        assert_relative(fit.cache_bandwidth.value, TRUE_BC, 0.05);
+        /* the jitter shows in the spread (the outliers may too: 15% slow ones reach the
+         * upper quartile when a draw puts a quarter of them among the launch-bound points) */
+        assert_true(fit.launch.spread > 0.003 && isfinite(fit.launch.spread));
+    }
+}
+
+/* The spread is the relative half interquartile range: L_i of 0.9..1.1 us give quartiles
+ * 0.95 and 1.05 around a median of 1. */
+static void spread_is_the_half_interquartile_range_over_the_median(void **state)
+{
+    (void)state;
+    const double t_us[5] = {1.0, 1.1, 0.9, 1.05, 0.95};
+    struct fb_fit_point pts[5];
+    for (int i = 0; i < 5; i++)
+        pts[i] = (struct fb_fit_point){1, 8 << i, t_us[i] * 1e-6};
+    struct fb_fit fit = fit_of(pts, 5, 0, true); /* no cache size: L alone, by time */
+    /* L_0 = median of the 3 smallest = 1 us; launch-bound: t <= 1.2 us, all 5 (bytes 8..128) */
+    assert_int_equal(fit.launch.points, 5);
+    assert_relative(fit.launch.value, 1e-6, 1e-12);
+    assert_relative(fit.launch.spread, (1.05 - 0.95) / 2 / 1.0, 1e-9);
+}
+
+/* By time alone, a flat time is launch-bound only when the bytes grew meanwhile: the same
+ * times at bytes within 2x of each other say nothing about what a launch costs. */
+static void flat_times_over_nearly_equal_bytes_fit_no_launch_cost(void **state)
+{
+    (void)state;
+    struct fb_fit_point pts[5];
+    for (int i = 0; i < 5; i++)
+        pts[i] = (struct fb_fit_point){1, 1e6 + 2e5 * i, 1e-4};
+    struct fb_fit fit = fit_of(pts, 5, 0, true);
+    assert_true(isnan(fit.launch.value));
+}
+
+static void a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l(void **state)
+{
+    (void)state;
+    seed_once();
+    static struct fb_fit_point pts[MAX_POINTS];
+    const struct noise noise = {0.02, 0.05, 0.0};
+    size_t k = add_variants(pts, 8, 1e8, 8, &noise);
+    k = add_sweep(pts, k, &GRAPH, 8, 1e8, 8, &noise); /* 2 counted, 1 paid: L_i = L / 2 */
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_relative(fit.launch.value, TRUE_L, 0.03);
+    assert_relative(fit.bandwidth.value, TRUE_B, 0.03);
+}
+
+/* A busy machine can ruin most of the launch-bound points: here the two eager variants and
+ * fused are 1000x slow (ms a call instead of us) from 30 to 3K elements, more than half of
+ * the points below ~2.5K elements, where launches dominate. The smallest sizes, where the fit
+ * starts, stay clean, and the time cap of the launch-bound set keeps the slow ones out. */
+static void disturbed_launch_bound_points_do_not_move_l(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_sweep(pts, 0, &COPY, 8, 1e8, 8, NULL);
+    const size_t copy_points = k;
+    k = add_sweep(pts, k, &EAGER, 8, 1e8, 8, NULL);
+    k = add_sweep(pts, k, &EAGER, 8, 1e8, 8, NULL);
+    k = add_sweep(pts, k, &FUSED, 8, 1e8, 8, NULL);
+    for (size_t i = copy_points; i < k; i++) {
+        double n = pts[i].bytes / (pts[i].launches == 2 ? EAGER : FUSED).bytes_per_element;
+        if (n >= 30 && n <= 3000)
+            pts[i].time_s *= 1000.0;
+    }
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_relative(fit.launch.value, TRUE_L, 0.03);
+    assert_relative(fit.bandwidth.value, TRUE_B, 0.01);
+}
+
+static void cache_resident_points_do_not_bias_the_memory_bandwidth(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+    /* MID_B (1x-4x the cache) and TRUE_BC must not leak into B, nor MID_B into B_c */
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-9);
+    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-9);
+}
+
+static void a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e5, 8, NULL); /* at most 2 MB per call */
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_true(isnan(fit.bandwidth.value));
+    assert_int_equal(fit.bandwidth.points, 0);
+    assert_relative(fit.launch.value, TRUE_L, 1e-9);
+    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-9);
+}
+
+static void a_cold_run_fits_no_cache_bandwidth(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+    struct fb_fit fit = fit_of(pts, k, CACHE, false);
+    assert_true(isnan(fit.cache_bandwidth.value));
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-4); /* L a little off: see below */
+    /* without B_c the launch-bound points are chosen and corrected with B: the smallest ones
+     * still qualify, and B's correction (4x too slow a rate there) stays under 10% of L */
+    assert_relative(fit.launch.value, TRUE_L, 0.05);
+}
+
+static void an_unknown_cache_size_fits_l_alone_from_the_smallest_sizes(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+    struct fb_fit fit = fit_of(pts, k, 0, true);
+    assert_true(isnan(fit.bandwidth.value));
+    assert_true(isnan(fit.cache_bandwidth.value));
+    /* by time alone: the points within 20% of the smallest sizes' time per launch, whose
+     * bytes add up to 20% (median: a few %) */
+    assert_relative(fit.launch.value, TRUE_L, 0.05);
+    assert_true(fit.launch.value >= TRUE_L);
+}
+
+static void a_sweep_without_small_sizes_fits_no_launch_cost(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 1e6, 1e8, 8, NULL);
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_true(isnan(fit.launch.value));
+    /* launches are under 0.2% of the time beyond 4x the cache: B without them is within it */
+    assert_relative(fit.bandwidth.value, TRUE_B, 0.002);
+}
+
+static void invalid_points_are_ignored(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+    size_t good = k;
+    /* memcpy (no launch of ours), a NaN time, zero bytes, a zero time: each would skew a set */
+    for (double n = 8; n <= 1e8; n *= 10) {
+        pts[k++] = (struct fb_fit_point){0, 8 * n, 1e-9};
+        pts[k++] = (struct fb_fit_point){1, 12 * n, NAN};
+        pts[k++] = (struct fb_fit_point){1, 0, 1e-3};
+        pts[k++] = (struct fb_fit_point){2, 20 * n, 0};
+    }
+    struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_int_equal(fit.used, good);
+    assert_relative(fit.launch.value, TRUE_L, 1e-9);
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-9);
+}
+
+static void no_points_fit_nothing(void **state)
+{
+    (void)state;
+    struct fb_fit fit = fit_of(NULL, 0, CACHE, true);
+    assert_true(isnan(fit.launch.value) && isnan(fit.bandwidth.value) &&
+                isnan(fit.cache_bandwidth.value));
+    assert_int_equal(fit.used, 0);
+}
+
+static void too_few_points_fit_nothing(void **state)
+{
+    (void)state;
+    const struct fb_fit_point pts[2] = {{1, 96, 1e-6}, {2, 1600, 2e-6}};
+    struct fb_fit fit = fit_of(pts, 2, CACHE, true);
+    assert_true(isnan(fit.launch.value));
+    assert_int_equal(fit.launch.points, 2);
+}
+
+/* fb_fit_records: the run's own ok rows only. */
+static void records_of_other_runs_and_failed_points_are_left_out(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_variants(pts, 8, 1e8, 4, NULL);
+    struct fb_record *rows = calloc(4 * k, sizeof *rows);
+    assert_non_null(rows);
+    size_t count = 0;
+    for (size_t i = 0; i < k; i++) {
+        /* the run's row, then the same point from another backend, another cache mode
+         * and failed, each 10x slower: any of them in the fit would move it */
+        for (int copy = 0; copy < 4; copy++) {
+            struct fb_record *r = &rows[count++];
+            fb_record_init(r);
+            snprintf(r->backend, sizeof r->backend, "%s", copy == 1 ? "cuda" : "cpu");
+            snprintf(r->cache, sizeof r->cache, "%s", copy == 2 ? "cold" : "warm");
+            r->status = copy == 3 ? FB_POINT_FAILED : FB_POINT_OK;
+            r->launches = (int64_t)pts[i].launches;
+            r->bytes_model = (int64_t)pts[i].bytes;
+            r->time_median_s = pts[i].time_s * (copy ? 10.0 : 1.0);
+        }
+    }
+    struct fb_fit fit;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "warm", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fit.used, k);
+    assert_relative(fit.launch.value, TRUE_L, 1e-6);
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-6);
+    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-6);
+    /* the cold rows alone: no cache bandwidth */
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "cold", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fit.used, k);
+    assert_true(isnan(fit.cache_bandwidth.value));
+    free(rows);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clean_sweep_gives_back_the_model_exactly),
+        cmocka_unit_test(noise_and_outliers_move_the_fit_by_a_few_percent_at_most),
+        cmocka_unit_test(spread_is_the_half_interquartile_range_over_the_median),
+        cmocka_unit_test(flat_times_over_nearly_equal_bytes_fit_no_launch_cost),
+        cmocka_unit_test(a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l),
+        cmocka_unit_test(disturbed_launch_bound_points_do_not_move_l),
+        cmocka_unit_test(cache_resident_points_do_not_bias_the_memory_bandwidth),
+        cmocka_unit_test(a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth),
+        cmocka_unit_test(a_cold_run_fits_no_cache_bandwidth),
+        cmocka_unit_test(an_unknown_cache_size_fits_l_alone_from_the_smallest_sizes),
+        cmocka_unit_test(a_sweep_without_small_sizes_fits_no_launch_cost),
+        cmocka_unit_test(invalid_points_are_ignored),
+        cmocka_unit_test(no_points_fit_nothing),
+        cmocka_unit_test(too_few_points_fit_nothing),
+        cmocka_unit_test(records_of_other_runs_and_failed_points_are_left_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""tools/torch_peer.py run with torch on the CPU, at tiny sizes: every variant verifies, counts
+the kernels and bytes of its model, and the *_out variants allocate nothing per call while the
+allocating ones allocate their outputs (so the 0 is measured, not a counter that never moves);
+a would-be out variant that allocates, writes elsewhere or leaves its output unwritten fails.
+
+Needs torch. meson runs this with its python3; when that one cannot import torch, the test
+re-runs itself under $FB_PYTHON or the repository's .venv/bin/python (the pythons
+scripts/gpu-check uses), and skips (exit 77, reason printed) when none of them has torch.
+
+Without arguments only the eager variants run (seconds, unit suite). --compile adds the
+torch.compile variants: inductor compiles C++ for each, and the first compile of a process
+takes ~40 s on a busy 2-core machine (slow suite; skipped inside scripts/gpu-check, whose
+time-capped PyTorch step runs the same variants on its device)."""
+import os
+import sys
+import tempfile
+import unittest
+import warnings
+
+SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(SRC, "tools"))
+import torch_peer as tp  # noqa: E402
+
+SKIP = 77
+REEXEC_MARK = "FB_TORCH_TEST_REEXEC"
+
+
+def import_torch_or_reexec():
+    """torch, or never returns: re-executes under a python that may have it, or exits 77."""
+    try:
+        warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
+        warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
+        import torch
+        return torch
+    except ImportError as e:
+        why = str(e)
+    if not os.environ.get(REEXEC_MARK):
+        for py in (os.environ.get("FB_PYTHON"), os.path.join(SRC, ".venv", "bin", "python")):
+            # Not realpath: a venv's python is a link to the base interpreter, and what
+            # differs is the environment it finds beside the link.
+            if py and os.access(py, os.X_OK) and \
+                    os.path.abspath(py) != os.path.abspath(sys.executable):
+                os.environ[REEXEC_MARK] = "1"
+                sys.stdout.flush()
+                os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
+    print("SKIP: no python here imports torch (%s: %s; tried $FB_PYTHON and %s/.venv/bin/python);"
+          " see requirements-torch.txt" % (sys.executable, why, SRC))
+    sys.exit(SKIP)
+
+
+torch = import_torch_or_reexec()  # before --compile leaves argv: a re-run needs it
+COMPILE = "--compile" in sys.argv
+if COMPILE:
+    sys.argv.remove("--compile")
+torch.set_num_threads(1)  # a light load on a shared machine; the counts do not depend on it
+
+# Short points: the test checks what is counted and verified, not the times.
+MEASURE = dict(tp.MEASURE_DEFAULTS, warmup=1, min_reps=2, max_reps=5, min_time=0.001,
+               max_time=0.005)
+SIZES = (8, 1000)  # 8: the first size with the NaN and inf inputs; 1000: a vector tail
+
+
+def measure(name, n, peer=None):
+    peer = peer or tp.Peer(torch, torch.device("cpu"), MEASURE)
+    return peer.measure(name, n, "cpu", peer.prepare(n))
+
+
+class Eager(unittest.TestCase):
+    def test_eager_rows_verify_with_two_kernels_and_five_arrays(self):
+        for name in ("torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"):
+            for n in SIZES:
+                row = measure(name, n)
+                self.assertEqual((row["status"], row["reason"]), ("ok", ""), (name, n))
+                self.assertEqual(row["verified"], 1, (name, n))
+                self.assertEqual(row["launches"], 2, (name, n))
+                self.assertEqual(row["bytes_model"], 5 * 4 * n, (name, n))
+
+    def test_eager_allocates_tmp_and_c_and_its_out_twin_nothing(self):
+        for n in SIZES:
+            self.assertEqual(measure("torch_eager_add_relu", n)["allocated"], 2 * 4 * n, n)
+            self.assertEqual(measure("torch_eager_add_relu_out", n)["allocated"], 0, n)
+
+    def test_main_writes_the_out_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "torch.csv")
+            rc = tp.main(["--config", os.path.join(SRC, "configs", "smoke.ini"), "--sizes",
+                          "1000", "--device", "cpu", "--threads", "1", "--max-time", "0.005",
+                          "--variants", "torch_eager_add_relu,torch_eager_add_relu_out",
+                          "--output", out])
+            self.assertEqual(rc, 0)
+            with open(out) as f:
+                lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+        self.assertEqual(lines[0], ",".join(tp.CSV_COLUMNS))
+        rows = [dict(zip(tp.CSV_COLUMNS, l.split(","))) for l in lines[1:]]
+        self.assertEqual([r["variant"] for r in rows],
+                         ["torch_eager_add_relu", "torch_eager_add_relu_out"])
+        for r in rows:
+            self.assertEqual((r["status"], r["verified"], r["launches"], r["bytes_model"]),
+                             ("ok", "1", "2", "20000"), r["variant"])
+
+
+class FakeOut(tp.Peer):
+    """Would-be out variants that break the contract in one way each."""
+
+    def fn_for(self, kind, a):
+        c = torch.empty_like(a)
+        if kind == "allocates":  # the right values in c, through two array-sized temporaries
+            return (lambda a, b: c.copy_((a + b).relu())), None, (c,)
+        if kind == "elsewhere":  # the right values in a fresh tensor
+            return (lambda a, b: (a + b).relu()), None, (c,)
+        if kind == "unwritten":  # c handed back as it was
+            return (lambda a, b: c), None, (c,)
+        return tp.Peer.fn_for(self, kind, a)
+
+
+class OutContract(unittest.TestCase):
+    def run_fake(self, kind):
+        name = "fake_" + kind
+        tp.VARIANTS[name] = tp.Variant("torch-eager", kind, 2, 5, True)
+        try:
+            return measure(name, 1000, FakeOut(torch, torch.device("cpu"), MEASURE))
+        finally:
+            del tp.VARIANTS[name]
+
+    def test_an_out_variant_that_allocates_fails(self):
+        row = self.run_fake("allocates")
+        self.assertEqual(row["status"], "failed")
+        self.assertIn("allocates 8000 bytes per call", row["reason"])
+        self.assertEqual(row["time_median_s"], "")  # never timed
+
+    def test_an_out_variant_writing_elsewhere_fails(self):
+        row = self.run_fake("elsewhere")
+        self.assertEqual(row["status"], "failed")
+        self.assertIn("not written into the preallocated output", row["reason"])
+
+    def test_an_unwritten_output_keeps_its_poison_and_fails(self):
+        row = self.run_fake("unwritten")
+        self.assertEqual((row["status"], row["verified"]), ("failed", 0))
+        self.assertIn("verification failed", row["reason"])
+
+
+@unittest.skipUnless(COMPILE, "torch.compile variants: run with --compile (slow suite)")
+@unittest.skipIf(os.environ.get("FB_GPU_CHECK_NESTED"),
+                 "inside scripts/gpu-check, whose PyTorch step runs and verifies these variants")
+class Compiled(unittest.TestCase):
+    def test_compile_rows_are_one_kernel_and_compile_out_allocates_nothing(self):
+        n = 1000
+        peer = tp.Peer(torch, torch.device("cpu"), MEASURE)
+        data = peer.prepare(n)
+        allocated = {}
+        for name in ("torch_compile_add_relu", "torch_compile_out"):
+            row = peer.measure(name, n, "cpu", data)
+            self.assertEqual((row["status"], row["reason"]), ("ok", ""), name)
+            self.assertEqual(row["verified"], 1, name)
+            self.assertEqual(row["launches"], 1, name)  # inductor fused add, relu and the copy
+            self.assertEqual(row["bytes_model"], 3 * 4 * n, name)
+            allocated[name] = row["allocated"]
+        self.assertEqual(allocated, {"torch_compile_add_relu": 4 * n, "torch_compile_out": 0})
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
