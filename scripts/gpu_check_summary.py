@@ -87,9 +87,10 @@ def fmt_n(n):
 
 
 def index(rows):
-    """{(variant, n): row} of the ok rows."""
+    """{(variant, n): row} of the measured rows: ok, and noisy ones (disturbed by another
+    program: launches counted all the same, times to be read with the sweep's noisy count)."""
     return {(r.get("variant"), int(r["n"])): r for r in rows
-            if r.get("status") == "ok" and r.get("n", "").isdigit()}
+            if r.get("status") in ("ok", "noisy") and r.get("n", "").isdigit()}
 
 
 # ---- ncu -----------------------------------------------------------------------------------

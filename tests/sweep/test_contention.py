@@ -16,8 +16,12 @@ import tempfile
 
 ROOT = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
-# eager and fused, the pair whose ratio contention falsified (issue 12): 8 sizes x 2 points
+# eager and fused, the pair whose ratio contention falsified (issue 12): 8 sizes x 2 points.
+# Each point samples for at least 50 ms (min_time), longer than the scheduler's slices (a few
+# ms): a hog on every core must then take our threads' cores at some point of it. A point
+# measured in one slice (a few ms, smoke.ini's caps) could run clean between two.
 SWEEP = ("--backend", "cpu", "--sizes", "8..10K", "--variants", "eager_add_relu,fused_add_relu",
+         "--set", "min_time=0.05", "--set", "max_time=0.1", "--set", "max_reps=2000",
          "--no-plot", "--quiet")
 
 

