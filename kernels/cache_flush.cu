@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include "cache_flush.h"
+#include "common/cuda_check.h"
 #include "launch_plan.h"
 
 /* extern "C": the kernel's name in CUPTI's activity records is exactly "fb_cache_flush_read",
@@ -34,9 +35,6 @@ extern "C" int fb_cuda_cache_flush(const fb_cuda_launch_context *ctx, void *buff
     const int blocks = (ctx->sm_count > 0 ? ctx->sm_count : 1) * FB_BLOCKS_PER_SM;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
     fb_cache_flush_read<<<blocks, FB_BLOCK_THREADS, 0, stream>>>(words, count, words + count);
-    cudaError_t status = cudaGetLastError();
-    if (status != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "fb_cache_flush_read<<<>>> (%s:%d): %s", __FILE__,
-                       __LINE__, cudaGetErrorString(status));
-    return FB_OK;
+    return fb_cuda_check(cudaGetLastError(), "fb_cache_flush_read<<<>>>", __FILE__, __LINE__,
+                         err);
 }

@@ -1,20 +1,36 @@
-/* The element operations, written once for both compilers.
+/* The element operations, written once for both compilers: one function per line of the op
+ * table (kernels/op_table.h), named fb_op_<name>, all with one signature
+ *
+ *     float fb_op_<name>(float x, float y, struct fb_op_params p)
+ *
+ * x is the input (the first input of a binary op), y the second input of a binary op
+ * (unary ops ignore it), p the op's parameters (p.v[0], p.v[1], in the order of the table's
+ * PARAM_NAMES). That one signature is what lets every kernel, launcher, reference and test
+ * be generated from the table.
  *
  * nvcc compiles these into the CUDA kernels (kernels/elementwise_kernels.cuh) and the C
  * compiler into the CPU backend and the runner's reference, so every backend computes the
- * same function: each is a single IEEE-754 fp32 operation (an add, or a compare and select),
- * bit for bit the same everywhere except for which NaN comes out of a NaN.
- * kernels/elementwise_contract.h states that contract and why (NaN payloads, FMA
- * contraction, subnormals), and holds the one comparison every check uses.
+ * same function. kernels/elementwise_contract.h states what "the same" means (bit-exact but
+ * for NaN payloads for the ops with ULP_BOUND 0; within the table's ULP bound of a
+ * double-precision reference for the transcendental ones) and why.
  *
  * Semantics follow PyTorch:
+ *   copy(x)               = x
+ *   add(a, b)             = a + b;  mul(a, b) = a * b
  *   relu(x)               = x <= 0 ? 0 : x   (clamp_min(x, 0); relu(-0) = +0; NaN gives NaN)
  *   threshold(x, th, val) = x <= th ? val : x (NaN compares false, so NaN gives NaN)
- *   add_relu(a, b)        = relu(a + b)
+ *   scale(x, c)           = x * c;  bias(x, c) = x + c
+ *   sigmoid(x)            = 1 / (1 + exp(-x))
+ *   gelu(x)               = 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3)
+ *                           (PyTorch's gelu(approximate='tanh'))
  * relu is threshold(x, 0, 0): this is why eager_add_threshold is a faithful second way
- * to spell the same chain. */
+ * to spell the same chain. fb_op_add_relu is not an op of the table: it is the handwritten
+ * fused kernel's element function, kept as the reference the generic fused kernel is held
+ * against. */
 #ifndef FB_KERNELS_ELEMENTWISE_OPS_H
 #define FB_KERNELS_ELEMENTWISE_OPS_H
+
+#include "op_table.h"
 
 /* -ffast-math (and -Ofast) lets the compiler drop the NaN and signed-zero rules these
  * functions rely on, and links crtfastmath.o, which flushes subnormals process-wide. */
@@ -25,34 +41,111 @@
 #ifdef __CUDACC__
 #define FB_ELEMENTWISE __host__ __device__ __forceinline__
 #elif defined(__cplusplus)
+#include <math.h>
 #define FB_ELEMENTWISE inline
 #else
+#include <math.h>
 #define FB_ELEMENTWISE static inline
 #endif
 
-FB_ELEMENTWISE float fb_op_copy(float x)
+FB_ELEMENTWISE float fb_op_copy(float x, float y, struct fb_op_params p)
 {
+    (void)y, (void)p;
     return x;
 }
 
-FB_ELEMENTWISE float fb_op_add(float a, float b)
+FB_ELEMENTWISE float fb_op_add(float x, float y, struct fb_op_params p)
 {
-    return a + b;
+    (void)p;
+    return x + y;
 }
 
-FB_ELEMENTWISE float fb_op_threshold(float x, float threshold, float value)
+FB_ELEMENTWISE float fb_op_mul(float x, float y, struct fb_op_params p)
 {
-    return x <= threshold ? value : x;
+    (void)p;
+    return x * y;
 }
 
-FB_ELEMENTWISE float fb_op_relu(float x)
+/* p.v[0]: the threshold, p.v[1]: the value that replaces x <= threshold. */
+FB_ELEMENTWISE float fb_op_threshold(float x, float y, struct fb_op_params p)
 {
-    return fb_op_threshold(x, 0.0f, 0.0f);
+    (void)y;
+    return x <= p.v[0] ? p.v[1] : x;
 }
 
+FB_ELEMENTWISE float fb_op_relu(float x, float y, struct fb_op_params p)
+{
+    (void)y, (void)p;
+    return x <= 0.0f ? 0.0f : x; /* threshold(x, 0, 0), spelled out */
+}
+
+FB_ELEMENTWISE float fb_op_scale(float x, float y, struct fb_op_params p)
+{
+    (void)y;
+    return x * p.v[0];
+}
+
+FB_ELEMENTWISE float fb_op_bias(float x, float y, struct fb_op_params p)
+{
+    (void)y;
+    return x + p.v[0];
+}
+
+/* 1 / (1 + e^-z), in the form that never overflows nor cancels: for z >= 0, e^-z <= 1; for
+ * z < 0 the same quantity is e^z / (1 + e^z), whose e^z <= 1 too. The one rounding error
+ * of expf is carried to the result with a gain under 1 (d sigma / sigma = (1 - sigma) dz),
+ * plus one rounding each for the add and the divide. NaN gives NaN (both branches). */
+FB_ELEMENTWISE float fb_sigmoid_of(float z)
+{
+    if (z >= 0.0f)
+        return 1.0f / (1.0f + expf(-z));
+    const float e = expf(z);
+    return e / (1.0f + e);
+}
+
+FB_ELEMENTWISE float fb_op_sigmoid(float x, float y, struct fb_op_params p)
+{
+    (void)y, (void)p;
+    return fb_sigmoid_of(x);
+}
+
+/* The tanh form, computed through the identity 0.5 (1 + tanh(u)) = sigmoid(2u): the same
+ * function, but 1 + tanhf(u) for u << 0 subtracts two numbers near 1 and keeps no correct
+ * bit (gelu(-5) would come out 0, not -1.4e-6), where x sigmoid(2u) keeps its relative
+ * accuracy down to the underflow. Constants: sqrt(2/pi) = 0.7978845608..., 2 of them
+ * folded in (1.5957691216...). Each multiply and add is its own rounding on every
+ * backend (no FMA contraction: -ffp-contract=off under -std=c11, nvcc -fmad=false), so the
+ * argument 2u has the same bits everywhere and only expf's last bits differ. */
+FB_ELEMENTWISE float fb_op_gelu(float x, float y, struct fb_op_params p)
+{
+    (void)y, (void)p;
+    const float cube = x * x * x;
+    const float inner = x + 0.044715f * cube;
+    return x * fb_sigmoid_of(1.5957691216057308f * inner);
+}
+
+/* The handwritten fused kernel's element: relu(a + b). */
 FB_ELEMENTWISE float fb_op_add_relu(float a, float b)
 {
-    return fb_op_relu(fb_op_add(a, b));
+    const struct fb_op_params none = {{0.0f, 0.0f}};
+    return fb_op_relu(fb_op_add(a, b, none), 0.0f, none);
+}
+
+/* One op of the table by id: the generic fused kernel's dispatch, the chain reference's,
+ * and the tests'. A switch over a compile-time-known set that compilers turn into a jump
+ * table (or, with a constant id, into the op itself). Unknown ids give NaN. */
+FB_ELEMENTWISE float fb_op_apply(enum fb_op_id op, float x, float y, struct fb_op_params p)
+{
+    switch (op) {
+#define FB_OP_APPLY_CASE(name, arity, n_params, param_names, ulp)                              \
+    case FB_OPID_##name:                                                                       \
+        return fb_op_##name(x, y, p);
+        FB_OP_TABLE(FB_OP_APPLY_CASE)
+#undef FB_OP_APPLY_CASE
+    default:
+        break;
+    }
+    return __builtin_nanf("");
 }
 
 #endif

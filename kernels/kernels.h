@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "op_table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,14 +22,17 @@ struct fb_cuda_launch_context {
     int sm_count;  /* caps the grid at one full wave (launch_plan.h) */
 };
 
-int fb_cuda_copy(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                 struct fb_error *err);
-int fb_cuda_relu(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                 struct fb_error *err);
-int fb_cuda_threshold(const struct fb_cuda_launch_context *ctx, const float *x, float *y,
-                      int64_t n, float threshold, float value, struct fb_error *err);
-int fb_cuda_add(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
-                float *c, int64_t n, struct fb_error *err);
+/* One kernel of op `op` of the table (kernels/op_table.h) with its parameters: c = op(a)
+ * for a unary op (b is ignored, may be NULL), c = op(a, b) for a binary one. */
+int fb_cuda_op(const struct fb_cuda_launch_context *ctx, enum fb_op_id op,
+               struct fb_op_params params, const float *a, const float *b, float *c, int64_t n,
+               struct fb_error *err);
+/* The generic fused kernel: c = the chain's ops applied in registers, in one kernel; the
+ * first op reads a (unary) or a and b (binary). FB_ERR_RUNTIME for an empty or too long
+ * chain. */
+int fb_cuda_chain(const struct fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                  const float *a, const float *b, float *c, int64_t n, struct fb_error *err);
+/* The handwritten fused kernel: c = relu(a + b). */
 int fb_cuda_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
                      float *c, int64_t n, struct fb_error *err);
 

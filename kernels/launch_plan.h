@@ -69,22 +69,33 @@ FB_PLAN_INLINE bool fb_is_vector_aligned(const void *p)
     return ((uintptr_t)p % FB_VECTOR_BYTES) == 0;
 }
 
-/* Blocks for `items` work items (one per thread per turn), capped at one full wave. */
-FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
+/* Blocks for `items` work items (one per thread per turn), capped at one full wave of
+ * blocks_per_sm blocks on each SM. */
+FB_PLAN_INLINE int64_t fb_grid_blocks_per_sm(int64_t items, int blocks_per_sm, int sm_count)
 {
     int64_t blocks = (items + FB_BLOCK_THREADS - 1) / FB_BLOCK_THREADS;
-    int64_t wave = (int64_t)(sm_count > 0 ? sm_count : 1) * FB_BLOCKS_PER_SM;
+    int64_t wave = (int64_t)(sm_count > 0 ? sm_count : 1) * blocks_per_sm;
     return blocks < wave ? blocks : wave;
 }
 
-/* The plan for n elements of a kernel with `inputs` inputs (1 or 2) over up to three
- * pointers (pass NULL for unused ones). A work item is one thread's turn of the main loop:
- * FB_LOADS_PER_INPUT(inputs) vectors (or floats, on the scalar path) of each input. The
- * vector path also needs n % 4 threads for its scalar tail, so it takes
- * max(ceil((n / 4) / per_input), n % 4) work items, the scalar one ceil(n / per_input). */
-FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, int inputs, const void *p0,
-                                                    const void *p1, const void *p2,
-                                                    int sm_count)
+/* The same with FB_BLOCKS_PER_SM (a kernel held to FB_KERNEL_REGISTERS = 32 registers). */
+FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
+{
+    return fb_grid_blocks_per_sm(items, FB_BLOCKS_PER_SM, sm_count);
+}
+
+/* The plan for n elements of a kernel with `per_input` loads per input per turn and at most
+ * blocks_per_sm resident blocks per SM, over up to three pointers (pass NULL for unused
+ * ones). A work item is one thread's turn of the main loop: per_input vectors (or floats, on
+ * the scalar path) of each input. The vector path also needs n % 4 threads for its scalar
+ * tail, so it takes max(ceil((n / 4) / per_input), n % 4) work items, the scalar one
+ * ceil(n / per_input). Kernels of other than the default shape: the transcendental ops (2
+ * loads per input) and the generic fused kernel (2 per input; 12 blocks per SM when it
+ * holds transcendental ops), kernels/elementwise_kernels.cuh. */
+FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_shaped(int64_t n, int per_input,
+                                                           int blocks_per_sm, const void *p0,
+                                                           const void *p1, const void *p2,
+                                                           int sm_count)
 {
     struct fb_launch_plan plan;
     plan.threads = FB_BLOCK_THREADS;
@@ -94,7 +105,6 @@ FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, int inputs, const
         plan.blocks = 0;
         return plan;
     }
-    const int64_t per_input = FB_LOADS_PER_INPUT(inputs);
     int64_t items;
     if (plan.vector) {
         int64_t vectors = n / FB_VECTOR_FLOATS, tail = n % FB_VECTOR_FLOATS;
@@ -104,8 +114,18 @@ FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, int inputs, const
     } else {
         items = (n + per_input - 1) / per_input;
     }
-    plan.blocks = fb_grid_blocks(items, sm_count);
+    plan.blocks = fb_grid_blocks_per_sm(items, blocks_per_sm, sm_count);
     return plan;
+}
+
+/* The default shape for a kernel with `inputs` inputs (1 or 2): FB_LOADS_PER_INPUT(inputs)
+ * loads per input, FB_BLOCKS_PER_SM blocks per SM. */
+FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch(int64_t n, int inputs, const void *p0,
+                                                    const void *p1, const void *p2,
+                                                    int sm_count)
+{
+    return fb_plan_launch_shaped(n, FB_LOADS_PER_INPUT(inputs), FB_BLOCKS_PER_SM, p0, p1, p2,
+                                 sm_count);
 }
 
 #endif

@@ -1,7 +1,9 @@
 /* The extern "C" launchers of kernels/kernels.h. Everything but the <<<>>> line is shared
  * with the CPU emulation (tests/kernels/emulated_launchers.cpp): plan, kernel choice, args. */
 #include <cuda_runtime.h>
+#include <stdio.h>
 
+#include "common/cuda_check.h"
 #include "elementwise_kernels.cuh"
 #include "kernels.h"
 
@@ -10,17 +12,19 @@
 static int check_launch(const char *kernel, const char *file, int line, struct fb_error *err)
 {
     cudaError_t status = cudaGetLastError();
-    if (status == cudaSuccess)
+    if (status == cudaSuccess) /* the timed path: nothing formatted */
         return FB_OK;
-    return fb_fail(err, FB_ERR_RUNTIME, "%s<<<>>> (%s:%d): %s", kernel, file, line,
-                   cudaGetErrorString(status));
+    char call[96];
+    snprintf(call, sizeof call, "%s<<<>>>", kernel);
+    return fb_cuda_check(status, call, file, line, err);
 }
 
 template <typename Op>
 static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
                         float *y, int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, 1, x, y, NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, x, y,
+                                                 NULL, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -35,7 +39,8 @@ template <typename Op>
 static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const float *a,
                          const float *b, float *c, int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, 2, a, b, c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, a, b,
+                                                 c, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -48,28 +53,62 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
     return check_launch(name, __FILE__, __LINE__, err);
 }
 
-extern "C" int fb_cuda_copy(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                            int64_t n, struct fb_error *err)
+/* The launcher of each op of the table, by arity: a unary op runs the unary kernels on x
+ * (b is ignored), a binary one the binary kernels on a and b. */
+template <int Arity>
+struct fb_launch_by_arity;
+template <>
+struct fb_launch_by_arity<1> {
+    template <typename Op>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
+                   const float *, float *c, int64_t n, Op op, struct fb_error *err)
+    {
+        return launch_unary(ctx, name, a, c, n, op, err);
+    }
+};
+template <>
+struct fb_launch_by_arity<2> {
+    template <typename Op>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
+                   const float *b, float *c, int64_t n, Op op, struct fb_error *err)
+    {
+        return launch_binary(ctx, name, a, b, c, n, op, err);
+    }
+};
+
+extern "C" int fb_cuda_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
+                          struct fb_op_params params, const float *a, const float *b, float *c,
+                          int64_t n, struct fb_error *err)
 {
-    return launch_unary(ctx, "copy", x, y, n, fb_copy_op{}, err);
+    switch (op) {
+#define FB_CUDA_OP_CASE(name, arity, n_params, param_names, ulp)                               \
+    case FB_OPID_##name:                                                                       \
+        return fb_launch_by_arity<arity>::run(ctx, #name, a, b, c, n, fb_##name##_op{params},  \
+                                              err);
+        FB_OP_TABLE(FB_CUDA_OP_CASE)
+#undef FB_CUDA_OP_CASE
+    default:
+        break;
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "fb_cuda_op: unknown op %d", (int)op);
 }
 
-extern "C" int fb_cuda_relu(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                            int64_t n, struct fb_error *err)
+extern "C" int fb_cuda_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                             const float *a, const float *b, float *c, int64_t n,
+                             struct fb_error *err)
 {
-    return launch_unary(ctx, "relu", x, y, n, fb_relu_op{}, err);
-}
-
-extern "C" int fb_cuda_threshold(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                                 int64_t n, float threshold, float value, struct fb_error *err)
-{
-    return launch_unary(ctx, "threshold", x, y, n, fb_threshold_op{threshold, value}, err);
-}
-
-extern "C" int fb_cuda_add(const fb_cuda_launch_context *ctx, const float *a, const float *b,
-                           float *c, int64_t n, struct fb_error *err)
-{
-    return launch_binary(ctx, "add", a, b, c, n, fb_add_op{}, err);
+    if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
+        (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
+        return fb_fail(err, FB_ERR_RUNTIME, "fb_cuda_chain: a chain of %d ops", chain->n_ops);
+    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
+    if (fb_chain_is_exact(chain)) {
+        const fb_chain_functor<true> f{*chain};
+        return binary ? launch_binary(ctx, "chain", a, b, c, n, f, err)
+                      : launch_unary(ctx, "chain", a, c, n, f, err);
+    }
+    const fb_chain_functor<false> f{*chain};
+    return binary ? launch_binary(ctx, "chain", a, b, c, n, f, err)
+                  : launch_unary(ctx, "chain", a, c, n, f, err);
 }
 
 extern "C" int fb_cuda_add_relu(const fb_cuda_launch_context *ctx, const float *a,

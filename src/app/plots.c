@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/error.h"
 #include "fb_build_config.h"
 
 extern char **environ;
@@ -42,4 +43,16 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
     if (waitpid(pid, &status, 0) < 0)
         return 1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir)
+{
+    int rc = fb_plots_render(csv_files, n, out_dir);
+    switch (rc) {
+    case 0: return FB_OK;
+    case 130: return FB_ERR_INTERRUPTED;
+    case 2:
+    case 3: return FB_ERR_USAGE;
+    default: return FB_ERR_RUNTIME;
+    }
 }

@@ -9,4 +9,9 @@
  * The script prints its own messages. */
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
 
+/* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
+ * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (130), FB_ERR_RUNTIME
+ * (anything else). */
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir);
+
 #endif

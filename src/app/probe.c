@@ -1,23 +1,18 @@
-/* The CUPTI probe behind the runner's struct fb_probe, and the --profile kernel table.
+/* The CUPTI probe behind the runner's struct fb_probe.
  * CUPTI's own code is in src/cupti/; builds without it link a stub that reports
  * "unavailable", so nothing here needs #ifdefs. */
 #include "app/probe.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/backend_open.h"
-#include "common/clock.h"
-#include "cupti/cupti_probe.h"
-#include "cupti/kernel_table.h"
-#include "cupti/kernel_table_print.h"
+#include "cupti/cupti_session.h"
 #include "cupti/kernel_trace.h"
 #include "cupti/traffic.h"
 
 struct fb_app_probe {
-    struct fb_cupti *cupti;
+    struct fb_cupti_session *cupti;
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_kernel_trace trace;
@@ -74,7 +69,7 @@ static int kernel_pass(void *self, const struct fb_probe_call *call, int calls,
                        struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (p->activity_failed || !fb_cupti_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
+    if (p->activity_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
     bool cupti_failed;
     int rc = trace_calls(p, call, calls, &cupti_failed, err);
@@ -119,7 +114,7 @@ static int traffic_pass(void *self, const struct fb_probe_call *call, int64_t *d
                         int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (p->counters_failed || !fb_cupti_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
+    if (p->counters_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
         return FB_ERR_UNAVAILABLE;
     struct synced_call synced = {call, p};
     struct fb_traffic traffic;
@@ -204,10 +199,11 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                                    .counters_requested = cfg->cupti_counters,
                                    .cache = cfg->cache};
     char warning[1200];
-    struct fb_cupti *cupti = NULL;
-    /* fb_cupti_open tries each part once (a trial enable of the activity API and of the range
-     * profiler): a refusal is a normal state of a GPU node, reported once, here. */
-    int rc = fb_cupti_open(&cupti, cfg->device, cfg->cupti_activity, cfg->cupti_counters, err);
+    struct fb_cupti_session *cupti = NULL;
+    /* fb_cupti_session_open tries each part once (a trial enable of the activity API and of the
+     * range profiler): a refusal is a normal state of a GPU node, reported once, here. */
+    int rc = fb_cupti_session_open(&cupti, cfg->device, cfg->cupti_activity,
+                                   cfg->cupti_counters, err);
     if (rc == FB_ERR_UNAVAILABLE) {
         setup.activity_reason = setup.counters_reason = err->msg;
         fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
@@ -218,15 +214,17 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
         return rc;
     struct fb_app_probe *p = calloc(1, sizeof *p);
     if (!p) {
-        fb_cupti_close(cupti);
+        fb_cupti_session_close(cupti);
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
     }
     p->cupti = cupti;
     p->ops = ops;
     p->backend = backend;
     fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
-    setup.activity_ok = fb_cupti_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
-    setup.counters_ok = fb_cupti_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
+    setup.activity_ok =
+        fb_cupti_session_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
+    setup.counters_ok =
+        fb_cupti_session_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
     fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
     if (warning[0])
         fprintf(stderr, "%s\n", warning);
@@ -243,103 +241,15 @@ void fb_app_probe_close(struct fb_app_probe *state)
     if (!state)
         return;
     fb_kernel_trace_free(&state->trace);
-    fb_cupti_close(state->cupti);
+    fb_cupti_session_close(state->cupti);
     free(state);
 }
 
-/* Without CUPTI: time every step on its own, as a host-side trace (synchronizing after each,
- * so on a GPU this is launch + kernel + sync time, and says so in the heading). */
-static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
-                               struct fb_error *err)
+int fb_app_probe_trace(struct fb_app_probe *p, const struct fb_probe_call *call, int calls,
+                       const struct fb_kernel_trace **trace, struct fb_error *err)
 {
-    fb_kernel_trace_clear(t);
-    for (int i = 0; i < calls; i++) {
-        for (int s = 0; s < call->variant->n_steps; s++) {
-            const struct fb_step *step = &call->variant->steps[s];
-            struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
-            snprintf(r.name, sizeof r.name, "%s", fb_op_name(step->op));
-            r.start_ns = fb_now_ns();
-            int rc = call->ops->run_step(call->backend, step, call->buffers, call->n, err);
-            if (rc == FB_OK)
-                rc = call->ops->synchronize(call->backend, err);
-            r.end_ns = fb_now_ns();
-            r.correlation_id = (uint32_t)(i * call->variant->n_steps + s);
-            if (rc == FB_OK)
-                rc = fb_kernel_trace_append(t, &r, err);
-            if (rc != FB_OK)
-                return rc;
-        }
-    }
-    return FB_OK;
-}
-
-int fb_app_profile(const struct fb_config *cfg, long long n)
-{
-    const int calls = 20;
-    struct fb_error err = {{0}};
-    const struct fb_backend_ops *ops;
-    void *backend = NULL;
-    int rc = fb_app_open_backend(cfg, &ops, &backend, &err);
-    if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return rc == FB_ERR_USAGE ? 2 : 1;
-    }
-    struct fb_device_info dev;
-    struct fb_probe probe;
-    struct fb_app_probe *p = NULL;
-    char status[256];
-    struct fb_size_buffers sb;
-    bool have_buffers = false;
-    struct fb_kernel_trace host_trace;
-    fb_kernel_trace_init(&host_trace, FB_STREAM_ANY);
-    rc = ops->describe(backend, &dev, &err);
-    if (rc == FB_OK)
-        rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
-    const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
-    if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
-        have_buffers = true;
-        rc = fb_size_buffers_fill(&sweep, n, &sb, &err);
-    }
-    bool cupti = p && probe.kernel_pass;
-    if (rc == FB_OK)
-        printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,
-               dev.name, n, calls,
-               cupti ? "kernel durations from CUPTI activity records"
-                     : "each step timed on the host around a synchronize");
-    for (size_t v = 0; rc == FB_OK && v < fb_variant_count; v++) {
-        if (!cfg->variant_enabled[v])
-            continue;
-        struct fb_call call = {ops, backend, &fb_variants[v], sb.dev, n};
-        for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */
-            rc = fb_call_run(&call, &err);
-        if (rc == FB_OK)
-            rc = ops->synchronize(backend, &err);
-        struct fb_kernel_trace *trace = cupti ? &p->trace : &host_trace;
-        if (rc == FB_OK)
-            rc = cupti ? trace_calls(p, &(struct fb_probe_call){fb_call_run, NULL, &call}, calls,
-                                     &(bool){false}, &err)
-                       : trace_steps_on_host(&call, calls, trace, &err);
-        struct fb_kernel_table table = {0};
-        if (rc == FB_OK)
-            rc = fb_kernel_table_build(trace, &table, &err);
-        if (rc == FB_OK) {
-            int64_t kernels = 0;
-            for (size_t r = 0; r < table.count; r++)
-                kernels += table.rows[r].calls;
-            printf("\n%s: %s\n  %" PRId64 " records in %d calls = %.3g per call (kernel launches "
-                   "declared: %d)\n",
-                   fb_variants[v].name, fb_variants[v].description, kernels, calls,
-                   (double)kernels / calls, fb_variants[v].launches);
-            fb_kernel_table_print(stdout, &table, 40);
-        }
-        fb_kernel_table_free(&table);
-    }
-    if (rc != FB_OK)
-        fprintf(stderr, "--profile: %s\n", err.msg);
-    if (have_buffers)
-        fb_size_buffers_free(&sweep, &sb);
-    fb_kernel_trace_free(&host_trace);
-    fb_app_probe_close(p);
-    ops->fini(backend);
-    return rc == FB_OK ? 0 : (rc == FB_ERR_USAGE ? 2 : 1);
+    bool cupti_failed;
+    int rc = trace_calls(p, call, calls, &cupti_failed, err);
+    *trace = &p->trace;
+    return rc;
 }

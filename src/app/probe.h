@@ -1,6 +1,5 @@
 /* What fusebench measures beyond time, where the backend allows: through CUPTI on the GPU,
- * the kernels that really ran (count and duration) and the DRAM/L2 bytes they moved.
- * Also the --profile kernel table. */
+ * the kernels that really ran (count and duration) and the DRAM/L2 bytes they moved. */
 #ifndef FB_APP_PROBE_H
 #define FB_APP_PROBE_H
 
@@ -9,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "config/config.h"
+#include "cupti/kernel_trace.h"
 #include "measure/runner.h"
 
 struct fb_app_probe;
@@ -41,8 +41,11 @@ struct fb_probe_setup {
 void fb_app_probe_describe(const struct fb_probe_setup *setup, char *status, size_t status_size,
                            char *warning, size_t warning_size);
 
-/* --profile N: per enabled variant, run it at N elements and print a kernel table (name,
- * calls, total, average, min, max) the way torch.profiler does. Returns an exit code. */
-int fb_app_profile(const struct fb_config *cfg, long long n);
+/* Runs `calls` calls of call->run (each after call->flush when it is set) in one CUPTI
+ * activity window, synchronizes, and points *trace at the window's kernel records (owned by
+ * state, valid until its next window or fb_app_probe_close). For --profile's kernel table;
+ * needs the activity part (the probe's kernel_pass set). Returns FB_OK or the first error. */
+int fb_app_probe_trace(struct fb_app_probe *state, const struct fb_probe_call *call, int calls,
+                       const struct fb_kernel_trace **trace, struct fb_error *err);
 
 #endif

@@ -1,9 +1,10 @@
-/* Loading a configuration: inih splits the lines into sections and keys, the key table
- * (keys.c) parses the values, and this file adds what inih cannot give with Debian's build:
- * the line number of every key (our own line reader counts them, see CUDA13-NOTES.md), the
- * structural errors of every line (inih only returns the first), duplicates, the checks that
- * need the whole file (sizes expand with the final points_per_decade; min <= max rules) and
- * the content hash. Messages read "path:line: [section] key: message", one per problem. */
+/* Loading a configuration: inih reads each line (comment, "[section]" or "key = value", with
+ * its inline comment and blanks removed), the key table (keys.c) and the chain parser
+ * (chain.c) check the values, and this file adds what an INI parser does not give: the line
+ * number of every line, every structural error (not only the first), duplicates, the
+ * sections' own rules ([chain NAME]), the checks that need the whole file (sizes expand with
+ * the final points_per_decade; min <= max rules) and the content hash. Messages read
+ * "path:line: [section] key: message", one per problem, in line order. */
 #include "config/config.h"
 
 #include <ctype.h>
@@ -20,7 +21,7 @@
 #include "common/text.h"
 #include "config/keys.h"
 #include "config/suggest.h"
-#include "plan/variants.h"
+#include "config/chain.h"
 
 #define CFG_DEFAULT_SIZES "8..100M"
 /* The largest config file read: configs/default.ini is 3 KB; anything near this is not a
@@ -33,9 +34,7 @@ void fb_config_defaults(struct fb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->sizes_spec, sizeof cfg->sizes_spec, "%s", CFG_DEFAULT_SIZES);
     cfg->points_per_decade = 6;
-    for (size_t i = 0; i < fb_variant_count &&
-                    i < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]; i++)
-        cfg->variant_enabled[i] = true;
+    cfg->variants.all = true;
     snprintf(cfg->dtype, sizeof cfg->dtype, "fp32");
     cfg->backend = FB_BACKEND_AUTO;
     cfg->device = 0;
@@ -86,7 +85,7 @@ static uint64_t cfg_fnv1a64(const unsigned char *p, size_t n)
     return h;
 }
 
-/* ---- the parse state shared by the line reader and the key handler ------------------- */
+/* ---- the parse state ------------------------------------------------------------------ */
 
 struct cfg_parse {
     struct fb_config *cfg;
@@ -94,15 +93,14 @@ struct cfg_parse {
     FILE *diag;
     int errors;
 
-    const char *data; /* the whole file */
-    size_t size, pos;
-    int line;           /* number of the line last handed to inih (1-based) */
-    int bad_line;       /* the last line the reader reported, so inih's own error is not
-                           reported twice */
-    char section[64];   /* current section, as the reader saw it */
-    int section_state;  /* 0: none yet, 1: known, -1: unknown (already reported) */
+    int line;           /* the line being parsed (1-based) */
+    char section[64];   /* the current section, as inih read its header */
+    int section_state;  /* 0: none yet, 1: known, 2: a [chain NAME], -1: wrong (reported) */
+    int section_line;   /* the line of the current section's header */
+    int chain;          /* in a [chain NAME]: its index in cfg->chains */
 
     int key_line[32];   /* per cfg_keys[] entry: the line that set it, 0 if not set */
+    int chain_line[FB_MAX_CHAINS]; /* per chain: the line of its header */
 
     /* Messages are held until the end and written in line order, since the whole-file
      * checks (sizes, min <= max) only run after the last line. */
@@ -181,129 +179,208 @@ static void cfg_flush_messages(struct cfg_parse *p)
     p->n_msgs = p->cap_msgs = 0;
 }
 
-/* inih's separator search: the first '=' or ':' before an inline comment (a ';' that
- * follows whitespace). Returns NULL when the line has none. */
-static const char *cfg_find_separator(const char *s)
-{
-    int was_space = 0;
-    for (; *s; s++) {
-        if (*s == '=' || *s == ':')
-            return s;
-        if (was_space && *s == ';')
-            return NULL;
-        was_space = isspace((unsigned char)*s);
-    }
-    return NULL;
-}
+/* ---- one line through inih ----------------------------------------------------------- */
 
-/* Checks one line's structure the way inih will read it and reports what inih would only
- * count. Returns 0 when the line may go to inih, -1 when it must be blanked. */
-static int cfg_check_line(struct cfg_parse *p, const char *s)
-{
-    if (*s == '\0' || *s == ';' || *s == '#')
-        return 0;
-    if (*s == '[') {
-        /* Same rule as inih: the name ends at ']' (or an inline comment), rest is ignored. */
-        const char *close = strchr(s, ']');
-        const char *comment = strstr(s, " ;");
-        if (!close || (comment && comment < close)) {
-            cfg_report(p, p->line, NULL, NULL, "section header \"%s\" has no closing ']'", s);
-            p->section_state = -1;
-            return -1;
-        }
-        size_t len = (size_t)(close - s - 1);
-        if (len >= sizeof p->section)
-            len = sizeof p->section - 1;
-        memcpy(p->section, s + 1, len);
-        p->section[len] = '\0';
-        if (cfg_section_known(p->section)) {
-            p->section_state = 1;
-        } else {
-            const char *near = cfg_suggest(p->section, cfg_sections, cfg_section_count);
-            if (near)
-                cfg_report(p, p->line, p->section, NULL, "unknown section; did you mean [%s]?",
-                           near);
-            else
-                cfg_report(p, p->line, p->section, NULL,
-                           "unknown section (valid: [sweep], [backend], [measure], [cupti], "
-                           "[output])");
-            p->section_state = -1;
-        }
-        return 0;
-    }
-    const char *sep = cfg_find_separator(s);
-    if (!sep) {
-        cfg_report(p, p->line, p->section_state == 1 ? p->section : NULL, NULL,
-                   "expected \"key = value\", got \"%s\"", s);
-        return -1;
-    }
-    if (sep == s) {
-        cfg_report(p, p->line, p->section_state == 1 ? p->section : NULL, NULL,
-                   "expected \"key = value\": the key name is missing");
-        return -1;
-    }
-    return 0;
-}
+/* What inih made of one line (cfg_split_line). */
+struct cfg_split {
+    enum { CFG_LINE_EMPTY, CFG_LINE_SECTION, CFG_LINE_KEY, CFG_LINE_ERROR } kind;
+    char section[64]; /* CFG_LINE_SECTION: the name between the brackets */
+    char name[INI_MAX_LINE]; /* CFG_LINE_KEY: the key and its value, trimmed, inline comment
+                                gone */
+    char value[INI_MAX_LINE];
+};
 
-/* inih's reader: hands over exactly one physical line per call, so inih's line count and
- * p->line agree, and the handler knows which line it is looking at. Leading blanks are
- * removed because inih would take an indented line as the continuation of the previous
- * value (a multi-line value), which this format does not have. */
-static char *cfg_read_line(char *str, int num, void *stream)
+/* The stream of one inih call: the lines handed out in turn, then the end. */
+struct cfg_stream {
+    const char *lines[3];
+    int next;
+};
+
+/* The probe: a key line after the line under test, so that the handler hears which section
+ * inih is in after it (a header changes it; nothing else does). */
+#define CFG_PROBE "fusebench_probe = 1"
+
+static char *cfg_stream_read(char *str, int num, void *user)
 {
-    struct cfg_parse *p = stream;
-    if (p->pos >= p->size)
+    struct cfg_stream *st = user;
+    if (st->next == 3 || !st->lines[st->next])
         return NULL;
-    const char *start = p->data + p->pos;
-    const char *nl = memchr(start, '\n', p->size - p->pos);
-    const char *end = nl ? nl : p->data + p->size;
-    p->pos = (size_t)(end - p->data) + (nl ? 1 : 0);
-    p->line++;
-    size_t raw_len = (size_t)(end - start);
-
-    /* A UTF-8 byte order mark is not part of the first line's text. */
-    if (p->line == 1 && raw_len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0)
-        start += 3;
-
-    while (end > start && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    const char *s = start;
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    size_t len = (size_t)(end - s);
-
-    /* inih reads into a buffer of num bytes, fgets-style, line feed included: a longer line
-     * would be cut and its tail parsed as a line of its own. */
-    if (raw_len + 2 > (size_t)num) {
-        cfg_report(p, p->line, NULL, NULL, "line is %zu characters long; at most %d are allowed",
-                   raw_len, num - 2);
-        p->bad_line = p->line;
-        str[0] = '\0';
-        return str;
-    }
-    memcpy(str, s, len);
-    str[len] = '\0';
-    if (memchr(s, '\0', len)) {
-        cfg_report(p, p->line, NULL, NULL, "line holds a NUL byte (not a text file?)");
-        p->bad_line = p->line;
-        str[0] = '\0';
-        return str;
-    }
-    if (cfg_check_line(p, str) != 0) {
-        p->bad_line = p->line;
-        str[0] = '\0';
-    }
+    snprintf(str, (size_t)num, "%s\n", st->lines[st->next++]);
     return str;
 }
 
-static int cfg_on_key(void *user, const char *section, const char *name, const char *value)
-{
-    struct cfg_parse *p = user;
-    char msg[CFG_MSG_MAX];
-    (void)section; /* the reader tracked it, with its state */
+struct cfg_calls {
+    int count;
+    char section[2][64];
+    char name[INI_MAX_LINE];
+    char value[INI_MAX_LINE];
+};
 
+static int cfg_stream_key(void *user, const char *section, const char *name, const char *value)
+{
+    struct cfg_calls *c = user;
+    if (c->count < 2) {
+        snprintf(c->section[c->count], sizeof c->section[0], "%s", section);
+        if (c->count == 0) {
+            snprintf(c->name, sizeof c->name, "%s", name);
+            snprintf(c->value, sizeof c->value, "%s", value);
+        }
+    }
+    c->count++;
+    return 1;
+}
+
+/* Splits one line the way inih reads it, by asking inih. inih returns only the first error
+ * line of a stream, and (built without INI_CALL_HANDLER_ON_NEW_SECTION, as Debian's is)
+ * tells the handler nothing on a section header; so each line is its own stream, followed
+ * by a probe key that reports the section the line left inih in, and a header with an
+ * empty name ("[]", which leaves the section "" as a comment does) is told apart by a second
+ * stream that starts in a section. A line alone never continues a previous value, so
+ * indented lines are plain lines (the format has no multi-line values). */
+static void cfg_split_line(const char *line, struct cfg_split *out)
+{
+    memset(out, 0, sizeof *out);
+    struct cfg_calls calls = {0};
+    struct cfg_stream st = {{line, CFG_PROBE, NULL}, 0};
+    if (ini_parse_stream(cfg_stream_read, &st, cfg_stream_key, &calls) != 0) {
+        out->kind = CFG_LINE_ERROR;
+        return;
+    }
+    if (calls.count == 2) { /* the line's key, then the probe */
+        out->kind = CFG_LINE_KEY;
+        snprintf(out->name, sizeof out->name, "%s", calls.name);
+        snprintf(out->value, sizeof out->value, "%s", calls.value);
+        return;
+    }
+    if (calls.section[0][0]) {
+        out->kind = CFG_LINE_SECTION;
+        snprintf(out->section, sizeof out->section, "%s", calls.section[0]);
+        return;
+    }
+    struct cfg_calls again = {0};
+    struct cfg_stream st2 = {{"[x]", line, CFG_PROBE}, 0};
+    (void)ini_parse_stream(cfg_stream_read, &st2, cfg_stream_key, &again);
+    out->kind = again.count == 1 && again.section[0][0] == '\0' ? CFG_LINE_SECTION
+                                                                  : CFG_LINE_EMPTY;
+}
+
+/* ---- sections and keys ---------------------------------------------------------------- */
+
+#define CFG_VALID_SECTIONS "[sweep], [backend], [measure], [cupti], [output] or [chain NAME]"
+
+/* A [chain ...] header: the name after "chain" and its blanks, or NULL for another section. */
+static const char *cfg_chain_name(const char *section)
+{
+    if (strncmp(section, "chain", 5) != 0 || (section[5] && !isspace((unsigned char)section[5])))
+        return NULL;
+    const char *name = section + 5;
+    while (isspace((unsigned char)*name))
+        name++;
+    return name;
+}
+
+/* The end of a section: a [chain NAME] must have given its ops. */
+static void cfg_end_section(struct cfg_parse *p)
+{
+    if (p->section_state == 2 && p->cfg->chains[p->chain].chain.n_ops == 0 &&
+        p->cfg->chains[p->chain].line == 0)
+        cfg_report(p, p->section_line, p->section, "ops",
+                   "missing: a chain section needs \"ops = op, op, ...\"");
+    p->section_state = 0;
+}
+
+static void cfg_begin_chain(struct cfg_parse *p, const char *name)
+{
+    struct fb_config *cfg = p->cfg;
+    char msg[CFG_MSG_MAX];
+    p->section_state = -1;
+    if (cfg_chain_name_check(name, msg, sizeof msg) != 0) {
+        cfg_report(p, p->line, p->section, NULL, "%s", msg);
+        return;
+    }
+    for (size_t i = 0; i < cfg->n_chains; i++)
+        if (strcmp(cfg->chains[i].name, name) == 0) {
+            cfg_report(p, p->line, p->section, NULL, "duplicate chain name (first defined on "
+                       "line %d)", p->chain_line[i]);
+            return;
+        }
+    if (cfg->n_chains == FB_MAX_CHAINS) {
+        cfg_report(p, p->line, p->section, NULL, "too many chains: at most %d (FB_MAX_CHAINS)",
+                   FB_MAX_CHAINS);
+        return;
+    }
+    p->chain = (int)cfg->n_chains++;
+    memset(&cfg->chains[p->chain], 0, sizeof cfg->chains[p->chain]);
+    memcpy(cfg->chains[p->chain].name, name, strlen(name) + 1); /* fits: checked above */
+    p->chain_line[p->chain] = p->line;
+    p->section_state = 2;
+}
+
+static void cfg_on_section(struct cfg_parse *p, const char *section)
+{
+    cfg_end_section(p);
+    snprintf(p->section, sizeof p->section, "%s", section);
+    p->section_line = p->line;
+    const char *chain = cfg_chain_name(section);
+    if (chain) {
+        char name[sizeof p->section];
+        size_t len = strlen(chain);
+        while (len > 0 && isspace((unsigned char)chain[len - 1])) /* "[chain x ]" is x */
+            len--;
+        memcpy(name, chain, len);
+        name[len] = '\0';
+        cfg_begin_chain(p, name);
+        return;
+    }
+    if (cfg_section_known(section)) {
+        p->section_state = 1;
+        return;
+    }
+    p->section_state = -1;
+    const char *near = cfg_suggest(section, cfg_sections, cfg_section_count);
+    const char *space = strchr(section, ' ');
+    char word[16];
+    snprintf(word, sizeof word, "%.*s", space ? (int)(space - section) : 15, section);
+    const char *chain_word[] = {"chain"};
+    if (!near && space && cfg_suggest(word, chain_word, 1))
+        cfg_report(p, p->line, section, NULL, "unknown section; did you mean [chain%s]?", space);
+    else if (near)
+        cfg_report(p, p->line, section, NULL, "unknown section; did you mean [%s]?", near);
+    else
+        cfg_report(p, p->line, section, NULL, "unknown section (valid: " CFG_VALID_SECTIONS ")");
+}
+
+static void cfg_on_chain_key(struct cfg_parse *p, const char *name, const char *value)
+{
+    struct fb_config_chain *cc = &p->cfg->chains[p->chain];
+    char msg[CFG_MSG_MAX];
+    if (strcmp(name, "ops") != 0) {
+        const char *ops[] = {"ops"};
+        const char *near = cfg_suggest(name, ops, 1);
+        cfg_report(p, p->line, p->section, name, "unknown key; %s", near
+                   ? "did you mean \"ops\"?" : "a chain section has only \"ops\"");
+        return;
+    }
+    if (cc->line) {
+        cfg_report(p, p->line, p->section, name, "duplicate key (first set on line %d)",
+                   cc->line);
+        return;
+    }
+    cc->line = p->line;
+    if (cfg_chain_parse(value, &cc->chain, msg, sizeof msg) != 0)
+        cfg_report(p, p->line, p->section, name, "%s", msg);
+}
+
+static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
+{
+    char msg[CFG_MSG_MAX];
     if (p->section_state == -1)
-        return 1; /* the section header was already reported */
+        return; /* the section header was already reported */
+    if (*name == '\0') {
+        cfg_report(p, p->line, p->section_state ? p->section : NULL, NULL,
+                   "expected \"key = value\": the key name is missing");
+        return;
+    }
     if (p->section_state == 0) {
         const struct cfg_key *k = cfg_key_find(NULL, name);
         if (k)
@@ -311,34 +388,99 @@ static int cfg_on_key(void *user, const char *section, const char *name, const c
                        k->section);
         else
             cfg_report(p, p->line, NULL, name,
-                       "key outside any section (start one with [sweep], [backend], "
-                       "[measure], [cupti] or [output])");
-        return 1;
+                       "key outside any section (start one with " CFG_VALID_SECTIONS ")");
+        return;
+    }
+    if (p->section_state == 2) {
+        cfg_on_chain_key(p, name, value);
+        return;
     }
     const struct cfg_key *k = cfg_key_find(p->section, name);
     if (!k) {
         cfg_key_hint(p->section, name, msg, sizeof msg);
         cfg_report(p, p->line, p->section, name, "unknown key%s", msg);
-        return 1;
+        return;
     }
     size_t idx = (size_t)(k - cfg_keys);
     if (p->key_line[idx]) {
         cfg_report(p, p->line, p->section, name, "duplicate key (first set on line %d)",
                    p->key_line[idx]);
-        return 1;
+        return;
     }
     p->key_line[idx] = p->line;
     if (k->set(p->cfg, value, msg, sizeof msg) != 0) {
         cfg_report(p, p->line, p->section, name, "%s", msg);
-        return 1;
+        return;
     }
     if (strcmp(k->name, "sizes") == 0)
         p->cfg->sizes_line = p->line;
     else if (strcmp(k->name, "csv") == 0)
         p->cfg->csv_line = p->line;
-    /* Always 1: errors are counted here, so inih's "first error line" stays for what only
-     * inih detects. */
-    return 1;
+    else if (strcmp(k->name, "variants") == 0)
+        p->cfg->variants.line = p->line;
+}
+
+/* One physical line (without its line feed). Our part is what no INI parser does: the line
+ * number, lines too long for inih's buffer (inih would cut them and read the tail as a line
+ * of its own) and NUL bytes (a C string ends there). */
+static void cfg_parse_line(struct cfg_parse *p, const char *start, size_t len)
+{
+    if (len + 2 > INI_MAX_LINE) { /* the text, its line feed and the NUL */
+        cfg_report(p, p->line, NULL, NULL, "line is %zu characters long; at most %d are allowed",
+                   len, INI_MAX_LINE - 2);
+        return;
+    }
+    if (memchr(start, '\0', len)) {
+        cfg_report(p, p->line, NULL, NULL, "line holds a NUL byte (not a text file?)");
+        return;
+    }
+    char text[INI_MAX_LINE];
+    memcpy(text, start, len);
+    text[len] = '\0';
+    struct cfg_split split;
+    cfg_split_line(text, &split);
+    char *shown = text, *end = text + len;
+    while (isspace((unsigned char)*shown))
+        shown++;
+    while (end > shown && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    switch (split.kind) {
+    case CFG_LINE_EMPTY:
+        break;
+    case CFG_LINE_SECTION:
+        cfg_on_section(p, split.section);
+        break;
+    case CFG_LINE_KEY:
+        cfg_on_key(p, split.name, split.value);
+        break;
+    case CFG_LINE_ERROR:
+        /* inih refuses a line that is neither a comment, a "[section]" nor "key = value" */
+        if (*shown == '[') {
+            cfg_report(p, p->line, NULL, NULL, "section header \"%s\" has no closing ']'",
+                       shown);
+            cfg_end_section(p);
+            p->section_state = -1;
+        } else {
+            cfg_report(p, p->line, p->section_state > 0 ? p->section : NULL, NULL,
+                       "expected \"key = value\", got \"%s\"", shown);
+        }
+        break;
+    }
+}
+
+/* Splits the file into lines (at line feeds: what fgets does for inih) and parses each. */
+static void cfg_parse_text(struct cfg_parse *p, const char *data, size_t size)
+{
+    size_t pos = 0;
+    while (pos < size) {
+        const char *start = data + pos;
+        const char *nl = memchr(start, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - start) : size - pos;
+        pos += len + (nl ? 1 : 0);
+        p->line++;
+        cfg_parse_line(p, start, len);
+    }
+    cfg_end_section(p);
 }
 
 static int cfg_line_of(const struct cfg_parse *p, const char *name)
@@ -467,17 +609,9 @@ int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct f
     }
     cfg->content_hash = cfg_fnv1a64((const unsigned char *)data, size);
 
-    struct cfg_parse p = {.cfg = cfg, .path = path, .diag = diag, .data = data, .size = size};
+    struct cfg_parse p = {.cfg = cfg, .path = path, .diag = diag};
     _Static_assert(sizeof p.key_line / sizeof p.key_line[0] >= 19, "key_line too small");
-    int first = ini_parse_stream(cfg_read_line, &p, cfg_on_key, &p);
-    if (first < 0) {
-        free(data);
-        free(p.msgs);
-        return fb_fail(err, FB_ERR_RUNTIME, "%s: inih could not allocate its line buffer", path);
-    }
-    /* Anything inih rejected that the reader did not already report. */
-    if (first > 0 && first != p.bad_line)
-        cfg_report(&p, first, NULL, NULL, "cannot parse this line");
+    cfg_parse_text(&p, data, size);
     free(data);
 
     cfg_check_whole(&p);

@@ -7,7 +7,10 @@
  *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache
  *   [cupti]    activity, counters
  *   [output]   csv, plots
- */
+ *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
+ *
+ * Config knows ops (kernels/op_table.h), not variants: the [sweep] variants list is kept as
+ * names, and plan resolves them against the variants it builds (plan/select.h). */
 #ifndef FB_CONFIG_CONFIG_H
 #define FB_CONFIG_CONFIG_H
 
@@ -17,13 +20,44 @@
 #include <stdio.h>
 
 #include "common/error.h"
-#include "plan/variants.h"
+#include "op_table.h"
 
 #define FB_PATH_MAX 1024
 #define FB_MAX_SIZES 1024
+#define FB_MAX_CHAINS 16
+#define FB_CHAIN_NAME_MAX 32        /* a chain's name, NUL included */
+#define FB_MAX_VARIANT_NAMES 64     /* names in a [sweep] variants list */
+#define FB_VARIANT_NAME_CHARS 64    /* a name of that list, NUL included */
+
+/* A chain from a `[chain NAME]` section: `ops = mul, bias(0.5), relu`, checked against the op
+ * table (kernels/op_table.h): known ops, the right number of parameters, only the first op
+ * binary. The plan turns each into the variants eager_NAME and fused_NAME. */
+struct fb_config_chain {
+    char name[FB_CHAIN_NAME_MAX]; /* NAME: lower-case letters, digits and '_' */
+    int line;                     /* the line of its ops key, for messages of later stages */
+    struct fb_chain chain;
+};
+
+/* The names of plan's built-in variants (plan/variants.c), which a chain's variants
+ * (eager_NAME, fused_NAME) must not take. The one copy of the list: config refuses a chain
+ * name that would clash (config must not include plan, which depends on it), and
+ * tests/plan/test_select.c holds the list to plan's table. When plan builds the variants
+ * from the chains it can own the list and this check. */
+extern const char *const fb_builtin_variant_names[];
+extern const size_t fb_builtin_variant_name_count;
 
 enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
 enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
+
+/* The [sweep] variants list as written: "all" (the default), or names. Only its syntax is
+ * checked here (a comma list of non-empty names); which names exist is plan's business
+ * (fb_plan_select_variants), since chains add variants. */
+struct fb_config_variants {
+    bool all;
+    size_t n_names;
+    char names[FB_MAX_VARIANT_NAMES][FB_VARIANT_NAME_CHARS];
+    int line; /* the line of the key in the file; 0: the default or a command-line override */
+};
 
 struct fb_config {
     /* where it came from */
@@ -36,9 +70,13 @@ struct fb_config {
                                      that a later points_per_decade override can re-expand it */
     uint64_t sizes[FB_MAX_SIZES]; /* element counts, sorted ascending, unique */
     size_t n_sizes;
-    bool variant_enabled[FB_MAX_VARIANTS]; /* indexed like fb_variants[] (plan/variants.h) */
+    struct fb_config_variants variants;
     int points_per_decade;        /* log spacing of a "lo..hi" range */
     char dtype[16];               /* "fp32" (the only one so far) */
+
+    /* [chain NAME] sections, in file order */
+    struct fb_config_chain chains[FB_MAX_CHAINS];
+    size_t n_chains;
 
     /* [backend] */
     enum fb_backend_choice backend;

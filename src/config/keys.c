@@ -12,7 +12,6 @@
 #include <strings.h>
 
 #include "config/suggest.h"
-#include "plan/variants.h"
 
 /* ---- value parsers ------------------------------------------------------------------ */
 
@@ -37,8 +36,7 @@ static int parse_int(const char *value, long lo, long hi, int *out, char *msg, s
     return 0;
 }
 
-/* A finite decimal number in [lo, hi], or (lo, hi] when lo_open. */
-static int parse_double(const char *value, double lo, int lo_open, double hi, double *out,
+int cfg_parse_real(const char *value, double lo, int lo_open, double hi, double *out,
                         char *msg, size_t n)
 {
     char *end;
@@ -130,25 +128,12 @@ static int set_points_per_decade(struct fb_config *cfg, const char *value, char 
     return parse_int(value, 1, 100, &cfg->points_per_decade, msg, n);
 }
 
+/* The list's syntax only: which names exist is resolved by plan (fb_plan_select_variants),
+ * which knows the variants (the built-ins and those of the chains). */
 static int set_variants(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
-    bool on[sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0]] = {false};
-    const char *names[sizeof on / sizeof on[0]];
-    size_t count = fb_variant_count < sizeof on / sizeof on[0] ? fb_variant_count
-                                                                : sizeof on / sizeof on[0];
-    for (size_t i = 0; i < count; i++)
-        names[i] = fb_variants[i].name;
-
-    if (strcmp(value, "all") == 0) {
-        for (size_t i = 0; i < count; i++)
-            cfg->variant_enabled[i] = true;
-        return 0;
-    }
-    /* Every unknown name is reported in one message, each with its nearest known name. */
-    int bad = 0, len = 0;
-    msg[0] = '\0';
-    const char *p = value;
-    for (;;) {
+    struct fb_config_variants v = {.all = strcmp(value, "all") == 0};
+    for (const char *p = value; !v.all;) {
         const char *end = strchr(p, ',');
         if (!end)
             end = p + strlen(p);
@@ -157,43 +142,29 @@ static int set_variants(struct fb_config *cfg, const char *value, char *msg, siz
             a++;
         while (b > a && isspace((unsigned char)b[-1]))
             b--;
-        char name[64];
-        size_t nl = (size_t)(b - a) < sizeof name - 1 ? (size_t)(b - a) : sizeof name - 1;
-        memcpy(name, a, nl);
-        name[nl] = '\0';
-        if (nl == 0) {
+        size_t len = (size_t)(b - a);
+        if (len == 0) {
             snprintf(msg, n, "empty name in list \"%s\" (give names separated by commas, or all)",
                      value);
             return -1;
         }
-        size_t i = 0;
-        while (i < count && strcmp(names[i], name) != 0)
-            i++;
-        if (i < count) {
-            on[i] = true;
-        } else if (len >= 0 && (size_t)len < n) {
-            const char *near = cfg_suggest(name, names, count);
-            len += snprintf(msg + len, n - (size_t)len, "%sunknown variant \"%s\"",
-                            bad ? "; " : "", name);
-            if (near && (size_t)len < n)
-                len += snprintf(msg + len, n - (size_t)len, " (did you mean \"%s\"?)", near);
-            bad++;
+        if (len >= sizeof v.names[0]) {
+            snprintf(msg, n, "name \"%.*s...\" is %zu characters long; no variant name has more "
+                     "than %zu", 20, a, len, sizeof v.names[0] - 1);
+            return -1;
         }
+        if (v.n_names == FB_MAX_VARIANT_NAMES) {
+            snprintf(msg, n, "more than %d names in the list", FB_MAX_VARIANT_NAMES);
+            return -1;
+        }
+        memcpy(v.names[v.n_names], a, len);
+        v.names[v.n_names++][len] = '\0';
         if (*end == '\0')
             break;
         p = end + 1;
     }
-    if (bad) {
-        if (len >= 0 && (size_t)len < n) {
-            len += snprintf(msg + len, n - (size_t)len, "; known:");
-            for (size_t i = 0; i < count && (size_t)len < n; i++)
-                len += snprintf(msg + len, n - (size_t)len, " %s", names[i]);
-            if ((size_t)len < n)
-                snprintf(msg + len, n - (size_t)len, ", or all");
-        }
-        return -1;
-    }
-    memcpy(cfg->variant_enabled, on, sizeof on);
+    v.line = 0; /* the file's loader sets it */
+    cfg->variants = v;
     return 0;
 }
 
@@ -253,18 +224,18 @@ static int set_max_reps(struct fb_config *cfg, const char *value, char *msg, siz
 
 static int set_min_time(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
-    return parse_double(value, 0.0, 0, 3600.0, &cfg->min_time_s, msg, n);
+    return cfg_parse_real(value, 0.0, 0, 3600.0, &cfg->min_time_s, msg, n);
 }
 
 static int set_max_time(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
-    return parse_double(value, 0.0, 1, 3600.0, &cfg->max_time_s, msg, n);
+    return cfg_parse_real(value, 0.0, 1, 3600.0, &cfg->max_time_s, msg, n);
 }
 
 static int set_target_noise(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     /* 0 is allowed: never "stable enough", so every point runs to max_time or max_reps. */
-    return parse_double(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
+    return cfg_parse_real(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
 }
 
 static int set_cache(struct fb_config *cfg, const char *value, char *msg, size_t n)

@@ -23,6 +23,12 @@ extern const size_t cfg_key_count;
 extern const char *const cfg_sections[];
 extern const size_t cfg_section_count;
 
+/* A real value: a finite decimal number (strtod syntax, scientific notation included, no
+ * blanks around it) in [lo, hi], or (lo, hi] when lo_open. Returns 0, or -1 with the reason
+ * in msg ("\"x\" is not a number", "5 is out of range [0, 1]"); *out unchanged then. */
+int cfg_parse_real(const char *value, double lo, int lo_open, double hi, double *out, char *msg,
+                   size_t n);
+
 /* The key `name` of `section`, or of any section when section is NULL; NULL if none. */
 const struct cfg_key *cfg_key_find(const char *section, const char *name);
 

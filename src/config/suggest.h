@@ -1,4 +1,5 @@
-/* Nearest-name suggestions for "did you mean ...?" messages. Internal to src/config. */
+/* Nearest-name suggestions for "did you mean ...?" messages: src/config's, and plan's for
+ * variant names (plan depends on config, never the reverse). */
 #ifndef FB_CONFIG_SUGGEST_H
 #define FB_CONFIG_SUGGEST_H
 

@@ -1,9 +1,9 @@
-/* Kernel activity windows (contracts in cupti_probe.h).
+/* Kernel activity windows (contracts in cupti_session.h).
  *
  * CUPTI hands activity buffers to two callbacks that carry no user pointer, so the records of
  * the open window are collected in one process-wide sink, under a mutex because CUPTI may call
- * back from its own thread. Only one fb_cupti is open at a time (cupti_probe.h), so the sink is
- * that handle's.
+ * back from its own thread. Only one CUPTI session is open at a time (cupti_session.h), so the
+ * sink is that session's.
  *
  * Sequence (CUDA13-NOTES.md): register callbacks; enable CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
  * (KIND_KERNEL would serialize the kernels it observes); the caller launches and synchronizes;
@@ -85,7 +85,7 @@ static void CUPTIAPI on_buffer_complete(CUcontext ctx, uint32_t stream_id, uint8
     free(buffer);
 }
 
-int fb_cupti_activity_setup(struct fb_cupti *c, struct fb_error *err)
+int fb_cupti_activity_setup(struct fb_cupti_session *c, struct fb_error *err)
 {
     (void)c;
     int rc;
@@ -104,7 +104,7 @@ int fb_cupti_activity_setup(struct fb_cupti *c, struct fb_error *err)
     return FB_CUPTI_CALL(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), err);
 }
 
-void fb_cupti_activity_teardown(struct fb_cupti *c)
+void fb_cupti_activity_teardown(struct fb_cupti_session *c)
 {
     if (c->window_open) {
         (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -128,10 +128,10 @@ static uint32_t stream_id_of(void *stream)
     return id;
 }
 
-int fb_cupti_activity_start(struct fb_cupti *c, void *stream, struct fb_error *err)
+int fb_cupti_activity_start(struct fb_cupti_session *c, void *stream, struct fb_error *err)
 {
     const char *why = NULL;
-    if (!fb_cupti_available(c, FB_CUPTI_ACTIVITY, &why))
+    if (!fb_cupti_part_works(c, FB_CUPTI_ACTIVITY, &why))
         return fb_fail(err, FB_ERR_UNAVAILABLE, "CUPTI activity unavailable: %s", why);
     if (c->window_open)
         return fb_fail(err, FB_ERR_USAGE, "fb_cupti_activity_start: a window is already open");
@@ -162,7 +162,7 @@ int fb_cupti_activity_start(struct fb_cupti *c, void *stream, struct fb_error *e
     return FB_OK;
 }
 
-int fb_cupti_activity_stop(struct fb_cupti *c, struct fb_kernel_trace *out,
+int fb_cupti_activity_stop(struct fb_cupti_session *c, struct fb_kernel_trace *out,
                            struct fb_error *err)
 {
     if (!c || !c->window_open)

@@ -1,4 +1,4 @@
-/* Error messages for failed CUPTI and CUDA calls (contract in cupti_check.h). */
+/* Error messages for failed CUPTI calls (contract in cupti_check.h). */
 #include "cupti/cupti_check.h"
 
 #include <cupti.h>
@@ -47,13 +47,4 @@ int fb_cupti_check(CUptiResult r, const char *call, const char *file, int line,
         name = "unknown CUPTI result";
     return fb_fail(err, code_of(r), "%s (%s:%d): %s (%d)%s", call, file, line, name, (int)r,
                    hint(r));
-}
-
-int fb_cuda_check(cudaError_t r, const char *call, const char *file, int line,
-                  struct fb_error *err)
-{
-    if (r == cudaSuccess)
-        return FB_OK;
-    return fb_fail(err, FB_ERR_RUNTIME, "%s (%s:%d): %s: %s", call, file, line,
-                   cudaGetErrorName(r), cudaGetErrorString(r));
 }

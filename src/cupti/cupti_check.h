@@ -1,4 +1,5 @@
-/* Checking every CUPTI and CUDA runtime call (internal to src/cupti/, CUPTI builds only).
+/* Checking every CUPTI call (internal to src/cupti/, CUPTI builds only; CUDA runtime calls
+ * go through common/cuda_check.h).
  *
  * Like BabelStream's CU(expr), but the error is returned, not printed:
  *   if ((rc = FB_CUPTI_CALL(cuptiActivityFlushAll(0), err)) < 0) goto out;
@@ -8,20 +9,14 @@
 #ifndef FB_CUPTI_CUPTI_CHECK_H
 #define FB_CUPTI_CUPTI_CHECK_H
 
-#include <cuda_runtime_api.h>
 #include <cupti_result.h>
 
 #include "common/error.h"
 
 #define FB_CUPTI_CALL(call, err) fb_cupti_check((call), #call, __FILE__, __LINE__, (err))
-#define FB_CUDA_CALL(call, err) fb_cuda_check((call), #call, __FILE__, __LINE__, (err))
 
 /* FB_OK when r is CUPTI_SUCCESS; otherwise fills err (see above) and returns the code. */
 int fb_cupti_check(CUptiResult r, const char *call, const char *file, int line,
                    struct fb_error *err);
-
-/* FB_OK when r is cudaSuccess; otherwise fills err and returns FB_ERR_RUNTIME. */
-int fb_cuda_check(cudaError_t r, const char *call, const char *file, int line,
-                  struct fb_error *err);
 
 #endif

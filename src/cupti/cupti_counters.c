@@ -1,4 +1,4 @@
-/* DRAM and L2 bytes of one call through the CUPTI range profiler (contracts in cupti_probe.h
+/* DRAM and L2 bytes of one call through the CUPTI range profiler (contracts in cupti_session.h
  * and cupti_counters_host.h).
  *
  * Host side (no GPU needed): a host object for the chip turns metric names into a config image
@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
+#include "cupti/cupti_device.h"
 #include "cupti/cupti_counters_host.h"
 #include "cupti/cupti_internal.h"
 #include "cupti/traffic.h"
@@ -142,7 +144,7 @@ static const char *unsupported_reason(const CUpti_Profiler_DeviceSupported_Param
  * hides the counters (gVisor: ncu's "LibraryNotLoaded") or a driver that keeps them for
  * administrators refuses here, and the part is reported unavailable once, at setup, with
  * CUPTI's own error text, instead of failing at the first point. */
-static int trial_enable(struct fb_cupti *c, struct fb_error *err)
+static int trial_enable(struct fb_cupti_session *c, struct fb_error *err)
 {
     CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = (CUcontext)c->cu_context;
@@ -154,7 +156,7 @@ static int trial_enable(struct fb_cupti *c, struct fb_error *err)
     return FB_CUPTI_CALL(cuptiRangeProfilerDisable(&dis), err);
 }
 
-int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err)
+int fb_cupti_counters_setup(struct fb_cupti_session *c, struct fb_error *err)
 {
     int rc = fb_cupti_profiler_init(err);
     if (rc < 0)
@@ -196,7 +198,7 @@ int fb_cupti_counters_setup(struct fb_cupti *c, struct fb_error *err)
     return trial_enable(c, err);
 }
 
-void fb_cupti_counters_teardown(struct fb_cupti *c)
+void fb_cupti_counters_teardown(struct fb_cupti_session *c)
 {
     host_free((CUpti_Profiler_Host_Object *)c->host);
     c->host = NULL;
@@ -207,7 +209,7 @@ void fb_cupti_counters_teardown(struct fb_cupti *c)
 }
 
 /* One profiled call: everything between enable and disable. `object` is enabled. */
-static int profile_call(struct fb_cupti *c, CUpti_RangeProfiler_Object *object,
+static int profile_call(struct fb_cupti_session *c, CUpti_RangeProfiler_Object *object,
                         int (*prepare)(void *ctx, struct fb_error *err),
                         int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
                         struct fb_traffic *out, struct fb_error *err)
@@ -259,7 +261,7 @@ static int profile_call(struct fb_cupti *c, CUpti_RangeProfiler_Object *object,
         if ((rc = FB_CUPTI_CALL(cuptiRangeProfilerStart(&start), err)) < 0)
             goto out;
         int run_rc = run_once(ctx, err);
-        int sync_rc = run_rc < 0 ? FB_OK : FB_CUDA_CALL(cudaDeviceSynchronize(), err);
+        int sync_rc = run_rc < 0 ? FB_OK : FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
         CUpti_RangeProfiler_Stop_Params stop = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
         stop.pRangeProfilerObject = object;
         rc = FB_CUPTI_CALL(cuptiRangeProfilerStop(&stop), run_rc < 0 || sync_rc < 0 ? NULL : err);
@@ -323,13 +325,14 @@ out:
     return rc;
 }
 
-int fb_cupti_measure_traffic(struct fb_cupti *c, int (*prepare)(void *ctx, struct fb_error *err),
+int fb_cupti_measure_traffic(struct fb_cupti_session *c,
+                             int (*prepare)(void *ctx, struct fb_error *err),
                              int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
                              struct fb_traffic *out, struct fb_error *err)
 {
     fb_traffic_init(out);
     const char *why = NULL;
-    if (!fb_cupti_available(c, FB_CUPTI_COUNTERS, &why))
+    if (!fb_cupti_part_works(c, FB_CUPTI_COUNTERS, &why))
         return fb_fail(err, FB_ERR_UNAVAILABLE, "CUPTI counters unavailable: %s", why);
     if (c->window_open)
         return fb_fail(err, FB_ERR_USAGE, "fb_cupti_measure_traffic: an activity window is "

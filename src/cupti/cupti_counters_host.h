@@ -1,6 +1,6 @@
 /* The host half of the range profiler: what needs only the chip's name, no GPU.
- * Compiled only with CUPTI (FB_HAVE_CUPTI). Used by fb_cupti_open and by the tests, which check
- * the configuration for a chip without the chip. */
+ * Compiled only with CUPTI (FB_HAVE_CUPTI). Used by fb_cupti_session_open and by the tests,
+ * which check the configuration for a chip without the chip. */
 #ifndef FB_CUPTI_CUPTI_COUNTERS_HOST_H
 #define FB_CUPTI_CUPTI_COUNTERS_HOST_H
 

@@ -1,7 +1,7 @@
 /* Kernel activity records of one collection window, and what they say about a variant.
  *
  * Plain C, no CUPTI types: always compiled, so the aggregation is tested everywhere. The CUPTI
- * collector (cupti_probe.h) fills a trace; fb_kernel_trace_summarize turns it into the
+ * collector (cupti_session.h) fills a trace; fb_kernel_trace_summarize turns it into the
  * `launches` and `kernel_time_s` columns of a record.
  *
  * How the records become calls. The runner makes K calls of a variant, one after another, on

@@ -6,19 +6,25 @@
 #include "elementwise_contract.h"
 #include "elementwise_ops.h"
 
-static void reference_step(const struct fb_step *st, const float *const in[FB_BUF_COUNT],
-                           float *out, int64_t n)
+/* One step over [0, n), element by element with the element functions every backend uses
+ * (kernels/elementwise_ops.h). A chain step applies its ops in order to each element. */
+static void reference_step(const struct fb_step *st, const float *x, const float *y, float *out,
+                           int64_t n)
 {
-    const float *x = in[st->in0];
-    const float *y = st->in1 == FB_BUF_NONE ? NULL : in[st->in1];
+    const struct fb_op_params none = {{0.0f, 0.0f}};
     for (int64_t i = 0; i < n; i++) {
-        switch (st->op) {
-        case FB_OP_COPY:
-        case FB_OP_MEMCPY: out[i] = fb_op_copy(x[i]); break;
-        case FB_OP_ADD: out[i] = fb_op_add(x[i], y[i]); break;
-        case FB_OP_RELU: out[i] = fb_op_relu(x[i]); break;
-        case FB_OP_THRESHOLD: out[i] = fb_op_threshold(x[i], st->threshold, st->value); break;
-        case FB_OP_ADD_RELU: out[i] = fb_op_add_relu(x[i], y[i]); break;
+        switch (st->kind) {
+        case FB_STEP_MEMCPY: out[i] = fb_op_copy(x[i], 0.0f, none); break;
+        case FB_STEP_ADD_RELU: out[i] = fb_op_add_relu(x[i], y[i]); break;
+        case FB_STEP_OP:
+        case FB_STEP_CHAIN: {
+            const struct fb_chain *ch = &st->chain;
+            float v = fb_op_apply(ch->ops[0].op, x[i], y ? y[i] : 0.0f, ch->ops[0].params);
+            for (int k = 1; k < ch->n_ops; k++)
+                v = fb_op_apply(ch->ops[k].op, v, 0.0f, ch->ops[k].params);
+            out[i] = v;
+            break;
+        }
         default: out[i] = NAN; break;
         }
     }
@@ -27,11 +33,14 @@ static void reference_step(const struct fb_step *st, const float *const in[FB_BU
 void fb_reference_run(const struct fb_variant *v, const float *a, const float *b, float *tmp,
                       float *out, int64_t n)
 {
-    const float *in[FB_BUF_COUNT] = {[FB_BUF_A] = a, [FB_BUF_B] = b, [FB_BUF_TMP] = tmp,
-                                     [FB_BUF_C] = out};
+    /* Both temporaries of an eager chain map to tmp: every step is elementwise (element i
+     * is read before it is written, and nothing else), so a step may read and write it. */
+    float *buf[FB_BUF_COUNT] = {[FB_BUF_A] = (float *)a, [FB_BUF_B] = (float *)b,
+                                [FB_BUF_TMP] = tmp, [FB_BUF_TMP2] = tmp, [FB_BUF_C] = out};
     for (int s = 0; s < v->n_steps; s++) {
         const struct fb_step *st = &v->steps[s];
-        reference_step(st, in, st->out == FB_BUF_TMP ? tmp : out, n);
+        reference_step(st, buf[st->in0], st->in1 == FB_BUF_NONE ? NULL : buf[st->in1],
+                       buf[st->out], n);
     }
 }
 
@@ -43,6 +52,27 @@ int64_t fb_first_mismatch(const float *got, const float *want, int64_t n)
         memcpy(&w, &want[i], sizeof w);
         if (!fb_result_matches(w, g))
             return i;
+    }
+    return -1;
+}
+
+int64_t fb_first_mismatch_ulps(const float *got, const float *want, int64_t n, int ulps)
+{
+    if (ulps <= 0)
+        return fb_first_mismatch(got, want, n);
+    /* ulps units of the last place of 1.0 (2^-23 each): the absolute part of the check. */
+    const double absolute = ulps * 0x1p-23;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t g, w;
+        memcpy(&g, &got[i], sizeof g);
+        memcpy(&w, &want[i], sizeof w);
+        if (fb_result_within_ulps(w, g, ulps))
+            continue;
+        const double scale = fabs((double)want[i]) > 1.0 ? fabs((double)want[i]) : 1.0;
+        if (!fb_bits_are_nan(w) && !fb_bits_are_nan(g) && isfinite(want[i]) &&
+            isfinite(got[i]) && fabs((double)got[i] - (double)want[i]) <= absolute * scale)
+            continue;
+        return i;
     }
     return -1;
 }

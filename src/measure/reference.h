@@ -6,8 +6,9 @@
 
 #include "plan/variants.h"
 
-/* Computes variant v on the host, one plain single-threaded loop per step, into out
- * (tmp is scratch for chains that need it, may be NULL otherwise). */
+/* Computes variant v on the host, one plain single-threaded loop per step, with the
+ * element functions of kernels/elementwise_ops.h, into out (tmp is scratch for the
+ * temporaries of eager chains, may be out itself, NULL when v has none). */
 void fb_reference_run(const struct fb_variant *v, const float *a, const float *b, float *tmp,
                       float *out, int64_t n);
 
@@ -15,6 +16,18 @@ void fb_reference_run(const struct fb_variant *v, const float *a, const float *b
  * kernels/elementwise_contract.h (fb_result_matches: the same bits, except that any NaN
  * matches a NaN); -1 when all match. */
 int64_t fb_first_mismatch(const float *got, const float *want, int64_t n);
+
+/* The same for a variant with transcendental ops (fb_variant_ulp_bound(v) = ulps > 0): the
+ * host reference calls glibc's expf, a GPU libdevice's (kernels/elementwise_contract.h), so
+ * element i matches when it is within `ulps` units in the last place of want[i]
+ * (fb_result_within_ulps), or, for an op after the transcendental one that cancelled
+ * (sigmoid(x) - 0.5 through bias(-0.5) leaves a small result whose ULPs are tiny), when
+ * |got - want| <= ulps * 2^-23 * max(|want|, 1): the bound carried as an absolute error on
+ * values of order 1, which is what the runner's inputs in [-1, 1) give. A chain that scales
+ * such a difference up by a large factor can exceed it on a GPU (and then fails there). On
+ * the CPU backend the kernels call the same functions as this reference and agree bit for
+ * bit. ulps <= 0: fb_first_mismatch. */
+int64_t fb_first_mismatch_ulps(const float *got, const float *want, int64_t n, int ulps);
 
 /* Fills x[0..n) with values uniform in [-1, 1), a pure function of (seed, i), computed in
  * parallel (counter-based: splitmix64 of seed + i). Half the sums a + b are negative, so relu

@@ -67,16 +67,39 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
     return rc;
 }
 
-static bool variant_enabled(const struct fb_config *cfg, size_t index)
+/* The variants of the sweep into *set: sw->variants, or when the caller gave none, a set
+ * built from the config into *owned (freed by the caller, NULL otherwise). */
+static int sweep_variants(const struct fb_sweep *sw, const struct fb_variant_set **set,
+                          struct fb_variant_set **owned, struct fb_error *err)
 {
-    return index < sizeof cfg->variant_enabled / sizeof cfg->variant_enabled[0] &&
-           cfg->variant_enabled[index];
+    *owned = NULL;
+    *set = sw->variants;
+    if (*set)
+        return FB_OK;
+    int rc = fb_variant_set_new(sw->cfg, owned, err);
+    *set = *owned;
+    return rc;
 }
 
-static bool any_enabled_uses(const struct fb_config *cfg, enum fb_buffer buf)
+int fb_variant_set_new(const struct fb_config *cfg, struct fb_variant_set **set,
+                       struct fb_error *err)
 {
-    for (size_t i = 0; i < fb_variant_count; i++)
-        if (variant_enabled(cfg, i) && fb_variant_uses_buffer(&fb_variants[i], buf))
+    *set = malloc(sizeof **set);
+    if (!*set)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for the variant set");
+    int rc = fb_variant_set_build(cfg, *set, err);
+    if (rc != FB_OK) {
+        free(*set);
+        *set = NULL;
+    }
+    return rc;
+}
+
+static bool any_enabled_uses(const struct fb_config *cfg, const struct fb_variant_set *set,
+                             enum fb_buffer buf)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (fb_variant_set_enabled(cfg, set, i) && fb_variant_uses_buffer(&set->v[i], buf))
             return true;
     return false;
 }
@@ -85,8 +108,15 @@ uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_by
 {
     uint64_t n = cfg->n_sizes ? cfg->sizes[cfg->n_sizes - 1] : 0;
     uint64_t arrays = 0;
-    for (int b = 0; b < FB_BUF_COUNT; b++)
-        arrays += any_enabled_uses(cfg, (enum fb_buffer)b);
+    struct fb_error err;
+    struct fb_variant_set *set = NULL;
+    if (fb_variant_set_new(cfg, &set, &err) == FB_OK) {
+        for (int b = 0; b < FB_BUF_COUNT; b++)
+            arrays += any_enabled_uses(cfg, set, (enum fb_buffer)b);
+    } else {
+        arrays = FB_BUF_COUNT; /* a malformed chain fails the sweep later; count them all */
+    }
+    free(set);
     /* Saturating products (common/checked.h): a size past any memory reads as "too big". */
     const uint64_t per_array = fb_mul_u64_saturating(n, sizeof(float));
     if (backend_bytes)
@@ -115,15 +145,22 @@ int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_b
     if (n < 0 || !fb_mul_size((size_t)n, sizeof(float), &bytes))
         return fb_fail(err, FB_ERR_USAGE, "%" PRId64 " floats do not fit in the address space",
                        n);
+    struct fb_variant_set *owned;
+    const struct fb_variant_set *set;
+    int rc = sweep_variants(sw, &set, &owned, err);
+    if (rc != FB_OK)
+        return rc;
     for (int b = 0; b < FB_BUF_COUNT; b++) {
-        if (!any_enabled_uses(sw->cfg, (enum fb_buffer)b))
+        if (!any_enabled_uses(sw->cfg, set, (enum fb_buffer)b))
             continue;
-        int rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
+        rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
         if (rc != FB_OK) {
+            free(owned);
             fb_size_buffers_free(sw, sb);
             return rc;
         }
     }
+    free(owned);
     sb->host_a = malloc(bytes ? bytes : 1);
     sb->host_b = malloc(bytes ? bytes : 1);
     sb->host_out = malloc(bytes ? bytes : 1);
@@ -175,10 +212,13 @@ static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
     rc = sw->ops->download(sw->backend, sb->host_out, sb->dev[FB_BUF_C], bytes, err);
     if (rc != FB_OK)
         return rc;
-    /* The reference's tmp can share host_want with its output: every op is elementwise,
-     * so step 2 reads tmp[i] before it writes c[i] at the same place. */
+    /* The reference's temporaries can share host_want with its output: every op is
+     * elementwise, so a step reads tmp[i] before it writes c[i] at the same place. */
     fb_reference_run(call->variant, sb->host_a, sb->host_b, sb->host_want, sb->host_want, n);
-    int64_t bad = fb_first_mismatch(sb->host_out, sb->host_want, n);
+    /* Exact variants: the same bits (but NaN payloads); with transcendental ops: within the
+     * ULP bound of their ops (reference.h says how, and why). */
+    int64_t bad = fb_first_mismatch_ulps(sb->host_out, sb->host_want, n,
+                                         fb_variant_ulp_bound(call->variant));
     if (bad >= 0)
         return fb_fail(err, FB_ERR_VERIFY,
                        "wrong result at element %" PRId64 " of %" PRId64
@@ -467,19 +507,20 @@ static void set_status(const struct fb_config *cfg, struct point *p)
 static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
                         int64_t n, struct fb_size_buffers *sb, int *failed, struct fb_error *err)
 {
+    const struct fb_variant_set *set = sw->variants;
     const int max_reps = sw->cfg->max_reps;
     struct point points[FB_MAX_VARIANTS];
     int count = 0;
     /* per point: max_reps clean and max_reps dropped samples; then the scratch */
-    double *memory = calloc((2 * fb_variant_count + 1) * (size_t)max_reps, sizeof *memory);
+    double *memory = calloc((2 * set->count + 1) * (size_t)max_reps, sizeof *memory);
     if (!memory)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", max_reps);
-    double *scratch = memory + 2 * fb_variant_count * (size_t)max_reps;
+    double *scratch = memory + 2 * set->count * (size_t)max_reps;
 
     int rc = FB_OK;
-    for (size_t vi = 0; rc == FB_OK && vi < fb_variant_count; vi++) {
-        const struct fb_variant *v = &fb_variants[vi];
-        if (!variant_enabled(sw->cfg, vi) || (cb->skip && cb->skip(cb->user, v, n)))
+    for (size_t vi = 0; rc == FB_OK && vi < set->count; vi++) {
+        const struct fb_variant *v = &set->v[vi];
+        if (!fb_variant_set_enabled(sw->cfg, set, vi) || (cb->skip && cb->skip(cb->user, v, n)))
             continue;
         if (sw->interrupted && *sw->interrupted) {
             rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
@@ -527,28 +568,36 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
     return rc;
 }
 
-int fb_sweep_run(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb, int *failed,
+int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
                  struct fb_error *err)
 {
     *failed = 0;
-    for (size_t si = 0; si < sw->cfg->n_sizes; si++) {
+    struct fb_variant_set *owned;
+    const struct fb_variant_set *set;
+    int rc = sweep_variants(sweep, &set, &owned, err);
+    if (rc != FB_OK)
+        return rc;
+    struct fb_sweep with_set = *sweep;
+    with_set.variants = set;
+    const struct fb_sweep *sw = &with_set;
+    for (size_t si = 0; rc == FB_OK && si < sw->cfg->n_sizes; si++) {
         const int64_t n = (int64_t)sw->cfg->sizes[si];
         bool pending = false;
-        for (size_t vi = 0; vi < fb_variant_count; vi++)
-            if (variant_enabled(sw->cfg, vi) && !(cb->skip && cb->skip(cb->user, &fb_variants[vi], n)))
+        for (size_t vi = 0; vi < set->count; vi++)
+            if (fb_variant_set_enabled(sw->cfg, set, vi) &&
+                !(cb->skip && cb->skip(cb->user, &set->v[vi], n)))
                 pending = true;
         if (!pending)
             continue;
 
         struct fb_size_buffers sb;
-        int rc = fb_size_buffers_alloc(sw, n, &sb, err);
+        rc = fb_size_buffers_alloc(sw, n, &sb, err);
         if (rc == FB_OK)
             rc = fb_size_buffers_fill(sw, n, &sb, err);
         if (rc == FB_OK)
             rc = measure_size(sw, cb, n, &sb, failed, err);
         fb_size_buffers_free(sw, &sb);
-        if (rc != FB_OK)
-            return rc;
     }
-    return FB_OK;
+    free(owned);
+    return rc;
 }

@@ -81,10 +81,19 @@ struct fb_sweep {
     const struct fb_probe *probe; /* NULL: none */
     uint64_t seed;                /* inputs of size n are drawn from seed ^ n */
     volatile sig_atomic_t *interrupted; /* set by a signal handler; checked between samples */
+    /* The variants (plan/variants.h), built once from cfg by the caller; NULL: the runner
+     * builds them from cfg itself. Variant i runs when cfg selects it (fb_variant_set_enabled). */
+    const struct fb_variant_set *variants;
 };
 
-/* Runs every enabled variant at every size of sweep->cfg, in size order, variants in table
- * order (copy first). Returns FB_OK when the sweep ran to the end (points may have failed:
+/* Allocates and builds the variant set of cfg (fb_variant_set_build) into *set, which the
+ * caller frees with free(). Returns FB_OK, FB_ERR_USAGE for a malformed chain, or
+ * FB_ERR_RUNTIME when out of memory. */
+int fb_variant_set_new(const struct fb_config *cfg, struct fb_variant_set **set,
+                       struct fb_error *err);
+
+/* Runs every enabled variant at every size of sweep->cfg, in size order, variants in the
+ * set's order (the built-ins, copy first, then the chains'). Returns FB_OK when the sweep ran to the end (points may have failed:
  * see *failed), FB_ERR_INTERRUPTED after Ctrl-C (the point in progress is abandoned, every
  * finished one was already handed to point_done), or the error that stopped it. */
 int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,

@@ -1,63 +1,134 @@
-/* Variants are data: each is a chain of steps (one kernel launch each) that computes
- * c from a and b, with the traffic it moves.
+/* Variants are data: each is a list of steps (one kernel launch each) that computes c from
+ * a (and b), with the traffic it moves and the launches it makes, both derived from the
+ * steps (by fb_variant_set_build; the built-in table writes them out and a test holds it to
+ * the derivation):
  *
  *   bytes_model    = elements_moved * sizeof(float) * n
  *   bandwidth_gbps = bytes_model / time_median_s / 1e9
+ *   elements_moved = sum over steps of (inputs read + 1 output written), per element:
+ *     a table op:          its arity + 1 (add: a, b, tmp = 3; relu: tmp, c = 2)
+ *     the generic chain:   the distinct inputs of the chain (1 or 2, the first op's arity)
+ *                          + 1 output: the intermediates stay in registers (GPU) or in an
+ *                          L1-sized tile (CPU), never in memory
+ *     handwritten add_relu: 2 + 1 = 3;  memcpy: 1 + 1 = 2
+ *   so eager add -> relu moves 5, fused add_relu 3, copy 2 (the bandwidth ceiling), and a
+ *   chain of k ops whose first is binary moves 3 + 2 (k - 1) eager against 3 fused.
+ *   launches = the steps that are kernels of ours (every step but memcpy).
  *
- * elements_moved counts every array-sized read and write of the chain:
- *   eager add -> relu:  add reads a, b, writes tmp (3); relu reads tmp, writes c (2): 5
- *   fused add_relu:     reads a, b, writes c: 3
- *   copy:               reads a, writes c: 2 (the bandwidth ceiling)
- * Adding a chain is adding a row to the table in variants.c (and, for a new fused
- * operation, a kernel and an fb_op). */
+ * The variants of a run are built once (fb_variant_set_build): the built-ins below, then for
+ * every [chain NAME] of the config eager_NAME (one kernel per op, temporaries in memory) and
+ * fused_NAME (the generic fused kernel, 1 launch). */
 #ifndef FB_PLAN_VARIANTS_H
 #define FB_PLAN_VARIANTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* One step of a chain: a kernel launch (a parallel pass on the CPU), or for FB_OP_MEMCPY the
- * platform's own copy routine (cudaMemcpyAsync device to device; libc memcpy on the CPU),
- * which is a reference, not a kernel of ours. Inputs and output name buffers of the runner:
- * A, B, TMP, C. */
-enum fb_op {
-    FB_OP_COPY, FB_OP_ADD, FB_OP_RELU, FB_OP_THRESHOLD, FB_OP_ADD_RELU, FB_OP_MEMCPY,
-    FB_OP_COUNT
+#include "common/error.h"
+#include "op_table.h"
+
+struct fb_config;
+
+/* What a step runs. Inputs and output name buffers of the runner. */
+enum fb_step_kind {
+    FB_STEP_OP,       /* one op of the table (chain.ops[0]): one kernel */
+    FB_STEP_CHAIN,    /* the whole chain in the generic fused kernel: one kernel */
+    FB_STEP_ADD_RELU, /* the handwritten fused add_relu kernel */
+    FB_STEP_MEMCPY,   /* the platform's copy (cudaMemcpyAsync device to device; libc memcpy
+                         on the CPU): a reference, not a kernel of ours */
 };
-enum fb_buffer { FB_BUF_NONE = -1, FB_BUF_A, FB_BUF_B, FB_BUF_TMP, FB_BUF_C, FB_BUF_COUNT };
+
+/* The runner's buffers: the inputs a and b, two temporaries for eager chains (an op reads
+ * one and writes the other, ping-pong, so no kernel reads and writes the same array), the
+ * output c. */
+enum fb_buffer {
+    FB_BUF_NONE = -1, FB_BUF_A, FB_BUF_B, FB_BUF_TMP, FB_BUF_TMP2, FB_BUF_C, FB_BUF_COUNT
+};
 
 struct fb_step {
-    enum fb_op op;
-    enum fb_buffer in0, in1, out; /* in1 is FB_BUF_NONE for unary ops */
-    float threshold, value;       /* FB_OP_THRESHOLD only */
+    enum fb_step_kind kind;
+    enum fb_buffer in0, in1, out; /* in1 is FB_BUF_NONE when only one input is read */
+    struct fb_chain chain;        /* FB_STEP_OP: the op (n_ops = 1); FB_STEP_CHAIN: the ops */
 };
 
-#define FB_MAX_STEPS 4
-#define FB_MAX_VARIANTS 16 /* capacity of per-variant tables (config, runner) */
+/* What a variant is for, so that nothing depends on its position in a table. */
+enum fb_variant_role {
+    FB_ROLE_COPY_CEILING,      /* our copy kernel: the bandwidth ceiling (copy_fraction) */
+    FB_ROLE_PLATFORM_REFERENCE, /* the platform's own routine (memcpy) */
+    FB_ROLE_EAGER,             /* one kernel per op, temporaries in memory */
+    FB_ROLE_FUSED,             /* the whole chain in one kernel */
+};
+
+#define FB_MAX_STEPS FB_CHAIN_MAX_OPS
+#define FB_BUILTIN_VARIANTS 6
+/* Capacity of a variant set and of per-variant tables (config, runner): the built-ins and
+ * two per chain of the config (FB_MAX_CHAINS, config/config.h). */
+#define FB_MAX_VARIANTS (FB_BUILTIN_VARIANTS + 2 * 16)
+#define FB_VARIANT_NAME_MAX 48
 
 struct fb_variant {
-    const char *name;
-    const char *description;
-    int elements_moved; /* per output element, for bytes_model */
+    char name[FB_VARIANT_NAME_MAX];
+    char description[160];
+    enum fb_variant_role role;
+    /* Eager variants: the name of the fused variant of the same chain (the speedup's
+     * denominator); "" for the others. */
+    char pair[FB_VARIANT_NAME_MAX];
     int n_steps;
-    int launches;       /* declared kernel launches per call; the runner counts the real ones */
     struct fb_step steps[FB_MAX_STEPS];
+    /* Derived from the steps (formulas above). */
+    int elements_moved; /* per output element, for bytes_model */
+    int launches;       /* kernel launches per call; the runner counts the real ones */
 };
 
-/* The variant table, in the order a sweep runs them at each size (copy first, so that every
- * later variant's copy_fraction can be computed from it). */
-extern const struct fb_variant fb_variants[];
+/* The built-in variants, in the order a sweep runs them at each size (copy first):
+ * copy, eager_add_relu, eager_add_threshold, fused_add_relu (handwritten), memcpy,
+ * fused_generic_add_relu (the generic fused kernel on add, relu; its name cannot clash with
+ * a chain's variants, which are eager_NAME and fused_NAME with NAME a chain's name, because
+ * plan refuses a chain named generic_*). */
+extern const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS];
 extern const size_t fb_variant_count;
 
-/* The variant named `name`, or NULL. */
+/* The built-in variant named `name`, or NULL. */
 const struct fb_variant *fb_variant_find(const char *name);
 
-/* The kernel name of an operation ("add", "add_relu", ...), as kernel tables print it. */
-const char *fb_op_name(enum fb_op op);
+/* The variants of a run: the built-ins, then eager_NAME and fused_NAME for each chain of
+ * the config, in file order; variant i is enabled when cfg selects its name (plan/select.h). */
+struct fb_variant_set {
+    size_t count;
+    struct fb_variant v[FB_MAX_VARIANTS];
+};
 
-/* Whether op is one of our kernels (counted as a launch) rather than the platform's copy. */
-int fb_op_is_kernel(enum fb_op op);
+/* Builds the set from cfg (built once per run: about 130 KB, allocate it, don't put it on
+ * the stack). Returns FB_OK, or FB_ERR_USAGE when a chain is malformed (fb_chain_check),
+ * named generic_* or holds too many ops, with err naming the chain. */
+int fb_variant_set_build(const struct fb_config *cfg, struct fb_variant_set *set,
+                         struct fb_error *err);
 
-/* Whether a variant reads b / needs the tmp buffer (so the runner allocates only those). */
+/* Whether variant i of a set built from cfg is enabled by cfg. */
+bool fb_variant_set_enabled(const struct fb_config *cfg, const struct fb_variant_set *set,
+                            size_t i);
+
+/* The variant named `name` in the set, or NULL. */
+const struct fb_variant *fb_variant_set_find(const struct fb_variant_set *set, const char *name);
+
+/* The names of the variants cfg's chains would make, after the built-ins: the name of
+ * variant `index` of fb_variant_set_build's set into buf, without building it. Returns
+ * false when index is past the set. For the config's variants key. */
+bool fb_variant_name_at(const struct fb_config *cfg, size_t index, char *buf, size_t size);
+
+/* The kernel name of a step ("add", "chain", "add_relu", "memcpy"), as kernel tables print
+ * it. */
+const char *fb_step_name(const struct fb_step *step);
+
+/* Whether a step is one of our kernels (counted as a launch) rather than the platform's
+ * copy. */
+bool fb_step_is_kernel(const struct fb_step *step);
+
+/* Whether a variant reads or writes buffer buf (so the runner allocates only those). */
 int fb_variant_uses_buffer(const struct fb_variant *v, enum fb_buffer buf);
+
+/* The ULP bound its output is checked with (kernels/elementwise_contract.h): 0 for an exact
+ * variant, else the sum of the bounds of its transcendental ops. */
+int fb_variant_ulp_bound(const struct fb_variant *v);
 
 #endif

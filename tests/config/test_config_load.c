@@ -12,7 +12,6 @@
 
 #include "config/config.h"
 #include "config_fixture.h"
-#include "plan/variants.h"
 
 static struct fb_config cfg;
 static struct fixture_result res;
@@ -34,8 +33,7 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.points_per_decade, 6);
     assert_int_equal(cfg.sizes[0], 8);
     assert_int_equal(cfg.sizes[cfg.n_sizes - 1], 100000000);
-    for (size_t i = 0; i < fb_variant_count; i++)
-        assert_true(cfg.variant_enabled[i]);
+    assert_true(cfg.variants.all);
     assert_string_equal(cfg.dtype, "fp32");
     assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
     assert_int_equal(cfg.device, 0);
@@ -104,10 +102,11 @@ static void test_every_key_is_applied(void **state)
     assert_int_equal(cfg.sizes[1], 1000);
     assert_int_equal(cfg.sizes_line, 3);
     assert_int_equal(cfg.points_per_decade, 3);
-    assert_true(cfg.variant_enabled[fb_variant_find("copy") - fb_variants]);
-    assert_true(cfg.variant_enabled[fb_variant_find("fused_add_relu") - fb_variants]);
-    assert_false(cfg.variant_enabled[fb_variant_find("eager_add_relu") - fb_variants]);
-    assert_false(cfg.variant_enabled[fb_variant_find("eager_add_threshold") - fb_variants]);
+    assert_false(cfg.variants.all);
+    assert_int_equal(cfg.variants.n_names, 2);
+    assert_string_equal(cfg.variants.names[0], "copy");
+    assert_string_equal(cfg.variants.names[1], "fused_add_relu");
+    assert_int_equal(cfg.variants.line, 5);
     assert_string_equal(cfg.label, "run 7");
     assert_int_equal(cfg.backend, FB_BACKEND_CPU);
     assert_int_equal(cfg.device, 2);
@@ -197,26 +196,6 @@ static void test_bad_boolean_is_rejected(void **state)
     expect_one_error("[cupti]\ncounters = maybe\n", 2,
                      "[cupti] counters: \"maybe\" is not a boolean "
                      "(use true/false, yes/no, on/off or 1/0)");
-}
-
-static void test_unknown_variant_suggests_the_nearest(void **state)
-{
-    (void)state;
-    fixture_load("[sweep]\nvariants = copy, fused_add_rel\n", &cfg, &res);
-    assert_int_equal(res.rc, FB_ERR_USAGE);
-    assert_int_equal(res.diag_lines, 1);
-    assert_true(fixture_line_contains(
-        &res, 2, "[sweep] variants: unknown variant \"fused_add_rel\" (did you mean \"fused_add_relu\"?)"));
-    assert_true(fixture_line_contains(&res, 2, "known: copy eager_add_relu"));
-}
-
-static void test_every_unknown_variant_is_named(void **state)
-{
-    (void)state;
-    fixture_load("[sweep]\nvariants = cpy, eagr_add_relu\n", &cfg, &res);
-    assert_int_equal(res.rc, FB_ERR_USAGE);
-    assert_true(fixture_line_contains(&res, 2, "unknown variant \"cpy\""));
-    assert_true(fixture_line_contains(&res, 2, "unknown variant \"eagr_add_relu\""));
 }
 
 static void test_bad_choices_list_the_valid_ones(void **state)
@@ -316,13 +295,6 @@ static void test_many_errors_are_reported_at_once(void **state)
     assert_true(at2 < at5);
 }
 
-static void test_clipped_variant_name_gets_a_suggestion(void **state)
-{
-    (void)state;
-    fixture_load("[sweep]\nvariants = fused\n", &cfg, &res);
-    assert_true(fixture_line_contains(&res, 2, "unknown variant \"fused\" (did you mean \"fused_add_relu\"?)"));
-}
-
 static void test_sizes_expand_with_a_later_points_per_decade(void **state)
 {
     (void)state;
@@ -417,8 +389,7 @@ static void test_shipped_default_config_loads_as_the_defaults(void **state)
     assert_int_equal(cfg.points_per_decade, defaults.points_per_decade);
     assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
     assert_string_equal(cfg.dtype, "fp32");
-    for (size_t i = 0; i < fb_variant_count; i++)
-        assert_true(cfg.variant_enabled[i]);
+    assert_true(cfg.variants.all);
     /* The file documents the built-in defaults: every value must agree with them. */
     assert_int_equal(cfg.device, defaults.device);
     assert_int_equal(cfg.cpu_threads, defaults.cpu_threads);
@@ -478,8 +449,6 @@ int main(void)
         cmocka_unit_test(test_number_out_of_range_states_the_range),
         cmocka_unit_test(test_non_numbers_are_rejected),
         cmocka_unit_test(test_bad_boolean_is_rejected),
-        cmocka_unit_test(test_unknown_variant_suggests_the_nearest),
-        cmocka_unit_test(test_every_unknown_variant_is_named),
         cmocka_unit_test(test_bad_choices_list_the_valid_ones),
         cmocka_unit_test(test_duplicate_key_names_the_first_line),
         cmocka_unit_test(test_too_long_line_is_reported_with_its_number),
@@ -488,7 +457,6 @@ int main(void)
         cmocka_unit_test(test_indented_line_is_a_key_not_a_continuation),
         cmocka_unit_test(test_crlf_line_ends_and_byte_order_mark_are_accepted),
         cmocka_unit_test(test_many_errors_are_reported_at_once),
-        cmocka_unit_test(test_clipped_variant_name_gets_a_suggestion),
         cmocka_unit_test(test_sizes_expand_with_a_later_points_per_decade),
         cmocka_unit_test(test_points_per_decade_alone_re_expands_the_default_sizes),
         cmocka_unit_test(test_min_reps_above_max_reps_is_reported_on_the_later_line),

@@ -8,7 +8,6 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "plan/variants.h"
 
 static struct fb_config cfg;
 static struct fb_error err;
@@ -73,12 +72,16 @@ static void test_backend_override_suggests_on_a_typo(void **state)
 static void test_variants_override_selects_only_those(void **state)
 {
     (void)state;
-    assert_int_equal(fb_config_override(&cfg, "variants", "eager_add_relu", &err), FB_OK);
-    for (size_t i = 0; i < fb_variant_count; i++)
-        assert_int_equal(cfg.variant_enabled[i], strcmp(fb_variants[i].name, "eager_add_relu") == 0);
+    assert_int_equal(fb_config_override(&cfg, "variants", " eager_add_relu ,x", &err), FB_OK);
+    assert_false(cfg.variants.all);
+    assert_int_equal(cfg.variants.n_names, 2);
+    assert_string_equal(cfg.variants.names[0], "eager_add_relu");
+    assert_string_equal(cfg.variants.names[1], "x"); /* plan says whether it exists */
+    assert_int_equal(cfg.variants.line, 0);          /* set on the command line */
+    assert_int_equal(fb_config_override(&cfg, "variants", "copy,,memcpy", &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "--variants: empty name in list"));
     assert_int_equal(fb_config_override(&cfg, "variants", "all", &err), FB_OK);
-    for (size_t i = 0; i < fb_variant_count; i++)
-        assert_true(cfg.variant_enabled[i]);
+    assert_true(cfg.variants.all);
 }
 
 static void test_numeric_overrides_are_applied(void **state)

@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "backends/backend.h"
-#include "cupti/cupti_probe.h"
+#include "common/cuda_check.h"
+#include "cupti/cupti_session.h"
 #include "cupti/kernel_table.h"
 #include "cupti/kernel_table_print.h"
 #include "kernels/cache_flush.h"
@@ -29,7 +30,7 @@
 #define CALLS 5
 
 struct fixture {
-    struct fb_cupti *cupti;
+    struct fb_cupti_session *cupti;
     struct fb_cuda_launch_context launch;
     int64_t n;          /* elements per array: 4 L2s' worth of bytes, or more */
     int64_t l2_bytes;   /* cudaDevAttrL2CacheSize */
@@ -41,61 +42,69 @@ struct fixture {
 /* A part skipped anywhere makes the whole program exit 77 once the rest has passed. */
 static bool skipped_a_part;
 
-static void check_cuda(cudaError_t r, const char *what)
-{
-    if (r != cudaSuccess)
-        fail_msg("%s: %s", what, cudaGetErrorString(r));
-}
+/* A failed CUDA call fails the test with common/cuda_check.h's message (call, file, line). */
+#define CHECK_CUDA(call)                                                                      \
+    do {                                                                                      \
+        struct fb_error cuda_err_;                                                            \
+        if (FB_CUDA_CHECK(call, &cuda_err_) != FB_OK)                                         \
+            fail_msg("%s", cuda_err_.msg);                                                    \
+    } while (0)
 
 static int setup(void **state)
 {
     static struct fixture fx;
     memset(&fx, 0, sizeof(fx));
     struct fb_error err = {{0}};
-    int rc = fb_cupti_open(&fx.cupti, 0, true, true, &err);
+    int rc = fb_cupti_session_open(&fx.cupti, 0, true, true, &err);
     if (rc == FB_ERR_UNAVAILABLE) {
         printf("skip: %s\n", err.msg);
         *state = NULL;
         return 0;
     }
     if (rc != FB_OK) {
-        printf("fb_cupti_open: %s\n", err.msg);
+        printf("fb_cupti_session_open: %s\n", err.msg);
         return -1;
     }
-    check_cuda(cudaDeviceGetAttribute(&fx.launch.sm_count, cudaDevAttrMultiProcessorCount, 0),
-               "cudaDeviceGetAttribute(SM count)");
+    CHECK_CUDA(cudaDeviceGetAttribute(&fx.launch.sm_count, cudaDevAttrMultiProcessorCount, 0));
     int l2 = 0;
-    check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0),
-               "cudaDeviceGetAttribute(L2 size)");
+    CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     fx.l2_bytes = l2 > 0 ? l2 : (64 << 20);
     fx.n = 4 * fx.l2_bytes / (int64_t)sizeof(float) + 4099; /* and an odd tail */
     const size_t bytes = (size_t)fx.n * sizeof(float);
     fx.launch.stream = NULL;
-    check_cuda(cudaMalloc((void **)&fx.a, bytes), "cudaMalloc a");
-    check_cuda(cudaMalloc((void **)&fx.b, bytes), "cudaMalloc b");
-    check_cuda(cudaMalloc((void **)&fx.c, bytes), "cudaMalloc c");
+    CHECK_CUDA(cudaMalloc((void **)&fx.a, bytes));
+    CHECK_CUDA(cudaMalloc((void **)&fx.b, bytes));
+    CHECK_CUDA(cudaMalloc((void **)&fx.c, bytes));
     fx.flush_bytes = (size_t)fb_cache_flush_bytes((uint64_t)fx.l2_bytes);
-    check_cuda(cudaMalloc(&fx.flush, fx.flush_bytes), "cudaMalloc flush buffer");
+    CHECK_CUDA(cudaMalloc(&fx.flush, fx.flush_bytes));
     /* Not zeros: 0x3f bytes are floats near 0.75. */
-    check_cuda(cudaMemset(fx.a, 0x3f, bytes), "cudaMemset a");
-    check_cuda(cudaMemset(fx.b, 0x3f, bytes), "cudaMemset b");
-    check_cuda(cudaMemset(fx.flush, 0x5a, fx.flush_bytes), "cudaMemset flush buffer");
-    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    CHECK_CUDA(cudaMemset(fx.a, 0x3f, bytes));
+    CHECK_CUDA(cudaMemset(fx.b, 0x3f, bytes));
+    CHECK_CUDA(cudaMemset(fx.flush, 0x5a, fx.flush_bytes));
+    CHECK_CUDA(cudaDeviceSynchronize());
     printf("L2 %lld bytes: arrays of %lld floats (%.0f MB each), flush buffer %.0f MB\n",
            (long long)fx.l2_bytes, (long long)fx.n, bytes / 1e6, fx.flush_bytes / 1e6);
     *state = &fx;
     return 0;
 }
 
+/* Teardown runs outside any test, where cmocka cannot fail one: a failed free is printed. */
+static void free_device(void *p)
+{
+    struct fb_error err;
+    if (FB_CUDA_CHECK(cudaFree(p), &err) != FB_OK)
+        printf("teardown: %s\n", err.msg);
+}
+
 static int teardown(void **state)
 {
     struct fixture *fx = *state;
     if (fx) {
-        cudaFree(fx->a);
-        cudaFree(fx->b);
-        cudaFree(fx->c);
-        cudaFree(fx->flush);
-        fb_cupti_close(fx->cupti);
+        free_device(fx->a);
+        free_device(fx->b);
+        free_device(fx->c);
+        free_device(fx->flush);
+        fb_cupti_session_close(fx->cupti);
     }
     return 0;
 }
@@ -114,7 +123,7 @@ static void each_add_call_is_one_counted_kernel(void **state)
 {
     struct fixture *fx = need_device(state);
     const char *why = NULL;
-    if (!fb_cupti_available(fx->cupti, FB_CUPTI_ACTIVITY, &why)) {
+    if (!fb_cupti_session_available(fx->cupti, FB_CUPTI_ACTIVITY, &why)) {
         printf("skip: CUPTI activity unavailable: %s\n", why);
         skipped_a_part = true;
         skip();
@@ -126,10 +135,11 @@ static void each_add_call_is_one_counted_kernel(void **state)
     for (int i = 0; i < CALLS; i++) {
         if (fb_cuda_cache_flush(&fx->launch, fx->flush, fx->flush_bytes, &err) != FB_OK)
             fail_msg("fb_cuda_cache_flush: %s", err.msg);
-        if (fb_cuda_add(&fx->launch, fx->a, fx->b, fx->c, fx->n, &err) != FB_OK)
-            fail_msg("fb_cuda_add: %s", err.msg);
+        const struct fb_op_params none = {{0.0f, 0.0f}};
+        if (fb_cuda_op(&fx->launch, FB_OPID_add, none, fx->a, fx->b, fx->c, fx->n, &err) != FB_OK)
+            fail_msg("fb_cuda_op(add): %s", err.msg);
     }
-    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    CHECK_CUDA(cudaDeviceSynchronize());
     struct fb_kernel_trace trace;
     fb_kernel_trace_init(&trace, FB_STREAM_ANY);
     if (fb_cupti_activity_stop(fx->cupti, &trace, &err) != FB_OK)
@@ -158,9 +168,10 @@ static void each_add_call_is_one_counted_kernel(void **state)
 static int run_add(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
-    int rc = fb_cuda_add(&fx->launch, fx->a, fx->b, fx->c, fx->n, err);
-    if (rc == FB_OK && cudaDeviceSynchronize() != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "cudaDeviceSynchronize after add");
+    const struct fb_op_params none = {{0.0f, 0.0f}};
+    int rc = fb_cuda_op(&fx->launch, FB_OPID_add, none, fx->a, fx->b, fx->c, fx->n, err);
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
     return rc;
 }
 
@@ -169,8 +180,8 @@ static int flush_l2(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
     int rc = fb_cuda_cache_flush(&fx->launch, fx->flush, fx->flush_bytes, err);
-    if (rc == FB_OK && cudaDeviceSynchronize() != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "cudaDeviceSynchronize after flush");
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
     return rc;
 }
 
@@ -178,7 +189,7 @@ static void one_add_after_a_flush_moves_its_three_arrays_through_dram(void **sta
 {
     struct fixture *fx = need_device(state);
     const char *why = NULL;
-    if (!fb_cupti_available(fx->cupti, FB_CUPTI_COUNTERS, &why)) {
+    if (!fb_cupti_session_available(fx->cupti, FB_CUPTI_COUNTERS, &why)) {
         printf("skip: CUPTI counters unavailable: %s\n", why);
         skipped_a_part = true;
         skip();
@@ -213,10 +224,9 @@ int main(void)
 {
     /* No device: say why and exit 77, which meson reports as SKIP. */
     int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0) {
-        printf("skip: no CUDA device answers: cudaGetDeviceCount: %s\n",
-               status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
+    struct fb_error why;
+    if (fb_cuda_device_count(&count, &why) != FB_OK) {
+        printf("skip: %s\n", why.msg);
         return 77;
     }
     const struct CMUnitTest tests[] = {

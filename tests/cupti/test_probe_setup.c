@@ -1,7 +1,7 @@
 /* What a sweep records and prints about CUPTI (src/app/probe.h): counters that cannot be had are
  * a normal state, reported by ONE warning with CUPTI's own text and by the `counters` metadata
  * line "unavailable (REASON)"; counters that work say which cache state their DRAM bytes come
- * from. Runs in every build: the setup outcomes are built by hand (as fb_cupti_open would
+ * from. Runs in every build: the setup outcomes are built by hand (as fb_cupti_session_open would
  * report them), and the no-device path goes through fb_app_probe_open itself. */
 #include <stdarg.h>
 #include <stddef.h>

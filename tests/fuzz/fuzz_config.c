@@ -5,9 +5,10 @@
  * goes through fb_config_load (line reader, inih, key table, whole-file checks, message
  * formatting and escaping); the arguments through fb_cli_parse and then
  * fb_config_override_all on the loaded (or default) config, the way main applies them, and
- * a --profile value through fb_sizes_parse as main reads it; the final csv pattern through
- * fb_config_expand_path. Crashes, sanitizer reports and leaks are the findings; the checks
- * below abort on a config that passed validation but breaks its own invariants. */
+ * a --profile value through fb_sizes_parse as main reads it; the variants list through
+ * fb_plan_check_variants; the final csv pattern through fb_config_expand_path. Crashes,
+ * sanitizer reports and leaks are the findings; the checks below abort on a config that
+ * passed validation but breaks its own invariants. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "plan/select.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -96,6 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(tail);
     }
+    /* the variants list against the plan's names, as main checks it before a run */
+    (void)fb_plan_check_variants(cfg, &err);
+    for (size_t i = 0; i < cfg->n_chains; i++)
+        if (cfg->n_chains > FB_MAX_CHAINS || cfg->chains[i].chain.n_ops > FB_CHAIN_MAX_OPS)
+            abort();
     char out[FB_PATH_MAX];
     (void)fb_config_expand_path(cfg->csv_path, "cuda", "NVIDIA H200 \x1b[0m", out, sizeof out,
                                 &err);

@@ -105,7 +105,8 @@ template <typename Op>
 static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
                         float *y, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, 1, x, y, NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, x, y,
+                                                 NULL, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
@@ -121,7 +122,8 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
                          const float *b, float *c, int64_t n, Op op, fb_emu_launch *launch,
                          fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch(n, 2, a, b, c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, a, b,
+                                                 c, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
@@ -132,30 +134,63 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
     return FB_OK;
 }
 
-extern "C" int fb_emu_copy(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                           int64_t n, fb_emu_launch *launch, fb_error *err)
+/* The emulated twin of launchers.cu's dispatch, generated from the same table. */
+template <int Arity>
+struct fb_emu_by_arity;
+template <>
+struct fb_emu_by_arity<1> {
+    template <typename Op>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
+                   const float *, float *c, int64_t n, Op op, fb_emu_launch *launch,
+                   fb_error *err)
+    {
+        return launch_unary(ctx, name, a, c, n, op, launch, err);
+    }
+};
+template <>
+struct fb_emu_by_arity<2> {
+    template <typename Op>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
+                   const float *b, float *c, int64_t n, Op op, fb_emu_launch *launch,
+                   fb_error *err)
+    {
+        return launch_binary(ctx, name, a, b, c, n, op, launch, err);
+    }
+};
+
+extern "C" int fb_emu_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
+                         struct fb_op_params params, const float *a, const float *b, float *c,
+                         int64_t n, fb_emu_launch *launch, fb_error *err)
 {
-    return launch_unary(ctx, "copy", x, y, n, fb_copy_op{}, launch, err);
+    switch (op) {
+#define FB_EMU_OP_CASE(name, arity, n_params, param_names, ulp)                                \
+    case FB_OPID_##name:                                                                       \
+        return fb_emu_by_arity<arity>::run(ctx, #name, a, b, c, n, fb_##name##_op{params},     \
+                                           launch, err);
+        FB_OP_TABLE(FB_EMU_OP_CASE)
+#undef FB_EMU_OP_CASE
+    default:
+        break;
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "fb_emu_op: unknown op %d", (int)op);
 }
 
-extern "C" int fb_emu_relu(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                           int64_t n, fb_emu_launch *launch, fb_error *err)
+extern "C" int fb_emu_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                            const float *a, const float *b, float *c, int64_t n,
+                            fb_emu_launch *launch, fb_error *err)
 {
-    return launch_unary(ctx, "relu", x, y, n, fb_relu_op{}, launch, err);
-}
-
-extern "C" int fb_emu_threshold(const fb_cuda_launch_context *ctx, const float *x, float *y,
-                                int64_t n, float threshold, float value, fb_emu_launch *launch,
-                                fb_error *err)
-{
-    return launch_unary(ctx, "threshold", x, y, n, fb_threshold_op{threshold, value}, launch,
-                        err);
-}
-
-extern "C" int fb_emu_add(const fb_cuda_launch_context *ctx, const float *a, const float *b,
-                          float *c, int64_t n, fb_emu_launch *launch, fb_error *err)
-{
-    return launch_binary(ctx, "add", a, b, c, n, fb_add_op{}, launch, err);
+    if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
+        (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
+        return fb_fail(err, FB_ERR_RUNTIME, "fb_emu_chain: a chain of %d ops", chain->n_ops);
+    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
+    if (fb_chain_is_exact(chain)) {
+        const fb_chain_functor<true> f{*chain};
+        return binary ? launch_binary(ctx, "chain", a, b, c, n, f, launch, err)
+                      : launch_unary(ctx, "chain", a, c, n, f, launch, err);
+    }
+    const fb_chain_functor<false> f{*chain};
+    return binary ? launch_binary(ctx, "chain", a, b, c, n, f, launch, err)
+                  : launch_unary(ctx, "chain", a, c, n, f, launch, err);
 }
 
 extern "C" int fb_emu_add_relu(const fb_cuda_launch_context *ctx, const float *a,
@@ -186,6 +221,8 @@ static void pass_kernel(int inputs, const fb_emu_counted *a, const fb_emu_counte
 {
     if (inputs == 1)
         fb_unary_pass<FB_LOADS_PER_INPUT(1)>(a, c, count, fb_emu_no_op{});
+    else if (inputs == 3) /* one input, 2 loads per turn: transcendental ops, generic kernel */
+        fb_unary_pass<2>(a, c, count, fb_emu_no_op{});
     else
         fb_binary_pass<FB_LOADS_PER_INPUT(2)>(a, b, c, count, fb_emu_no_op{});
 }

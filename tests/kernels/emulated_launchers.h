@@ -29,15 +29,12 @@ struct fb_emu_launch {
     int threads;    /* blockDim.x */
 };
 
-int fb_emu_copy(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                struct fb_emu_launch *launch, struct fb_error *err);
-int fb_emu_relu(const struct fb_cuda_launch_context *ctx, const float *x, float *y, int64_t n,
-                struct fb_emu_launch *launch, struct fb_error *err);
-int fb_emu_threshold(const struct fb_cuda_launch_context *ctx, const float *x, float *y,
-                     int64_t n, float threshold, float value, struct fb_emu_launch *launch,
-                     struct fb_error *err);
-int fb_emu_add(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
-               float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_op(const struct fb_cuda_launch_context *ctx, enum fb_op_id op,
+              struct fb_op_params params, const float *a, const float *b, float *c, int64_t n,
+              struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_chain(const struct fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                 const float *a, const float *b, float *c, int64_t n,
+                 struct fb_emu_launch *launch, struct fb_error *err);
 int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
                     float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
 
@@ -47,8 +44,9 @@ int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, co
 int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread);
 int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim);
 
-/* How often the kernels' loop (fb_unary_pass for inputs == 1, fb_binary_pass for 2, with
- * FB_LOADS_PER_INPUT(inputs) items per turn) read and wrote each item when run over `count`
+/* How often the kernels' loop (fb_unary_pass for inputs == 1 with 4 items per turn, and for
+ * inputs == 3 with 2, the transcendental ops' and generic kernel's shape; fb_binary_pass for
+ * 2, with 2 items per turn) read and wrote each item when run over `count`
  * items by a grid of blocks x FB_BLOCK_THREADS threads, on items that count their reads
  * and writes (64 guard items each side of every array). Correct: every input item read
  * once, every output item written once and never read, the guards untouched. */

@@ -1,6 +1,7 @@
 #include "kernel_check.h"
 
 #include <float.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -62,28 +63,86 @@ const struct kc_offsets kc_offsets[] = {
 };
 const size_t kc_offset_count = sizeof kc_offsets / sizeof kc_offsets[0];
 
-const struct kc_threshold_pair kc_threshold_pairs[] = {
-    {0.0f, 0.0f},    /* relu, as eager_add_threshold uses it */
+const struct kc_param_pair kc_param_pairs[] = {
+    {0.0f, 0.0f},    /* relu, as eager_add_threshold uses it; scale by 0; bias by 0 */
     {0.5f, -2.0f},   /* a positive threshold replaced by a negative value */
     {-3.0f, 42.0f},  /* a negative threshold replaced by a value above it */
 };
-const size_t kc_threshold_pair_count = sizeof kc_threshold_pairs / sizeof kc_threshold_pairs[0];
+const size_t kc_param_pair_count = sizeof kc_param_pairs / sizeof kc_param_pairs[0];
 
-const char *kc_op_name(enum kc_op op)
+struct kc_job kc_op_job(enum fb_op_id op, float p0, float p1)
 {
-    switch (op) {
-    case KC_COPY: return "copy";
-    case KC_RELU: return "relu";
-    case KC_THRESHOLD: return "threshold";
-    case KC_ADD: return "add";
-    case KC_ADD_RELU: return "add_relu";
-    }
-    return "?";
+    struct kc_job job = {.kind = KC_OP, .chain = {.n_ops = 1}};
+    job.chain.ops[0].op = op;
+    job.chain.ops[0].params.v[0] = p0;
+    job.chain.ops[0].params.v[1] = p1;
+    return job;
 }
 
-static bool is_binary(enum kc_op op)
+struct kc_job kc_add_relu_job(void)
 {
-    return op == KC_ADD || op == KC_ADD_RELU;
+    struct kc_job job = {.kind = KC_ADD_RELU, .chain = {.n_ops = 2}};
+    job.chain.ops[0].op = FB_OPID_add;
+    job.chain.ops[1].op = FB_OPID_relu;
+    return job;
+}
+
+struct kc_job kc_chain_job(const struct fb_chain *chain)
+{
+    struct kc_job job = {.kind = KC_CHAIN, .chain = *chain};
+    return job;
+}
+
+int kc_job_is_binary(const struct kc_job *job)
+{
+    return fb_op_infos[job->chain.ops[0].op].arity == 2;
+}
+
+/* "gelu", "threshold(0.5, -2)", "add_relu", "chain[mul, bias(0.5), relu]" */
+const char *kc_job_name(const struct kc_job *job, char *buf, size_t size)
+{
+    if (job->kind == KC_ADD_RELU) {
+        snprintf(buf, size, "add_relu");
+        return buf;
+    }
+    size_t len = (size_t)snprintf(buf, size, "%s", job->kind == KC_CHAIN ? "chain[" : "");
+    for (int k = 0; k < job->chain.n_ops && len < size; k++) {
+        const struct fb_op_info *info = &fb_op_infos[job->chain.ops[k].op];
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", info->name);
+        for (int q = 0; q < info->n_params && len < size; q++)
+            len += (size_t)snprintf(buf + len, size - len, "%s%g%s", q ? ", " : "(",
+                                    (double)job->chain.ops[k].params.v[q],
+                                    q + 1 == info->n_params ? ")" : "");
+    }
+    if (job->kind == KC_CHAIN && len < size)
+        snprintf(buf + len, size - len, "]");
+    return buf;
+}
+
+/* The ULP bound the job's output is checked with: the last op's (a transcendental op comes
+ * only last in a checked chain), 0 for add_relu and exact ops. */
+static int64_t job_ulp_bound(const struct kc_job *job)
+{
+    if (job->kind == KC_ADD_RELU)
+        return 0;
+    return fb_op_infos[job->chain.ops[job->chain.n_ops - 1].op].ulp_bound;
+}
+
+struct kc_shape kc_job_shape(const struct kc_job *job)
+{
+    struct kc_shape shape = {kc_job_is_binary(job) ? 2 : 1, 0, 16};
+    shape.per_input = 4 / shape.inputs;
+    int transcendental = 0;
+    for (int k = 0; k < job->chain.n_ops; k++)
+        transcendental |= fb_op_infos[job->chain.ops[k].op].ulp_bound > 0;
+    if (job->kind == KC_CHAIN) {
+        shape.per_input = 2;
+        if (transcendental)
+            shape.blocks_per_sm = 12; /* 65536 registers / (40 x 128 threads) */
+    } else if (transcendental) {
+        shape.per_input = 2;
+    }
+    return shape;
 }
 
 /* ---- host memory ---- */
@@ -227,12 +286,16 @@ static uint32_t kc_draw(uint64_t *rng, float th)
     return bits;
 }
 
-static uint64_t case_seed(uint64_t seed, enum kc_op op, int64_t n, struct kc_offsets o,
-                          float threshold, float value)
+static uint64_t case_seed(uint64_t seed, const struct kc_job *job, int64_t n,
+                          struct kc_offsets o)
 {
-    uint64_t s = seed, parts[] = {(uint64_t)op, (uint64_t)n,
-                                  (uint64_t)(o.a | o.b << 8 | o.c << 16),
-                                  (uint64_t)float_bits(threshold) << 32 | float_bits(value)};
+    uint64_t s = seed, parts[3 + 2 * FB_CHAIN_MAX_OPS] = {
+        (uint64_t)job->kind, (uint64_t)n, (uint64_t)(o.a | o.b << 8 | o.c << 16)};
+    for (int k = 0; k < job->chain.n_ops; k++)
+        parts[3 + 2 * k] = (uint64_t)job->chain.ops[k].op,
+                      parts[4 + 2 * k] = (uint64_t)float_bits(job->chain.ops[k].params.v[0])
+                                             << 32 |
+                                         float_bits(job->chain.ops[k].params.v[1]);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         s ^= parts[i];
         s = rng_next(&s);
@@ -264,45 +327,93 @@ static uint32_t ref_add(uint32_t a, uint32_t b)
     return float_bits(bits_float(a) + bits_float(b));
 }
 
-static uint32_t ref_element(enum kc_op op, uint32_t a, uint32_t b, float th, float value)
+static uint32_t ref_mul(uint32_t a, uint32_t b)
+{
+    return float_bits(bits_float(a) * bits_float(b));
+}
+
+/* The transcendental ops in double precision, their formulas as kernels/elementwise_ops.h
+ * states them (not as it computes them), rounded to float once at the end. */
+static double ref_sigmoid_d(double x)
+{
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* 0.5 x (1 + tanh(u)) written as x / (1 + e^-2u), the same function: in double as in
+ * float, 1 + tanh(u) cancels for u << 0 (at x = -7, 1 + tanh(u) ~ 1e-16 is below double's
+ * resolution near 1), so the tanh spelling would make the reference itself wrong there. */
+static double ref_gelu_d(double x)
+{
+    const double k = sqrt(2.0 / 3.14159265358979323846);
+    const double u = k * (x + 0.044715 * x * x * x);
+    return x / (1.0 + exp(-2.0 * u));
+}
+
+/* One op of the table on bits. Every op of the table needs a line here: a new op without
+ * one fails its tests with a message saying so. */
+static uint32_t ref_op(enum fb_op_id op, uint32_t x, uint32_t y, struct fb_op_params p)
 {
     switch (op) {
-    case KC_COPY: return a;
-    case KC_RELU: return ref_relu(a);
-    case KC_THRESHOLD: return ref_threshold(a, th, value);
-    case KC_ADD: return ref_add(a, b);
-    case KC_ADD_RELU: return ref_relu(ref_add(a, b));
+    case FB_OPID_copy: return x;
+    case FB_OPID_add: return ref_add(x, y);
+    case FB_OPID_mul: return ref_mul(x, y);
+    case FB_OPID_relu: return ref_relu(x);
+    case FB_OPID_threshold: return ref_threshold(x, p.v[0], p.v[1]);
+    case FB_OPID_scale: return ref_mul(x, float_bits(p.v[0]));
+    case FB_OPID_bias: return ref_add(x, float_bits(p.v[0]));
+    case FB_OPID_sigmoid: return float_bits((float)ref_sigmoid_d(bits_float(x)));
+    case FB_OPID_gelu:
+        /* tanh's limit: the formula is 0.5 x (1 + tanh(u)) = x * 0 = NaN at x = -Inf, and a
+         * product 0 * x gives NaN for x = +-Inf in double as in float: keep it. */
+        return float_bits((float)ref_gelu_d(bits_float(x)));
+    default: break;
     }
+    fail_msg("kernel_check.c has no reference for op %d (%s): write one in ref_op", (int)op,
+             (unsigned)op < FB_OPID_COUNT ? fb_op_infos[op].name : "?");
     return 0;
+}
+
+static uint32_t ref_job(const struct kc_job *job, uint32_t a, uint32_t b)
+{
+    if (job->kind == KC_ADD_RELU)
+        return ref_relu(ref_add(a, b));
+    uint32_t v = ref_op(job->chain.ops[0].op, a, b, job->chain.ops[0].params);
+    for (int k = 1; k < job->chain.n_ops; k++)
+        v = ref_op(job->chain.ops[k].op, v, 0, job->chain.ops[k].params);
+    return v;
+}
+
+/* The contract's comparison for the job (kernels/elementwise_contract.h). */
+static bool job_result_matches(const struct kc_job *job, uint32_t expected, uint32_t got)
+{
+    const int64_t bound = job_ulp_bound(job);
+    return bound > 0 ? fb_result_within_ulps(expected, got, bound)
+                     : fb_result_matches(expected, got);
 }
 
 /* ---- one case ---- */
 
 struct kc_case {
     const struct kc_impl *impl;
-    enum kc_op op;
+    const struct kc_job *job;
     int64_t n;
     struct kc_offsets off;
-    float threshold, value;
     uint64_t seed;
     size_t total; /* elements per buffer: guards + room for offsets + n */
 };
 
 static void case_describe(const struct kc_case *k, char *buf, size_t len)
 {
-    char params[96] = "";
-    if (k->op == KC_THRESHOLD)
-        snprintf(params, sizeof params, "(th=%g, value=%g)", (double)k->threshold,
-                 (double)k->value);
-    if (is_binary(k->op))
+    char name[512];
+    kc_job_name(k->job, name, sizeof name);
+    if (kc_job_is_binary(k->job))
         snprintf(buf, len,
-                 "%s %s%s n=%" PRId64 " offsets a+%d b+%d c+%d (elements), FB_TEST_SEED=%" PRIu64,
-                 k->impl->name, kc_op_name(k->op), params, k->n, k->off.a, k->off.b, k->off.c,
-                 kc_seed());
+                 "%s %s n=%" PRId64 " offsets a+%d b+%d c+%d (elements), FB_TEST_SEED=%" PRIu64,
+                 k->impl->name, name, k->n, k->off.a, k->off.b, k->off.c, kc_seed());
     else
         snprintf(buf, len,
-                 "%s %s%s n=%" PRId64 " offsets x+%d y+%d (elements), FB_TEST_SEED=%" PRIu64,
-                 k->impl->name, kc_op_name(k->op), params, k->n, k->off.a, k->off.c, kc_seed());
+                 "%s %s n=%" PRId64 " offsets x+%d y+%d (elements), FB_TEST_SEED=%" PRIu64,
+                 k->impl->name, name, k->n, k->off.a, k->off.c, kc_seed());
 }
 
 /* Runs an implementation call that reports through `err` (the macro declares it), and on
@@ -312,7 +423,7 @@ static void case_describe(const struct kc_case *k, char *buf, size_t len)
         struct fb_error call_err_ = {{0}};                                                     \
         struct fb_error *err = &call_err_;                                                     \
         if ((call) != FB_OK) {                                                                 \
-            char what_[256];                                                                   \
+            char what_[768];                                                                   \
             case_describe((k), what_, sizeof what_);                                           \
             fail_msg("%s: %s failed: %s", what_, #call, call_err_.msg);                        \
         }                                                                                      \
@@ -324,7 +435,7 @@ static void check_input_unchanged(const struct kc_case *k, const char *which,
 {
     for (size_t j = 0; j < k->total; j++) {
         if (sent[j] != back[j]) {
-            char what[256];
+            char what[768];
             case_describe(k, what, sizeof what);
             fail_msg("%s: input %s changed at element %td (from its aligned base): 0x%08" PRIx32
                      " became 0x%08" PRIx32,
@@ -347,7 +458,7 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
             ok = got[j] == KC_POISON_BITS;
         } else {
             uint32_t e = expect[j - start], g = got[j];
-            ok = g != KC_POISON_BITS && fb_result_matches(e, g);
+            ok = g != KC_POISON_BITS && job_result_matches(k->job, e, g);
         }
         if (!ok && wrong++ == 0)
             first = j;
@@ -355,7 +466,7 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
     if (wrong == 0)
         return;
 
-    char what[256];
+    char what[768];
     case_describe(k, what, sizeof what);
     if (first < start || first >= end)
         fail_msg("%s: %zu wrong elements; first: guard element %td (relative to the output "
@@ -375,18 +486,23 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
     else
         snprintf(inputs, sizeof inputs, "x=0x%08" PRIx32 " (%g)", a, (double)bits_float(a));
     fail_msg("%s: %zu wrong elements; first: element %zu, %s: expected 0x%08" PRIx32
-             " (%g), got 0x%08" PRIx32 " (%g)",
-             what, wrong, i, inputs, expect[i], (double)bits_float(expect[i]), got[first],
+             " (%g)%s, got 0x%08" PRIx32 " (%g)",
+             what, wrong, i, inputs, expect[i], (double)bits_float(expect[i]),
+             job_ulp_bound(k->job) > 0 ? " within the ULP bound" : "", got[first],
              (double)bits_float(got[first]));
 }
 
-void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
-                   struct kc_offsets offsets, float threshold, float value)
+void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t n,
+                   struct kc_offsets offsets)
 {
-    const bool binary = is_binary(op);
+    const bool binary = kc_job_is_binary(job);
+    /* Values at and next to the first op's first parameter (threshold's th) and to zero. */
+    const float threshold = fb_op_infos[job->chain.ops[0].op].n_params > 0
+                                ? job->chain.ops[0].params.v[0]
+                                : 0.0f;
     struct kc_case k = {
-        .impl = impl, .op = op, .n = n, .off = offsets, .threshold = threshold,
-        .value = value, .seed = case_seed(kc_seed(), op, n, offsets, threshold, value),
+        .impl = impl, .job = job, .n = n, .off = offsets,
+        .seed = case_seed(kc_seed(), job, n, offsets),
         .total = (size_t)n + 2 * KC_GUARD + KC_MAX_OFFSET,
     };
     if (!binary)
@@ -421,8 +537,8 @@ void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
         }
     }
     for (int64_t i = 0; i < n; i++)
-        expect[i] = ref_element(op, ha[KC_GUARD + offsets.a + i],
-                                binary ? hb[KC_GUARD + offsets.b + i] : 0, threshold, value);
+        expect[i] = ref_job(job, ha[KC_GUARD + offsets.a + i],
+                            binary ? hb[KC_GUARD + offsets.b + i] : 0);
 
     void *da = NULL, *db = NULL, *dc = NULL;
     KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
@@ -438,7 +554,7 @@ void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
     const float *pa = (const float *)da + KC_GUARD + offsets.a;
     const float *pb = binary ? (const float *)db + KC_GUARD + offsets.b : NULL;
     float *pc = (float *)dc + KC_GUARD + offsets.c;
-    KC_CALL(&k, impl->run(impl->ctx, op, pa, pb, pc, n, threshold, value, err));
+    KC_CALL(&k, impl->run(impl->ctx, job, pa, pb, pc, n, err));
 
     KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
     check_output(&k, ha, hb, expect, got);
@@ -465,9 +581,10 @@ void kc_check_case(const struct kc_impl *impl, enum kc_op op, int64_t n,
 #define KC_SOME_NAN 0x7fc00000u
 
 struct kc_known_answer {
-    enum kc_op op;
-    uint32_t a, b;          /* b for add and add_relu only */
-    float threshold, value; /* for threshold only */
+    enum kc_kind kind;      /* KC_OP or KC_ADD_RELU */
+    enum fb_op_id op;       /* KC_OP: the op */
+    uint32_t a, b;          /* b for binary ops only */
+    float p0, p1;           /* the op's parameters, if it takes any */
     uint32_t expected;
     const char *why;
 };
@@ -475,45 +592,67 @@ struct kc_known_answer {
 /* Each answer is written out as bits, not computed, so that a host that flushes subnormals
  * or rounds differently fails here even where implementation and reference would agree. */
 static const struct kc_known_answer kc_known_answers[] = {
-    {KC_COPY, 0x80000000u, 0, 0, 0, 0x80000000u, "copy keeps -0"},
-    {KC_COPY, 0x00000001u, 0, 0, 0, 0x00000001u, "copy keeps the smallest subnormal"},
-    {KC_COPY, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "copy of a NaN is a NaN"},
-    {KC_COPY, 0xff812345u, 0, 0, 0, KC_SOME_NAN, "copy of a signalling NaN is a NaN"},
-    {KC_RELU, 0x80000000u, 0, 0, 0, 0x00000000u, "relu(-0) = +0"},
-    {KC_RELU, 0x00000000u, 0, 0, 0, 0x00000000u, "relu(+0) = +0"},
-    {KC_RELU, 0x80000001u, 0, 0, 0, 0x00000000u, "relu(-smallest subnormal) = +0"},
-    {KC_RELU, 0x00000001u, 0, 0, 0, 0x00000001u, "relu keeps the smallest subnormal"},
-    {KC_RELU, 0x007fffffu, 0, 0, 0, 0x007fffffu, "relu keeps the largest subnormal"},
-    {KC_RELU, 0xff800000u, 0, 0, 0, 0x00000000u, "relu(-Inf) = +0"},
-    {KC_RELU, 0x7f800000u, 0, 0, 0, 0x7f800000u, "relu(+Inf) = +Inf"},
-    {KC_RELU, 0xbf800000u, 0, 0, 0, 0x00000000u, "relu(-1) = +0"},
-    {KC_RELU, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "relu(NaN) is a NaN"},
-    {KC_RELU, 0xffd00001u, 0, 0, 0, KC_SOME_NAN, "relu(-NaN) is a NaN, not 0"},
-    {KC_RELU, 0x7f800001u, 0, 0, 0, KC_SOME_NAN, "relu(signalling NaN) is a NaN"},
-    {KC_THRESHOLD, 0x80000000u, 0, 0.0f, 0.0f, 0x00000000u, "threshold(-0, 0, 0) = +0"},
-    {KC_THRESHOLD, 0x3f000000u, 0, 0.5f, -2.0f, 0xc0000000u, "x == th gives value"},
-    {KC_THRESHOLD, 0x3f000001u, 0, 0.5f, -2.0f, 0x3f000001u, "the float above th stays"},
-    {KC_THRESHOLD, 0xffc00000u, 0, 0.5f, -2.0f, KC_SOME_NAN, "threshold(NaN) is a NaN"},
-    {KC_THRESHOLD, 0xff800000u, 0, -3.0f, 42.0f, 0x42280000u, "-Inf <= th gives value"},
-    {KC_THRESHOLD, 0x00000001u, 0, 0.0f, 7.0f, 0x00000001u, "a subnormal above th = 0"},
-    {KC_ADD, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "subnormal sum, exact (no FTZ/DAZ)"},
-    {KC_ADD, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "FLT_MIN - tiny = largest subnormal"},
-    {KC_ADD, 0x80000000u, 0x80000000u, 0, 0, 0x80000000u, "-0 + -0 = -0"},
-    {KC_ADD, 0x00000000u, 0x80000000u, 0, 0, 0x00000000u, "+0 + -0 = +0"},
-    {KC_ADD, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "1 + -1 = +0"},
-    {KC_ADD, 0x3f800000u, 0x33800000u, 0, 0, 0x3f800000u, "1 + 2^-24: a tie, to even (1)"},
-    {KC_ADD, 0x3f800001u, 0x33800000u, 0, 0, 0x3f800002u, "(1 + 2^-23) + 2^-24: tie, to even"},
-    {KC_ADD, 0x7f7fffffu, 0x7f7fffffu, 0, 0, 0x7f800000u, "FLT_MAX + FLT_MAX = +Inf"},
-    {KC_ADD, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "Inf + -Inf is a NaN"},
-    {KC_ADD, 0x7fc12345u, 0x3f800000u, 0, 0, KC_SOME_NAN, "NaN + 1 is a NaN"},
-    {KC_ADD, 0x3f800000u, 0xffd00001u, 0, 0, KC_SOME_NAN, "1 + -NaN is a NaN"},
-    {KC_ADD_RELU, 0x80000000u, 0x80000000u, 0, 0, 0x00000000u, "relu(-0 + -0) = +0"},
-    {KC_ADD_RELU, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "relu(1 + -1) = +0"},
-    {KC_ADD_RELU, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "relu(subnormal sum), exact"},
-    {KC_ADD_RELU, 0x80000001u, 0x80000001u, 0, 0, 0x00000000u, "relu(-subnormal sum) = +0"},
-    {KC_ADD_RELU, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "relu(FLT_MIN - tiny), exact"},
-    {KC_ADD_RELU, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "relu(Inf + -Inf) is a NaN"},
-    {KC_ADD_RELU, 0xffc00000u, 0xbf800000u, 0, 0, KC_SOME_NAN, "relu(-NaN + -1) is a NaN"},
+    {KC_OP, FB_OPID_copy, 0x80000000u, 0, 0, 0, 0x80000000u, "copy keeps -0"},
+    {KC_OP, FB_OPID_copy, 0x00000001u, 0, 0, 0, 0x00000001u, "copy keeps the smallest subnormal"},
+    {KC_OP, FB_OPID_copy, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "copy of a NaN is a NaN"},
+    {KC_OP, FB_OPID_copy, 0xff812345u, 0, 0, 0, KC_SOME_NAN, "copy of a signalling NaN is a NaN"},
+    {KC_OP, FB_OPID_relu, 0x80000000u, 0, 0, 0, 0x00000000u, "relu(-0) = +0"},
+    {KC_OP, FB_OPID_relu, 0x00000000u, 0, 0, 0, 0x00000000u, "relu(+0) = +0"},
+    {KC_OP, FB_OPID_relu, 0x80000001u, 0, 0, 0, 0x00000000u, "relu(-smallest subnormal) = +0"},
+    {KC_OP, FB_OPID_relu, 0x00000001u, 0, 0, 0, 0x00000001u, "relu keeps the smallest subnormal"},
+    {KC_OP, FB_OPID_relu, 0x007fffffu, 0, 0, 0, 0x007fffffu, "relu keeps the largest subnormal"},
+    {KC_OP, FB_OPID_relu, 0xff800000u, 0, 0, 0, 0x00000000u, "relu(-Inf) = +0"},
+    {KC_OP, FB_OPID_relu, 0x7f800000u, 0, 0, 0, 0x7f800000u, "relu(+Inf) = +Inf"},
+    {KC_OP, FB_OPID_relu, 0xbf800000u, 0, 0, 0, 0x00000000u, "relu(-1) = +0"},
+    {KC_OP, FB_OPID_relu, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "relu(NaN) is a NaN"},
+    {KC_OP, FB_OPID_relu, 0xffd00001u, 0, 0, 0, KC_SOME_NAN, "relu(-NaN) is a NaN, not 0"},
+    {KC_OP, FB_OPID_relu, 0x7f800001u, 0, 0, 0, KC_SOME_NAN, "relu(signalling NaN) is a NaN"},
+    {KC_OP, FB_OPID_threshold, 0x80000000u, 0, 0.0f, 0.0f, 0x00000000u, "threshold(-0, 0, 0) = +0"},
+    {KC_OP, FB_OPID_threshold, 0x3f000000u, 0, 0.5f, -2.0f, 0xc0000000u, "x == th gives value"},
+    {KC_OP, FB_OPID_threshold, 0x3f000001u, 0, 0.5f, -2.0f, 0x3f000001u, "the float above th stays"},
+    {KC_OP, FB_OPID_threshold, 0xffc00000u, 0, 0.5f, -2.0f, KC_SOME_NAN, "threshold(NaN) is a NaN"},
+    {KC_OP, FB_OPID_threshold, 0xff800000u, 0, -3.0f, 42.0f, 0x42280000u, "-Inf <= th gives value"},
+    {KC_OP, FB_OPID_threshold, 0x00000001u, 0, 0.0f, 7.0f, 0x00000001u, "a subnormal above th = 0"},
+    {KC_OP, FB_OPID_add, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "subnormal sum, exact (no FTZ/DAZ)"},
+    {KC_OP, FB_OPID_add, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "FLT_MIN - tiny = largest subnormal"},
+    {KC_OP, FB_OPID_add, 0x80000000u, 0x80000000u, 0, 0, 0x80000000u, "-0 + -0 = -0"},
+    {KC_OP, FB_OPID_add, 0x00000000u, 0x80000000u, 0, 0, 0x00000000u, "+0 + -0 = +0"},
+    {KC_OP, FB_OPID_add, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "1 + -1 = +0"},
+    {KC_OP, FB_OPID_add, 0x3f800000u, 0x33800000u, 0, 0, 0x3f800000u, "1 + 2^-24: a tie, to even (1)"},
+    {KC_OP, FB_OPID_add, 0x3f800001u, 0x33800000u, 0, 0, 0x3f800002u, "(1 + 2^-23) + 2^-24: tie, to even"},
+    {KC_OP, FB_OPID_add, 0x7f7fffffu, 0x7f7fffffu, 0, 0, 0x7f800000u, "FLT_MAX + FLT_MAX = +Inf"},
+    {KC_OP, FB_OPID_add, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "Inf + -Inf is a NaN"},
+    {KC_OP, FB_OPID_add, 0x7fc12345u, 0x3f800000u, 0, 0, KC_SOME_NAN, "NaN + 1 is a NaN"},
+    {KC_OP, FB_OPID_add, 0x3f800000u, 0xffd00001u, 0, 0, KC_SOME_NAN, "1 + -NaN is a NaN"},
+    {KC_ADD_RELU, FB_OPID_add, 0x80000000u, 0x80000000u, 0, 0, 0x00000000u, "relu(-0 + -0) = +0"},
+    {KC_ADD_RELU, FB_OPID_add, 0x3f800000u, 0xbf800000u, 0, 0, 0x00000000u, "relu(1 + -1) = +0"},
+    {KC_ADD_RELU, FB_OPID_add, 0x00000001u, 0x00000001u, 0, 0, 0x00000002u, "relu(subnormal sum), exact"},
+    {KC_ADD_RELU, FB_OPID_add, 0x80000001u, 0x80000001u, 0, 0, 0x00000000u, "relu(-subnormal sum) = +0"},
+    {KC_ADD_RELU, FB_OPID_add, 0x00800000u, 0x80000001u, 0, 0, 0x007fffffu, "relu(FLT_MIN - tiny), exact"},
+    {KC_ADD_RELU, FB_OPID_add, 0x7f800000u, 0xff800000u, 0, 0, KC_SOME_NAN, "relu(Inf + -Inf) is a NaN"},
+    {KC_ADD_RELU, FB_OPID_add, 0xffc00000u, 0xbf800000u, 0, 0, KC_SOME_NAN, "relu(-NaN + -1) is a NaN"},
+    {KC_OP, FB_OPID_mul, 0x00800000u, 0x3f000000u, 0, 0, 0x00400000u, "FLT_MIN * 0.5: subnormal, exact"},
+    {KC_OP, FB_OPID_mul, 0x80000000u, 0x3f800000u, 0, 0, 0x80000000u, "-0 * 1 = -0"},
+    {KC_OP, FB_OPID_mul, 0x3f800001u, 0x3f800001u, 0, 0, 0x3f800002u, "(1 + 2^-23)^2 rounds to even"},
+    {KC_OP, FB_OPID_mul, 0x7f800000u, 0x00000000u, 0, 0, KC_SOME_NAN, "Inf * 0 is a NaN"},
+    {KC_OP, FB_OPID_mul, 0x7f7fffffu, 0x40000000u, 0, 0, 0x7f800000u, "FLT_MAX * 2 = +Inf"},
+    {KC_OP, FB_OPID_scale, 0x00000001u, 0, 0.5f, 0, 0x00000000u, "tiny * 0.5: a tie, to even (+0)"},
+    {KC_OP, FB_OPID_scale, 0x00000003u, 0, 0.5f, 0, 0x00000002u, "3 tiny * 0.5: tie to even (2)"},
+    {KC_OP, FB_OPID_scale, 0x3f800000u, 0, -0.0f, 0, 0x80000000u, "1 * -0 = -0"},
+    {KC_OP, FB_OPID_bias, 0x80000000u, 0, 0.0f, 0, 0x00000000u, "-0 + 0 = +0"},
+    {KC_OP, FB_OPID_bias, 0x00000001u, 0, -1.0f, 0, 0xbf800000u, "tiny - 1 = -1 (rounded)"},
+    {KC_OP, FB_OPID_bias, 0x7fc12345u, 0, 1.0f, 0, KC_SOME_NAN, "NaN + 1 is a NaN"},
+    {KC_OP, FB_OPID_sigmoid, 0x00000000u, 0, 0, 0, 0x3f000000u, "sigmoid(0) = 0.5"},
+    {KC_OP, FB_OPID_sigmoid, 0x7f800000u, 0, 0, 0, 0x3f800000u, "sigmoid(+Inf) = 1"},
+    {KC_OP, FB_OPID_sigmoid, 0xff800000u, 0, 0, 0, 0x00000000u, "sigmoid(-Inf) = +0"},
+    {KC_OP, FB_OPID_sigmoid, 0x42c80000u, 0, 0, 0, 0x3f800000u, "sigmoid(100) = 1 (rounded)"},
+    {KC_OP, FB_OPID_sigmoid, 0xffc00000u, 0, 0, 0, KC_SOME_NAN, "sigmoid(NaN) is a NaN"},
+    {KC_OP, FB_OPID_gelu, 0x00000000u, 0, 0, 0, 0x00000000u, "gelu(0) = 0"},
+    {KC_OP, FB_OPID_gelu, 0x7f800000u, 0, 0, 0, 0x7f800000u, "gelu(+Inf) = +Inf"},
+    {KC_OP, FB_OPID_gelu, 0xff800000u, 0, 0, 0, KC_SOME_NAN, "gelu(-Inf) = -Inf * 0: a NaN"},
+    {KC_OP, FB_OPID_gelu, 0x42c80000u, 0, 0, 0, 0x42c80000u, "gelu(100) = 100"},
+    {KC_OP, FB_OPID_gelu, 0xc2c80000u, 0, 0, 0, 0x80000000u, "gelu(-100) = -0 (underflow)"},
+    {KC_OP, FB_OPID_gelu, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "gelu(NaN) is a NaN"},
 };
 
 /* Every answer's input repeated over KC_KNOWN_N elements: at offset 0 that runs the CUDA
@@ -523,17 +662,19 @@ static const struct kc_known_answer kc_known_answers[] = {
 static void check_known_answer(const struct kc_impl *impl, const struct kc_known_answer *ka,
                                int offset)
 {
-    const bool binary = is_binary(ka->op);
+    const struct kc_job job =
+        ka->kind == KC_ADD_RELU ? kc_add_relu_job() : kc_op_job(ka->op, ka->p0, ka->p1);
+    const bool binary = kc_job_is_binary(&job);
     const size_t total = KC_KNOWN_N + 2 * KC_GUARD + KC_MAX_OFFSET;
     const size_t bytes = total * sizeof(uint32_t);
-    char what[224];
+    char what[512], name[128];
     snprintf(what, sizeof what, "%s known answer \"%s\" (%s a=0x%08" PRIx32 " b=0x%08" PRIx32
-             " th=%g value=%g, n=%d at offset %d)",
-             impl->name, ka->why, kc_op_name(ka->op), ka->a, ka->b, (double)ka->threshold,
-             (double)ka->value, KC_KNOWN_N, offset);
+             ", n=%d at offset %d)",
+             impl->name, ka->why, kc_job_name(&job, name, sizeof name), ka->a, ka->b,
+             KC_KNOWN_N, offset);
 
     /* The reference itself must give the answer (it runs on this host, with its flags). */
-    uint32_t ref = ref_element(ka->op, ka->a, ka->b, ka->threshold, ka->value);
+    uint32_t ref = ref_job(&job, ka->a, ka->b);
     if (!fb_result_matches(ka->expected, ref))
         fail_msg("%s: the reference gives 0x%08" PRIx32 ", expected 0x%08" PRIx32, what, ref,
                  ka->expected);
@@ -546,9 +687,8 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
         ha[j] = ka->a;
         hb[j] = ka->b;
     }
-    struct kc_case k = {.impl = impl, .op = ka->op, .n = KC_KNOWN_N,
-                        .off = {offset, offset, offset}, .threshold = ka->threshold,
-                        .value = ka->value, .total = total};
+    struct kc_case k = {.impl = impl, .job = &job, .n = KC_KNOWN_N,
+                        .off = {offset, offset, offset}, .total = total};
     void *da = NULL, *db = NULL, *dc = NULL;
     KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
     if (binary)
@@ -561,9 +701,10 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
     const float *pa = (const float *)da + KC_GUARD + offset;
     const float *pb = binary ? (const float *)db + KC_GUARD + offset : NULL;
     float *pc = (float *)dc + KC_GUARD + offset;
-    KC_CALL(&k, impl->run(impl->ctx, ka->op, pa, pb, pc, KC_KNOWN_N, ka->threshold, ka->value,
-                          err));
+    KC_CALL(&k, impl->run(impl->ctx, &job, pa, pb, pc, KC_KNOWN_N, err));
     KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
+    /* Known answers are exact for every op, the transcendental ones included (their
+     * answers are limits and exact points: 0.5, 1, 0, +-Inf, NaN). */
     for (size_t i = 0; i < KC_KNOWN_N; i++) {
         uint32_t g = got[KC_GUARD + (size_t)offset + i];
         if (g == KC_POISON_BITS || !fb_result_matches(ka->expected, g))
@@ -579,44 +720,62 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
     free(got);
 }
 
-void kc_check_known_answers(const struct kc_impl *impl, enum kc_op op)
+void kc_check_known_answers(const struct kc_impl *impl, const struct kc_job *job)
 {
     for (size_t i = 0; i < sizeof kc_known_answers / sizeof kc_known_answers[0]; i++) {
-        if (kc_known_answers[i].op != op)
+        const struct kc_known_answer *ka = &kc_known_answers[i];
+        if (ka->kind != job->kind || (job->kind == KC_OP && ka->op != job->chain.ops[0].op))
             continue;
-        check_known_answer(impl, &kc_known_answers[i], 0);
-        check_known_answer(impl, &kc_known_answers[i], 1);
+        check_known_answer(impl, ka, 0);
+        check_known_answer(impl, ka, 1);
     }
 }
 
-void kc_check_op(const struct kc_impl *impl, enum kc_op op)
+/* Every size at every offset (a unary job sees only a and c: rows that differ from an
+ * earlier one only in b are skipped). */
+static void check_job_everywhere(const struct kc_impl *impl, const struct kc_job *job,
+                                 size_t max_sizes)
 {
-    kc_check_known_answers(impl, op);
-    const struct kc_threshold_pair none = {0.0f, 0.0f};
-    const size_t pairs = op == KC_THRESHOLD ? kc_threshold_pair_count : 1;
-    for (size_t p = 0; p < pairs; p++) {
-        struct kc_threshold_pair tv = op == KC_THRESHOLD ? kc_threshold_pairs[p] : none;
-        for (size_t o = 0; o < kc_offset_count; o++) {
-            /* A unary op sees only a and c: skip rows that differ from an earlier one in b. */
-            bool repeat = false;
-            for (size_t q = 0; q < o && !is_binary(op); q++)
-                repeat |= kc_offsets[q].a == kc_offsets[o].a && kc_offsets[q].c == kc_offsets[o].c;
-            if (repeat)
-                continue;
-            for (size_t s = 0; s < kc_size_count; s++)
-                kc_check_case(impl, op, kc_sizes[s], kc_offsets[o], tv.threshold, tv.value);
-        }
+    for (size_t o = 0; o < kc_offset_count; o++) {
+        bool repeat = false;
+        for (size_t q = 0; q < o && !kc_job_is_binary(job); q++)
+            repeat |= kc_offsets[q].a == kc_offsets[o].a && kc_offsets[q].c == kc_offsets[o].c;
+        if (repeat)
+            continue;
+        for (size_t s = 0; s < kc_size_count && s < max_sizes; s++)
+            kc_check_case(impl, job, kc_sizes[s], kc_offsets[o]);
     }
+}
+
+void kc_check_op(const struct kc_impl *impl, enum fb_op_id op)
+{
+    struct kc_job job = kc_op_job(op, 0.0f, 0.0f);
+    kc_check_known_answers(impl, &job);
+    const size_t pairs = fb_op_infos[op].n_params > 0 ? kc_param_pair_count : 1;
+    for (size_t p = 0; p < pairs; p++) {
+        job = kc_op_job(op, kc_param_pairs[p].p0, kc_param_pairs[p].p1);
+        check_job_everywhere(impl, &job, kc_size_count);
+    }
+}
+
+void kc_check_add_relu(const struct kc_impl *impl)
+{
+    const struct kc_job job = kc_add_relu_job();
+    kc_check_known_answers(impl, &job);
+    check_job_everywhere(impl, &job, kc_size_count);
 }
 
 /* ---- the boundaries of the CUDA launch plan ---- */
 
-void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, int sm_count)
+void kc_check_job_at_grid_boundaries(const struct kc_impl *impl, const struct kc_job *job,
+                                     int sm_count)
 {
-    /* kernels/launch_plan.h restated: 16 blocks of 128 threads per SM at most; a thread's
-     * turn takes 4 loads, split over the inputs, of 4 floats (vector path) or 1 (scalar). */
-    const int64_t threads = (int64_t)(sm_count > 0 ? sm_count : 1) * 16 * 128;
-    const int64_t loads = is_binary(op) ? 2 : 4; /* per input per turn */
+    /* kernels/launch_plan.h restated: blocks_per_sm blocks of 128 threads per SM at most; a
+     * thread's turn takes per_input loads of each input, of 4 floats (vector path) or 1
+     * (scalar). */
+    const struct kc_shape shape = kc_job_shape(job);
+    const int64_t threads = (int64_t)(sm_count > 0 ? sm_count : 1) * shape.blocks_per_sm * 128;
+    const int64_t loads = shape.per_input;
     const struct {
         int64_t wave; /* floats one full wave moves in one turn */
         struct kc_offsets offsets;
@@ -624,7 +783,6 @@ void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, i
         {threads * loads * 4, {0, 0, 0}}, /* vector path: everything 16-byte aligned */
         {threads * loads, {3, 1, 2}},     /* scalar path: nothing aligned */
     };
-    const float th = kc_threshold_pairs[1].threshold, value = kc_threshold_pairs[1].value;
     for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
         const int64_t w = paths[p].wave;
         /* A wave less one vector and an odd tail, less one float, exactly, plus one float
@@ -634,6 +792,141 @@ void kc_check_op_at_grid_boundaries(const struct kc_impl *impl, enum kc_op op, i
         const int64_t sizes[] = {w - 5, w - 1, w, w + 1, w + 7, 2 * w + w / 2 + 3};
         const size_t count = 2 * w + w / 2 + 3 <= (INT64_C(4) << 20) ? 6 : 5;
         for (size_t s = 0; s < count; s++)
-            kc_check_case(impl, op, sizes[s], paths[p].offsets, th, value);
+            kc_check_case(impl, job, sizes[s], paths[p].offsets);
     }
+}
+
+/* ---- chains ---- */
+
+struct fb_chain kc_random_chain(uint64_t *rng, int length, int binary)
+{
+    enum fb_op_id unary_exact[FB_OPID_COUNT], binary_ops[FB_OPID_COUNT],
+        transcendental[FB_OPID_COUNT];
+    int nu = 0, nb = 0, nt = 0;
+    for (int i = 0; i < FB_OPID_COUNT; i++) {
+        if (fb_op_infos[i].arity == 2)
+            binary_ops[nb++] = (enum fb_op_id)i;
+        else if (fb_op_infos[i].ulp_bound > 0)
+            transcendental[nt++] = (enum fb_op_id)i;
+        else
+            unary_exact[nu++] = (enum fb_op_id)i;
+    }
+    static const float params[] = {0.0f, 0.5f, -2.0f, -3.0f, 42.0f, 1.5f, -0.25f, 1e-3f};
+    const int np = (int)(sizeof params / sizeof params[0]);
+    struct fb_chain ch = {.n_ops = length};
+    for (int k = 0; k < length; k++) {
+        uint64_t r = rng_next(rng);
+        enum fb_op_id op;
+        if (k == 0 && binary)
+            op = binary_ops[r % (uint64_t)nb];
+        else if (k == length - 1 && nt > 0 && (r >> 8) % 3 == 0)
+            op = transcendental[(r >> 16) % (uint64_t)nt]; /* only last, a third of the time */
+        else
+            op = unary_exact[(r >> 24) % (uint64_t)nu];
+        ch.ops[k].op = op;
+        ch.ops[k].params.v[0] = params[(r >> 32) % (uint64_t)np];
+        ch.ops[k].params.v[1] = params[(r >> 40) % (uint64_t)np];
+    }
+    return ch;
+}
+
+void kc_check_chains(const struct kc_impl *impl, int sm_count)
+{
+    uint64_t rng = kc_seed() ^ UINT64_C(0xc4a1); /* the chains drawn depend on the seed too */
+    for (int length = 1; length <= FB_CHAIN_MAX_OPS; length++) {
+        for (int binary = 0; binary < 2; binary++) {
+            const struct fb_chain ch = kc_random_chain(&rng, length, binary);
+            const struct kc_job job = kc_chain_job(&ch);
+            /* every size for the short chains, the sizes up to 2 vectors' turns of a block
+             * (2051) for the others */
+            check_job_everywhere(impl, &job, length <= 3 ? kc_size_count : kc_size_count - 1);
+            /* the grid's edges: the shortest unary and the longest binary chain */
+            if (sm_count > 0 && ((length == 1 && !binary) ||
+                                 (length == FB_CHAIN_MAX_OPS && binary)))
+                kc_check_job_at_grid_boundaries(impl, &job, sm_count);
+        }
+    }
+    /* add, relu (the generic twin of add_relu) and a chain that ends in each transcendental
+     * op, whatever the draw gave */
+    struct fb_chain fixed = {.n_ops = 2};
+    fixed.ops[0].op = FB_OPID_add;
+    fixed.ops[1].op = FB_OPID_relu;
+    struct kc_job job = kc_chain_job(&fixed);
+    check_job_everywhere(impl, &job, kc_size_count);
+    if (sm_count > 0)
+        kc_check_job_at_grid_boundaries(impl, &job, sm_count);
+    bool edges = false; /* the 40-register form's grid (12 blocks per SM) once */
+    for (int i = 0; i < FB_OPID_COUNT; i++) {
+        if (fb_op_infos[i].ulp_bound == 0)
+            continue;
+        fixed.ops[1].op = (enum fb_op_id)i;
+        job = kc_chain_job(&fixed);
+        check_job_everywhere(impl, &job, kc_size_count);
+        if (sm_count > 0 && !edges)
+            kc_check_job_at_grid_boundaries(impl, &job, sm_count);
+        edges = true;
+    }
+}
+
+/* ---- measured ULP error of the transcendental ops ---- */
+
+int64_t kc_measure_max_ulp(const struct kc_impl *impl, enum fb_op_id op, int64_t count,
+                           float *worst_input)
+{
+    const struct kc_job job = kc_op_job(op, 0.0f, 0.0f);
+    const size_t bytes = (size_t)count * sizeof(uint32_t);
+    uint32_t *hx = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(hx);
+    assert_non_null(got);
+    uint64_t rng = kc_seed() ^ (uint64_t)op;
+    const size_t nspecial = sizeof special_bits / sizeof special_bits[0];
+    for (int64_t i = 0; i < count; i++) {
+        uint64_t r = rng_next(&rng);
+        if ((size_t)i < nspecial)
+            hx[i] = special_bits[i];
+        else if (r & 1) /* uniform in [-64, 64): where both ops change */
+            hx[i] = float_bits((float)(int32_t)(r >> 32) * 0x1p-25f);
+        else { /* any finite float: every exponent, subnormals included */
+            uint32_t u = (uint32_t)(r >> 32);
+            hx[i] = (u & 0x7f800000u) == 0x7f800000u ? u & 0xbfffffffu : u;
+        }
+        if (hx[i] == KC_POISON_BITS || hx[i] == KC_POISON_QUIETS_TO)
+            hx[i] = 0x3f800000u;
+    }
+    struct kc_offsets zero = {0, 0, 0};
+    struct kc_case k = {.impl = impl, .job = &job, .n = count, .off = zero, .total = (size_t)count};
+    void *dx = NULL, *dy = NULL;
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dx, err));
+    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dy, err));
+    KC_CALL(&k, impl->upload(impl->ctx, dx, hx, bytes, err));
+    KC_CALL(&k, impl->poison(impl->ctx, dy, bytes, err));
+    KC_CALL(&k, impl->run(impl->ctx, &job, dx, NULL, dy, count, err));
+    KC_CALL(&k, impl->download(impl->ctx, got, dy, bytes, err));
+    int64_t worst = 0;
+    *worst_input = 0.0f;
+    for (int64_t i = 0; i < count; i++) {
+        const uint32_t want = ref_op(op, hx[i], 0, job.chain.ops[0].params);
+        if (!fb_result_within_ulps(want, got[i], INT64_MAX / 4))
+            fail_msg("%s %s: x=0x%08" PRIx32 " (%g) gave 0x%08" PRIx32 " (%g), expected %g: "
+                     "NaN, infinity or sign where none is due",
+                     impl->name, fb_op_infos[op].name, hx[i], (double)bits_float(hx[i]), got[i],
+                     (double)bits_float(got[i]), (double)bits_float(want));
+        if (fb_bits_are_nan(want))
+            continue;
+        int64_t d = fb_bits_ordinal(want) - fb_bits_ordinal(got[i]);
+        d = d < 0 ? -d : d;
+        if (d > worst) {
+            worst = d;
+            *worst_input = bits_float(hx[i]);
+        }
+    }
+    impl->release(impl->ctx, dx);
+    impl->release(impl->ctx, dy);
+    free(hx);
+    free(got);
+    if (worst > fb_op_infos[op].ulp_bound)
+        fail_msg("%s %s: %" PRId64 " ulp at x = %.9g, over the bound of %d (kernels/op_table.h)",
+                 impl->name, fb_op_infos[op].name, worst, (double)*worst_input,
+                 fb_op_infos[op].ulp_bound);
+    return worst;
 }

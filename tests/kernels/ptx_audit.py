@@ -3,7 +3,8 @@
 
 The whole point of fusion is fewer bytes moved, so the kernels must issue exactly the loads
 and stores the traffic model counts (kernels/elementwise_kernels.cuh):
-    copy, relu, threshold: 1 load, 1 store per element;  add, add_relu: 2 loads, 1 store.
+    unary ops (and the generic kernel with a unary first op): 1 load, 1 store per element;
+    binary ops, add_relu (and the generic kernel with a binary first op): 2 loads, 1 store.
 And they must keep enough bytes in flight to reach the memory bandwidth
 (kernels/launch_plan.h): each turn of the main loop issues P independent loads per input,
 P = 4 with one input, 2 with two, all before the turn's first store.
@@ -20,6 +21,14 @@ entry, as (loads, stores):
 In the main loop, each input's loads are told apart by following the address registers back
 to the kernel parameter they come from: every input must have at least 2 (the bytes in
 flight). In the main loop and in the remainder, no store may come before the last load.
+The kernels come from the op table (--op-table kernels/op_table.h): per op its unary or
+binary pair (P = 2 for a transcendental op, ULP_BOUND > 0), the handwritten add_relu pair,
+and the generic fused kernel (fb_chain_functor<true>: exact ops only, 32 registers;
+fb_chain_functor<false>: any op, 40 registers), unary and binary, P = 2; its loops over the
+chain's ops hold no memory access, and its main loop is the one outermost loop that has.
+Kernels of exact ops must hold no fma (built with -fmad=false: a multiply feeding an add
+rounds twice, as on the host); kernels that call expf may hold libdevice's fma and its
+ex2.approx.ftz.f32 (on a normal argument), no other .ftz.
 Anything else is an error: other global loads or stores (other widths or types, generic
 ld/st, which could reach global memory), atomics and reductions, shared, constant or local
 memory (ld.local/st.local, a __local_depot: register spills), and `.ftz` arithmetic (which
@@ -31,9 +40,11 @@ use at most 32 registers (65536 per SM / 2048 resident threads: what __maxnreg__
 promises the one-wave grid) with no spill stores or loads and no stack frame.
 
 Usage:
-    ptx_audit.py [--ptxas PTXAS] LAUNCHERS.ptx              audit; print the tables;
+    ptx_audit.py --op-table OP_TABLE.h [--ptxas PTXAS] LAUNCHERS.ptx
+                                                            audit; print the tables;
                                                             exit 1 on any mismatch
-    ptx_audit.py --self-test [--ptxas PTXAS] LAUNCHERS.ptx  check the audit itself: the real
+    ptx_audit.py --self-test --op-table OP_TABLE.h [--ptxas PTXAS] LAUNCHERS.ptx
+                                                            check the audit itself: the real
                                                             PTX must pass and every doctored
                                                             copy of it must fail
 Python 3 standard library only.
@@ -48,26 +59,62 @@ import sys
 LOADS_PER_INPUT = {1: 4, 2: 2}
 MIN_LOADS_PER_INPUT = 2
 MAX_REGISTERS = 32  # 65536 registers per SM / (16 blocks x 128 threads), FB_KERNEL_REGISTERS
+# The generic fused kernel with transcendental ops (fb_chain_functor<false>) is allowed 40
+# registers (12 blocks per SM; kernels/elementwise_kernels.cuh says why).
+CHAIN_WIDE_REGISTERS = 40
 
-UNARY_OPS = ("fb_copy_op", "fb_relu_op", "fb_threshold_op")
-BINARY_OPS = ("fb_add_op", "fb_add_relu_op")
-# Per kernel: its number of inputs and the expected (loads, stores) per path.
+# The ops, read from kernels/op_table.h (main() fills it): [(name, arity, ulp_bound)].
+OP_TABLE = []
+TABLE_LINE = re.compile(r'^\s*X\((\w+),\s*(\d+),\s*(\d+),\s*"[^"]*",\s*(\d+)\)', re.M)
+# Per kernel: (inputs, {path: (loads, stores)}, max registers); filled by build_expected().
 EXPECTED = {}
-for _ops, _inputs in ((UNARY_OPS, 1), (BINARY_OPS, 2)):
-    _shape = "fb_unary" if _inputs == 1 else "fb_binary"
-    _p = LOADS_PER_INPUT[_inputs]
-    for _op in _ops:
-        EXPECTED[(_shape + "_vector_kernel", _op)] = (_inputs, {
-            "loop": (_p * _inputs, _p), "remainder": ((_p - 1) * _inputs, _p - 1),
-            "tail": (_inputs, 1)})
-        EXPECTED[(_shape + "_scalar_kernel", _op)] = (_inputs, {
-            "loop": (_p * _inputs, _p), "remainder": ((_p - 1) * _inputs, _p - 1)})
+OP_ORDER = []
+
+
+def read_op_table(path):
+    """[(name, arity, ulp_bound)] of the X(...) lines of kernels/op_table.h."""
+    with open(path, encoding="utf-8") as f:
+        ops = [(m.group(1), int(m.group(2)), int(m.group(4))) for m in TABLE_LINE.finditer(f.read())]
+    if len(ops) < 2:
+        raise SystemExit("ptx_audit: no op table lines X(name, arity, n_params, \"...\", ulp) "
+                         "in %s" % path)
+    return ops
+
+
+def build_expected(ops):
+    """Every kernel the PTX must hold, derived from the op table: per op of the table its
+    unary or binary kernel pair (P loads per input: 4 / arity, or 2 for a transcendental op,
+    which would spill at 4), the handwritten add_relu pair, and the generic fused kernel in
+    both shapes (first op unary or binary) and both forms (exact ops only, 32 registers; any
+    op, 40 registers), P = 2 (kernels/elementwise_kernels.cuh)."""
+    EXPECTED.clear()
+    del OP_ORDER[:]
+    kernels = []  # (functor, inputs, P, max registers)
+    for name, arity, ulp in ops:
+        p = 2 if ulp > 0 else LOADS_PER_INPUT[arity]
+        kernels.append(("fb_%s_op" % name, arity, p, MAX_REGISTERS))
+    kernels.append(("fb_add_relu_op", 2, LOADS_PER_INPUT[2], MAX_REGISTERS))
+    for inputs in (1, 2):
+        kernels.append(("fb_chain_functor<true>", inputs, 2, MAX_REGISTERS))
+        kernels.append(("fb_chain_functor<false>", inputs, 2, CHAIN_WIDE_REGISTERS))
+    for op, inputs, p, registers in kernels:
+        if op not in OP_ORDER:
+            OP_ORDER.append(op)
+        shape = "fb_unary" if inputs == 1 else "fb_binary"
+        EXPECTED[(shape + "_vector_kernel", op)] = (inputs, {
+            "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1),
+            "tail": (inputs, 1)}, registers)
+        EXPECTED[(shape + "_scalar_kernel", op)] = (inputs, {
+            "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1)}, registers)
+
+
 PATHS = ("loop", "remainder", "tail")
 
 ENTRY = re.compile(r"^\s*\.(?:visible\s+|weak\s+)?\.entry\s+([A-Za-z0-9_$]+)\s*\(", re.M)
 # Itanium mangling of `template <typename Op> void fb_..._kernel(...)` with Op a plain
-# struct: _Z <len><name> I <len><op> E ...
-MANGLED = re.compile(r"^_Z(\d+)(fb_\w+_kernel)I(\d+)(\w+?)E")
+# struct: _Z <len><name> I <len><op> E ..., or with Op = fb_chain_functor<bool>:
+# _Z <len><name> I <len>fb_chain_functor I Lb0E|Lb1E E E ...
+MANGLED = re.compile(r"^_Z(\d+)(fb_\w+_kernel)I(\d+)")
 VECTOR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.v4\.f32\b")
 SCALAR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.f32\b")
 VECTOR_STORE = re.compile(r"^st\.global\.v4\.f32\b")
@@ -83,11 +130,23 @@ REGISTER = re.compile(r"%\w+")
 
 
 def demangle(name):
-    """fb_binary_vector_kernel<fb_add_relu_op> from its mangled name; None if not ours."""
+    """(fb_binary_vector_kernel, fb_add_relu_op) or (..., fb_chain_functor<true>) from a
+    mangled kernel name; None if not ours."""
     m = MANGLED.match(name)
-    if not m or int(m.group(1)) != len(m.group(2)) or int(m.group(3)) != len(m.group(4)):
+    if not m or int(m.group(1)) != len(m.group(2)):
         return None
-    return m.group(2), m.group(4)
+    rest = name[m.end():]
+    length = int(m.group(3))
+    op, rest = rest[:length], rest[length:]
+    if not re.match(r"^\w+$", op):
+        return None
+    if rest.startswith("ILb0EE"):
+        op, rest = op + "<false>", rest[6:]
+    elif rest.startswith("ILb1EE"):
+        op, rest = op + "<true>", rest[6:]
+    if not rest.startswith("E"):
+        return None
+    return m.group(2), op
 
 
 def split_entries(ptx):
@@ -186,7 +245,7 @@ def classify(text):
 def audit_entry(key, body):
     """(rows, problems) for one kernel: rows are (path, loads, stores, expected, per-input
     loads of the main loop or None)."""
-    inputs, expected = EXPECTED[key]
+    inputs, expected, _registers = EXPECTED[key]
     vector = key[0].endswith("vector_kernel")
     name = "%s<%s>" % key
     problems = []
@@ -194,16 +253,38 @@ def audit_entry(key, body):
         problems.append("%s: .local frame (register spills or a stack array)" % name)
     stmts = statements(body)
     found_loops = loops(stmts)
-    if len(found_loops) != 1:
+    if key[1].startswith("fb_chain_functor"):
+        # The generic kernel also loops over the chain's ops (inside the main loop, and in
+        # the remainder and the tail): loops with no global memory access. Its main loop is
+        # the one outermost loop that loads and stores.
+        outer = [l for l in found_loops
+                 if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in found_loops)]
+        with_memory = [l for l in outer
+                       if any(kind == "ins" and classify(text) in ("ld.v4", "ld", "st.v4", "st")
+                              for kind, text in stmts[l[0]:l[1] + 1])]
+        if len(with_memory) != 1:
+            problems.append("%s: %d outermost loops with global loads or stores; expected 1 "
+                            "(the main loop)" % (name, len(with_memory)))
+        found_loops = with_memory
+    elif len(found_loops) != 1:
         problems.append("%s: %d loops; expected 1 (the main loop)" % (name, len(found_loops)))
     main = found_loops[0] if found_loops else (-1, -1)
+    # libdevice's expf (CUDA Math API: 2 ulp, full range, subnormal results included) scales
+    # its argument and calls ex2.approx.ftz.f32 on a value whose result is normal: the one
+    # .ftz instruction allowed, and only in kernels that call expf.
+    transcendental = key[1] == "fb_chain_functor<false>" or any(
+        "fb_%s_op" % op == key[1] and ulp > 0 for op, _arity, ulp in OP_TABLE)
 
     counts = {p: [0, 0] for p in PATHS}
     accesses = {p: ([], []) for p in PATHS}  # (loads, stores) as (statement index, address)
     for i, (kind, text) in enumerate(stmts):
         if kind != "ins":
             continue
-        if ".ftz" in text.split()[0]:
+        if not transcendental and text.split()[0].startswith("fma."):
+            problems.append("%s: %s: a multiply-add in a kernel of exact ops (built with "
+                            "-fmad=false, none may appear)" % (name, text.split()[0]))
+        if ".ftz" in text.split()[0] and not (transcendental and
+                                              text.split()[0] == "ex2.approx.ftz.f32"):
             problems.append("%s: %s flushes subnormals to zero" % (name, text.split()[0]))
         what = classify(text)
         if what is None or what == "param":
@@ -282,13 +363,12 @@ def audit(ptx, out):
     for key in sorted(set(EXPECTED) - seen):
         problems.append("kernel %s<%s> missing from the PTX" % key)
 
-    out.write("%-42s %-9s %5s %6s  %-8s %-9s %s\n"
+    out.write("%-50s %-9s %5s %6s  %-8s %-9s %s\n"
               % ("kernel", "path", "loads", "stores", "expected", "per input", "result"))
-    ops = UNARY_OPS + BINARY_OPS
-    rows.sort(key=lambda r: (ops.index(r[0].split("<")[1][:-1]), "scalar" in r[0],
-                             PATHS.index(r[1])))
+    rows.sort(key=lambda r: (OP_ORDER.index(r[0].split("<", 1)[1][:-1]), "scalar" in r[0],
+                             "binary" in r[0], PATHS.index(r[1])))
     for name, path, loads, stores, want, per_input, ok in rows:
-        out.write("%-42s %-9s %5d %6d  %-8s %-9s %s\n"
+        out.write("%-50s %-9s %5d %6d  %-8s %-9s %s\n"
                   % (name, path, loads, stores, "%d/%d" % want,
                      "+".join(str(x) for x in per_input) if per_input else "",
                      "ok" if ok else "MISMATCH"))
@@ -330,17 +410,19 @@ def check_ptxas(report, out):
             kernels[current]["registers"] = int(m.group(1))
     if len(kernels) != len(EXPECTED):
         problems.append("ptxas reported %d kernels; expected %d" % (len(kernels), len(EXPECTED)))
-    out.write("%-42s %9s %12s %11s\n" % ("kernel", "registers", "spill bytes", "stack bytes"))
+    out.write("%-50s %9s %12s %11s\n" % ("kernel", "registers", "spill bytes", "stack bytes"))
     for name in sorted(kernels):
         k = kernels[name]
+        key = tuple(name[:-1].split("<", 1)) if name.endswith(">") else None
+        limit = EXPECTED[key][2] if key in EXPECTED else MAX_REGISTERS
         if set(k) != {"stack", "spill_st", "spill_ld", "registers"}:
             problems.append("%s: ptxas's report is incomplete: %s" % (name, k))
             continue
         spills = k["spill_st"] + k["spill_ld"]
-        out.write("%-42s %9d %12d %11d\n" % (name, k["registers"], spills, k["stack"]))
-        if k["registers"] > MAX_REGISTERS:
-            problems.append("%s: %d registers; at most %d keep 16 blocks of 128 per SM"
-                            % (name, k["registers"], MAX_REGISTERS))
+        out.write("%-50s %9d %12d %11d\n" % (name, k["registers"], spills, k["stack"]))
+        if k["registers"] > limit:
+            problems.append("%s: %d registers; at most %d keep its blocks of 128 per SM "
+                            "resident" % (name, k["registers"], limit))
         if spills or k["stack"]:
             problems.append("%s: %d bytes of spills, %d bytes of stack frame"
                             % (name, spills, k["stack"]))
@@ -459,7 +541,14 @@ def self_test(ptx, ptxas_report):
         ("a store before the last load in the relu vector kernel's remainder",
          _doctor_body(ptx, "fb_unary_vector_kernel", "fb_relu_op", _remainder_store_first)),
         ("a flush-to-zero add in the fused vector kernel",
-         _doctor(ptx, *fused, r"\badd\.f32", lambda l: l.replace("add.f32", "add.ftz.f32"))),
+         _doctor(ptx, *fused, r"\badd\.rn\.f32",
+                 lambda l: l.replace("add.rn.f32", "add.rn.ftz.f32"))),
+        ("a fused multiply-add in the scale vector kernel",
+         _doctor(ptx, "fb_unary_vector_kernel", "fb_scale_op", r"\bmul\.rn\.f32",
+                 lambda l: l.replace("mul.rn.f32", "fma.rn.f32"))),
+        ("a flush-to-zero exp2 in the relu scalar kernel, which calls no expf",
+         _doctor(ptx, "fb_unary_scalar_kernel", "fb_relu_op", r"st\.global\.f32",
+                 lambda l: l + "\tex2.approx.ftz.f32 \t%f9, %f1;\n")),
         ("an extra store in the scalar copy kernel",
          _doctor(ptx, "fb_unary_scalar_kernel", "fb_copy_op", r"st\.global\.f32",
                  lambda l: l + l)),
@@ -475,6 +564,12 @@ def self_test(ptx, ptxas_report):
         ("a generic (state-space-less) load in the add vector kernel",
          _doctor(ptx, "fb_binary_vector_kernel", "fb_add_op", r"ld\.global\.nc\.f32",
                  lambda l: l + "\tld.f32 \t%f9, [%rd1];\n")),
+        ("only one v4 load per input in the generic kernel's main loop (first op binary)",
+         _doctor_body(ptx, "fb_binary_vector_kernel", "fb_chain_functor<true>",
+                      _one_load_per_input)),
+        ("a store before the last load in the generic kernel's main loop",
+         _doctor_body(ptx, "fb_binary_vector_kernel", "fb_chain_functor<false>",
+                      _store_between_loads)),
         ("the fused scalar kernel missing",
          _doctor(ptx, "fb_binary_scalar_kernel", "fb_add_relu_op", r"\.entry",
                  lambda l: l.replace("fb_binary_scalar_kernel", "fb_binary_scalor_kernel"))),
@@ -518,6 +613,19 @@ def main(argv):
     args = argv[1:]
     selftest = "--self-test" in args
     args = [a for a in args if a != "--self-test"]
+    table = None
+    if "--op-table" in args:
+        at = args.index("--op-table")
+        if at + 1 >= len(args):
+            sys.stderr.write(__doc__)
+            return 2
+        table = args[at + 1]
+        del args[at:at + 2]
+    if table is None:
+        sys.stderr.write("ptx_audit: --op-table kernels/op_table.h is required\n" + __doc__)
+        return 2
+    OP_TABLE[:] = read_op_table(table)
+    build_expected(OP_TABLE)
     ptxas = None
     if "--ptxas" in args:
         at = args.index("--ptxas")

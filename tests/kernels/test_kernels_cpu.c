@@ -1,9 +1,14 @@
 /* The CPU backend's kernels (src/backends/cpu/cpu_kernels.h) against the scalar reference
- * of kernel_check.c under the contract of kernels/elementwise_contract.h (the same bits but
- * for NaN payloads), known answers first, at every size and offset, on one OpenMP thread
- * and on two (two threads split the range, so each thread's chunk has its own head and
- * tail). The known answers also catch a process that flushes subnormals (FTZ/DAZ). */
+ * of kernel_check.c under the contract of kernels/elementwise_contract.h: every op of the op
+ * table (the list of tests is the table), the handwritten add_relu and the generic chain
+ * pass on random chains, known answers first, at every size and offset, on one OpenMP
+ * thread and on two (two threads split the range, so each thread's chunk has its own head
+ * and tail; the chains on two threads at the sizes around the pass's tiles). The known answers also catch a process that flushes subnormals (FTZ/DAZ).
+ * Then the measured ULP error of the transcendental ops over many inputs, printed: the
+ * figures behind their bounds. */
+#include <inttypes.h>
 #include <omp.h>
+#include <stdio.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,18 +19,18 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "kernel_check.h"
 
-static int cpu_run(void *ctx, enum kc_op op, const float *a, const float *b, float *c,
-                   int64_t n, float threshold, float value, struct fb_error *err)
+static int cpu_run(void *ctx, const struct kc_job *job, const float *a, const float *b,
+                   float *c, int64_t n, struct fb_error *err)
 {
     (void)ctx;
-    switch (op) {
-    case KC_COPY: fb_cpu_copy(a, c, n); return FB_OK;
-    case KC_RELU: fb_cpu_relu(a, c, n); return FB_OK;
-    case KC_THRESHOLD: fb_cpu_threshold(a, c, n, threshold, value); return FB_OK;
-    case KC_ADD: fb_cpu_add(a, b, c, n); return FB_OK;
+    switch (job->kind) {
+    case KC_OP:
+        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n);
+        return FB_OK;
     case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n); return FB_OK;
+    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n); return FB_OK;
     }
-    return fb_fail(err, FB_ERR_USAGE, "unknown op %d", (int)op);
+    return fb_fail(err, FB_ERR_USAGE, "unknown job kind %d", (int)job->kind);
 }
 
 static const struct kc_impl cpu_impl = {
@@ -38,35 +43,75 @@ static const struct kc_impl cpu_impl = {
     .run = cpu_run,
 };
 
-struct cpu_case {
-    enum kc_op op;
-    int threads;
-};
-
-static void test_op_matches_reference(void **state)
+static void test_every_op_of_the_table_meets_contract(void **state)
 {
-    const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
-    kc_check_op(&cpu_impl, c->op);
+    omp_set_num_threads(*(int *)*state);
+    for (int op = 0; op < FB_OPID_COUNT; op++)
+        kc_check_op(&cpu_impl, (enum fb_op_id)op);
 }
 
-#define CPU_TEST(name, op, threads)                                                            \
-    {name, test_op_matches_reference, NULL, NULL, &(struct cpu_case){op, threads}}
+static void test_add_relu_meets_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_add_relu(&cpu_impl);
+}
+
+static void test_random_chains_meet_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_chains(&cpu_impl, 0);
+}
+
+/* Chains around and past a tile: each thread walks several tiles, the last one partial
+ * (with 2 threads, each thread's share starts at a tile boundary of its own). Random
+ * chains of lengths 1, 2, 5 and FB_CHAIN_MAX_OPS, first op unary and binary. */
+static void test_chain_crosses_tiles(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    uint64_t rng = kc_seed() ^ 77;
+    const int lengths[] = {1, 2, 5, FB_CHAIN_MAX_OPS};
+    for (int i = 0; i < 8; i++) {
+        const int binary = i % 2;
+        const struct fb_chain ch = kc_random_chain(&rng, lengths[i / 2], binary);
+        const struct kc_job job = kc_chain_job(&ch);
+        const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
+                                 3 * FB_CPU_CHAIN_TILE + 17};
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (size_t o = 0; o < kc_offset_count; o++)
+                kc_check_case(&cpu_impl, &job, sizes[s], kc_offsets[o]);
+    }
+}
+
+static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    for (int op = 0; op < FB_OPID_COUNT; op++) {
+        if (fb_op_infos[op].ulp_bound == 0)
+            continue;
+        float worst_x;
+        int64_t worst = kc_measure_max_ulp(&cpu_impl, (enum fb_op_id)op, INT64_C(1) << 24,
+                                           &worst_x);
+        printf("cpu %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); bound %d\n",
+               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
+    }
+}
+
+static int one = 1, two = 2;
+
+#define CPU_TEST(name, fn, threads) {name, fn, NULL, NULL, &threads}
 
 int main(void)
 {
     kc_seed();
     const struct CMUnitTest tests[] = {
-        CPU_TEST("copy_meets_contract_on_1_thread", KC_COPY, 1),
-        CPU_TEST("relu_meets_contract_on_1_thread", KC_RELU, 1),
-        CPU_TEST("threshold_meets_contract_on_1_thread", KC_THRESHOLD, 1),
-        CPU_TEST("add_meets_contract_on_1_thread", KC_ADD, 1),
-        CPU_TEST("add_relu_meets_contract_on_1_thread", KC_ADD_RELU, 1),
-        CPU_TEST("copy_meets_contract_on_2_threads", KC_COPY, 2),
-        CPU_TEST("relu_meets_contract_on_2_threads", KC_RELU, 2),
-        CPU_TEST("threshold_meets_contract_on_2_threads", KC_THRESHOLD, 2),
-        CPU_TEST("add_meets_contract_on_2_threads", KC_ADD, 2),
-        CPU_TEST("add_relu_meets_contract_on_2_threads", KC_ADD_RELU, 2),
+        CPU_TEST("ops_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one),
+        CPU_TEST("add_relu_meets_contract_on_1_thread", test_add_relu_meets_contract, one),
+        CPU_TEST("chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one),
+        CPU_TEST("ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two),
+        CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two),
+        CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
+        CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
+        CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <setjmp.h>
@@ -54,9 +55,9 @@ static int64_t ceil_div(int64_t x, int64_t y)
  * a block, at most 16 blocks per SM; a thread's turn takes P = 4 / inputs items of each
  * input (float4 on the vector path, float on the scalar one); the vector path also needs
  * n % 4 threads for its tail. */
-static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, int inputs,
-                        int64_t n, const float *a, const float *b, const float *c,
-                        struct fb_error *err)
+static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got,
+                        struct kc_shape shape, int64_t n, const float *a, const float *b,
+                        const float *c, struct fb_error *err)
 {
     const bool vector = aligned16(a) && aligned16(b) && aligned16(c);
     if (n == 0) {
@@ -65,10 +66,10 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, in
                            (long long)got->blocks);
         return FB_OK;
     }
-    const int64_t p = 4 / inputs, count = vector ? n / 4 : n;
+    const int64_t p = shape.per_input, count = vector ? n / 4 : n;
     const int64_t items = vector ? (ceil_div(count, p) > n % 4 ? ceil_div(count, p) : n % 4)
                                  : ceil_div(count, p);
-    const int64_t blocks = min64(ceil_div(items, 128), (int64_t)ctx->sm_count * 16);
+    const int64_t blocks = min64(ceil_div(items, 128), (int64_t)ctx->sm_count * shape.blocks_per_sm);
     if (!got->launched || got->vector != vector || got->blocks != blocks || got->threads != 128)
         return fb_fail(err, FB_ERR_VERIFY,
                        "launch was %s<<<%lld, %d>>> (launched %d), expected %s<<<%lld, 128>>> "
@@ -93,38 +94,54 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got, in
     return FB_OK;
 }
 
-static int emu_run(void *opaque, enum kc_op op, const float *a, const float *b, float *c,
-                   int64_t n, float threshold, float value, struct fb_error *err)
+static int emu_run(void *opaque, const struct kc_job *job, const float *a, const float *b,
+                   float *c, int64_t n, struct fb_error *err)
 {
     struct emu_ctx *ctx = opaque;
     const struct fb_cuda_launch_context launch_ctx = {.stream = NULL,
                                                       .sm_count = ctx->sm_count};
     struct fb_emu_launch launch = {0};
-    int status = FB_ERR_USAGE, inputs = 1;
-    switch (op) {
-    case KC_COPY: status = fb_emu_copy(&launch_ctx, a, c, n, &launch, err); break;
-    case KC_RELU: status = fb_emu_relu(&launch_ctx, a, c, n, &launch, err); break;
-    case KC_THRESHOLD:
-        status = fb_emu_threshold(&launch_ctx, a, c, n, threshold, value, &launch, err);
+    int status = FB_ERR_USAGE;
+    switch (job->kind) {
+    case KC_OP:
+        status = fb_emu_op(&launch_ctx, job->chain.ops[0].op, job->chain.ops[0].params, a, b, c,
+                           n, &launch, err);
         break;
-    case KC_ADD:
-        inputs = 2;
-        status = fb_emu_add(&launch_ctx, a, b, c, n, &launch, err);
-        break;
-    case KC_ADD_RELU:
-        inputs = 2;
-        status = fb_emu_add_relu(&launch_ctx, a, b, c, n, &launch, err);
-        break;
+    case KC_ADD_RELU: status = fb_emu_add_relu(&launch_ctx, a, b, c, n, &launch, err); break;
+    case KC_CHAIN: status = fb_emu_chain(&launch_ctx, &job->chain, a, b, c, n, &launch, err); break;
     }
     if (status != FB_OK)
         return status;
-    return check_launch(ctx, &launch, inputs, n, a, b, c, err);
+    return check_launch(ctx, &launch, kc_job_shape(job), n, a, kc_job_is_binary(job) ? b : NULL,
+                        c, err);
 }
 
+/* What a test runs: op `op` of the table, or (op < 0) the handwritten add_relu
+ * (EMU_ADD_RELU) or random chains in the generic kernel (EMU_CHAINS). */
+#define EMU_ADD_RELU (-1)
+#define EMU_CHAINS (-2)
 struct emu_case {
-    enum kc_op op;
+    int op;
     int sm_count;
 };
+
+/* Whether op is the first op of the table whose kernels have its launch shape (inputs,
+ * loads per input, blocks per SM): the grid's edges depend on the shape alone, so on the
+ * H200 grid, where they sit at millions of floats, they are checked once per shape (the
+ * 2-SM grid's edges, a few thousand floats, are checked for every op). */
+static bool first_op_of_its_shape(enum fb_op_id op)
+{
+    const struct kc_job job = kc_op_job(op, 0.0f, 0.0f);
+    const struct kc_shape shape = kc_job_shape(&job);
+    for (int k = 0; k < (int)op; k++) {
+        const struct kc_job other = kc_op_job((enum fb_op_id)k, 0.0f, 0.0f);
+        const struct kc_shape o = kc_job_shape(&other);
+        if (o.inputs == shape.inputs && o.per_input == shape.per_input &&
+            o.blocks_per_sm == shape.blocks_per_sm)
+            return false;
+    }
+    return true;
+}
 
 static void test_op_matches_reference(void **state)
 {
@@ -141,20 +158,63 @@ static void test_op_matches_reference(void **state)
         .download = kc_host_copy,
         .run = emu_run,
     };
-    kc_check_op(&impl, c->op);
-    kc_check_op_at_grid_boundaries(&impl, c->op, c->sm_count);
+    bool edges = true;
+    if (c->op == EMU_CHAINS) {
+        kc_check_chains(&impl, c->sm_count);
+    } else if (c->op == EMU_ADD_RELU) {
+        const struct kc_job job = kc_add_relu_job();
+        kc_check_add_relu(&impl);
+        kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
+    } else {
+        const struct kc_job job = kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f);
+        kc_check_op(&impl, (enum fb_op_id)c->op);
+        edges = c->sm_count != H200_SM_COUNT || first_op_of_its_shape((enum fb_op_id)c->op);
+        if (edges)
+            kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
+    }
     /* Both paths ran (offset 0 vector, misaligned scalar), and each drove its main loop and
-     * its partial last turn, and the vector path its scalar tail. */
+     * its partial last turn (on the H200 grid, only the edges reach a full turn), and the
+     * vector path its scalar tail. */
     for (int vector = 0; vector < 2; vector++) {
         assert_true(ctx.launches[vector] > 0);
-        assert_true(ctx.main_loop[vector] > 0);
-        assert_true(ctx.partial_turn[vector] > 0);
+        if (edges) {
+            assert_true(ctx.main_loop[vector] > 0);
+            assert_true(ctx.partial_turn[vector] > 0);
+        }
     }
     assert_true(ctx.tail > 0);
     /* On the small grid the largest sizes made every thread loop: (2^20 + 5) / 4 vectors
-     * over 32 * 128 threads taking 4 (one input) or 2 (two) each: 17 or 33 turns. */
+     * over 32 * 128 threads taking 4 (one input) or 2 (two, or the generic or a
+     * transcendental kernel) each: 17 or 33 turns. */
     if (c->sm_count == 2)
         assert_true(ctx.max_turns >= 17);
+}
+
+/* The measured ULP error of the transcendental ops through the emulated kernels (which call
+ * the host's expf: the same figures as the CPU's, checked against the same bounds). */
+static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
+{
+    (void)state;
+    struct emu_ctx ctx = {.sm_count = H200_SM_COUNT};
+    const struct kc_impl impl = {
+        .name = "emulated cuda (132 SMs)",
+        .ctx = &ctx,
+        .alloc = kc_host_alloc,
+        .release = kc_host_release,
+        .poison = kc_host_poison,
+        .upload = kc_host_copy,
+        .download = kc_host_copy,
+        .run = emu_run,
+    };
+    for (int op = 0; op < FB_OPID_COUNT; op++) {
+        if (fb_op_infos[op].ulp_bound == 0)
+            continue;
+        float worst_x;
+        int64_t worst = kc_measure_max_ulp(&impl, (enum fb_op_id)op, INT64_C(1) << 22, &worst_x);
+        printf("emulated cuda %s: max error %" PRId64 " ulp over 2^22 inputs (at x = %.9g); "
+               "bound %d\n",
+               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
+    }
 }
 
 /* ---- the kernels' loops: every item read and written exactly once ---- */
@@ -166,7 +226,8 @@ static void check_coverage(int inputs, int64_t count, int64_t blocks)
         fail_msg("%s loop over %" PRId64 " items with %" PRId64 " blocks of 128: %" PRId64
                  " items wrong; first: item %" PRId64 "%s read %" PRId64 " + %" PRId64
                  " times, written %" PRId64 " times",
-                 inputs == 1 ? "unary" : "binary", count, blocks, cov.wrong, cov.first,
+                 inputs == 2 ? "binary" : inputs == 1 ? "unary (P = 4)" : "unary (P = 2)",
+                 count, blocks, cov.wrong, cov.first,
                  cov.first < 0 || cov.first >= count ? " (a guard)" : "", cov.reads_a,
                  cov.reads_b, cov.writes);
 }
@@ -176,8 +237,10 @@ static void test_loop_touches_each_item_once_on_small_grids(void **state)
     (void)state;
     /* Every count from 0 to three full turns of the grid and a bit. */
     const int64_t grids[] = {1, 2, 3};
-    for (int inputs = 1; inputs <= 2; inputs++) {
-        const int64_t p = 4 / inputs;
+    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
+     * transcendental ops' and the generic kernel's unary form) */
+    for (int inputs = 1; inputs <= 3; inputs++) {
+        const int64_t p = inputs == 1 ? 4 : 2;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             for (int64_t count = 0; count <= 3 * p * threads + p + 1; count++)
@@ -192,8 +255,10 @@ static void test_loop_touches_each_item_once_around_turns_of_large_grids(void **
     /* 32 blocks (2 SMs) and 2112 (an H200's wave): around 0, 1 and 2 full turns (for 2112
      * blocks, 1 only, to keep memory small), at a thread, a warp and a whole grid's width. */
     const int64_t grids[] = {32, 2112};
-    for (int inputs = 1; inputs <= 2; inputs++) {
-        const int64_t p = 4 / inputs;
+    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
+     * transcendental ops' and the generic kernel's unary form) */
+    for (int inputs = 1; inputs <= 3; inputs++) {
+        const int64_t p = inputs == 1 ? 4 : 2;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             const int64_t max_turns = grids[g] > 32 ? 1 : 2;
@@ -334,16 +399,17 @@ int main(void)
 {
     kc_seed();
     const struct CMUnitTest tests[] = {
-        EMU_TEST("copy_meets_contract_on_h200_grid", KC_COPY, H200_SM_COUNT),
-        EMU_TEST("relu_meets_contract_on_h200_grid", KC_RELU, H200_SM_COUNT),
-        EMU_TEST("threshold_meets_contract_on_h200_grid", KC_THRESHOLD, H200_SM_COUNT),
-        EMU_TEST("add_meets_contract_on_h200_grid", KC_ADD, H200_SM_COUNT),
-        EMU_TEST("add_relu_meets_contract_on_h200_grid", KC_ADD_RELU, H200_SM_COUNT),
-        EMU_TEST("copy_meets_contract_on_2_sm_grid_stride_loop", KC_COPY, 2),
-        EMU_TEST("relu_meets_contract_on_2_sm_grid_stride_loop", KC_RELU, 2),
-        EMU_TEST("threshold_meets_contract_on_2_sm_grid_stride_loop", KC_THRESHOLD, 2),
-        EMU_TEST("add_meets_contract_on_2_sm_grid_stride_loop", KC_ADD, 2),
-        EMU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", KC_ADD_RELU, 2),
+        /* every op of the table, on both grids */
+#define EMU_OP_TESTS(name, arity, n_params, param_names, ulp)                                  \
+    EMU_TEST(#name "_meets_contract_on_h200_grid", FB_OPID_##name, H200_SM_COUNT),             \
+        EMU_TEST(#name "_meets_contract_on_2_sm_grid_stride_loop", FB_OPID_##name, 2),
+        FB_OP_TABLE(EMU_OP_TESTS)
+#undef EMU_OP_TESTS
+        EMU_TEST("add_relu_meets_contract_on_h200_grid", EMU_ADD_RELU, H200_SM_COUNT),
+        EMU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", EMU_ADD_RELU, 2),
+        EMU_TEST("generic_kernel_chains_meet_contract_on_h200_grid", EMU_CHAINS, H200_SM_COUNT),
+        EMU_TEST("generic_kernel_chains_meet_contract_on_2_sm_grid_stride_loop", EMU_CHAINS, 2),
+        cmocka_unit_test(test_transcendental_ops_stay_within_their_ulp_bound),
         cmocka_unit_test(test_loop_touches_each_item_once_on_small_grids),
         cmocka_unit_test(test_loop_touches_each_item_once_around_turns_of_large_grids),
         cmocka_unit_test(test_plan_launches_nothing_for_empty_input),

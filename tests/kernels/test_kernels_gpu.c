@@ -7,6 +7,7 @@
  * the device's own SM count and with 2, so the grid-stride loop turns many times on real
  * hardware too.
  * Where no device answers, the program says why and exits 77 (meson: SKIP). Suite 'gpu'. */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
@@ -17,46 +18,40 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "common/cuda_check.h"
 #include "kernel_check.h"
 #include "kernels.h"
 
-/* Every CUDA call goes through this: the failure names the call, where, and CUDA's
- * message, and is returned (kernel_check turns it into the test's failure message). */
-#define GPU_CHECK(call, err)                                                                   \
-    do {                                                                                       \
-        cudaError_t status_ = (call);                                                          \
-        if (status_ != cudaSuccess)                                                            \
-            return fb_fail((err), FB_ERR_RUNTIME, "%s (%s:%d): %s", #call, __FILE__,         \
-                           __LINE__, cudaGetErrorString(status_));                             \
-    } while (0)
+/* Every CUDA call goes through common/cuda_check.h (FB_CUDA_TRY returns its error, which
+ * kernel_check turns into the test's failure message). */
 
 /* Set once by the group setup: whether a device answers, and if not, why. */
 static struct {
     int available;
     int sm_count;
-    char reason[256];
+    char reason[sizeof(struct fb_error)];
 } gpu;
 
 static int gpu_alloc(void *ctx, size_t bytes, void **p, struct fb_error *err)
 {
     (void)ctx;
     *p = NULL;
-    GPU_CHECK(cudaMalloc(p, bytes), err);
+    FB_CUDA_TRY(cudaMalloc(p, bytes));
     return FB_OK;
 }
 
 static void gpu_release(void *ctx, void *p)
 {
     (void)ctx;
-    cudaError_t status = cudaFree(p);
-    if (status != cudaSuccess)
-        fail_msg("cudaFree(p) (%s:%d): %s", __FILE__, __LINE__, cudaGetErrorString(status));
+    struct fb_error err;
+    if (FB_CUDA_CHECK(cudaFree(p), &err) != FB_OK)
+        fail_msg("%s", err.msg);
 }
 
 static int gpu_poison(void *ctx, void *p, size_t bytes, struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemset(p, 0xff, bytes), err);
+    FB_CUDA_TRY(cudaMemset(p, 0xff, bytes));
     return FB_OK;
 }
 
@@ -64,7 +59,7 @@ static int gpu_upload(void *ctx, void *dst, const void *src, size_t bytes,
                       struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), err);
+    FB_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return FB_OK;
 }
 
@@ -72,26 +67,26 @@ static int gpu_download(void *ctx, void *dst, const void *src, size_t bytes,
                         struct fb_error *err)
 {
     (void)ctx;
-    GPU_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err);
+    FB_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
     return FB_OK;
 }
 
-static int gpu_run(void *opaque, enum kc_op op, const float *a, const float *b, float *c,
-                   int64_t n, float threshold, float value, struct fb_error *err)
+static int gpu_run(void *opaque, const struct kc_job *job, const float *a, const float *b,
+                   float *c, int64_t n, struct fb_error *err)
 {
     const struct fb_cuda_launch_context *ctx = opaque;
     int status = FB_ERR_USAGE;
-    switch (op) {
-    case KC_COPY: status = fb_cuda_copy(ctx, a, c, n, err); break;
-    case KC_RELU: status = fb_cuda_relu(ctx, a, c, n, err); break;
-    case KC_THRESHOLD: status = fb_cuda_threshold(ctx, a, c, n, threshold, value, err); break;
-    case KC_ADD: status = fb_cuda_add(ctx, a, b, c, n, err); break;
+    switch (job->kind) {
+    case KC_OP:
+        status = fb_cuda_op(ctx, job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, err);
+        break;
     case KC_ADD_RELU: status = fb_cuda_add_relu(ctx, a, b, c, n, err); break;
+    case KC_CHAIN: status = fb_cuda_chain(ctx, &job->chain, a, b, c, n, err); break;
     }
     if (status != FB_OK)
         return status;
     /* Launches are asynchronous: execution errors (a bad address) surface here. */
-    GPU_CHECK(cudaDeviceSynchronize(), err);
+    FB_CUDA_TRY(cudaDeviceSynchronize());
     return FB_OK;
 }
 
@@ -99,17 +94,11 @@ static int find_device(void **state)
 {
     (void)state;
     int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: %s (error %d)",
-                 cudaGetErrorString(status), (int)status);
-    } else if (count == 0) {
-        snprintf(gpu.reason, sizeof gpu.reason, "cudaGetDeviceCount: no CUDA device");
-    } else if ((status = cudaDeviceGetAttribute(&gpu.sm_count, cudaDevAttrMultiProcessorCount,
-                                                0)) != cudaSuccess) {
-        snprintf(gpu.reason, sizeof gpu.reason,
-                 "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount) (%s:%d): %s",
-                 __FILE__, __LINE__, cudaGetErrorString(status));
+    struct fb_error err;
+    if (fb_cuda_device_count(&count, &err) != FB_OK ||
+        FB_CUDA_CHECK(cudaDeviceGetAttribute(&gpu.sm_count, cudaDevAttrMultiProcessorCount, 0),
+                      &err) != FB_OK) {
+        snprintf(gpu.reason, sizeof gpu.reason, "%s", err.msg);
     } else {
         gpu.available = 1;
         printf("test_kernels_gpu: %d device(s); device 0 has %d SMs\n", count, gpu.sm_count);
@@ -119,8 +108,14 @@ static int find_device(void **state)
     return 0;
 }
 
+/* op >= 0: that op of the table; GPU_ADD_RELU: the handwritten add_relu; GPU_CHAINS:
+ * random chains in the generic kernel; GPU_ULP: the measured ULP error of the
+ * transcendental ops (printed; fails past the table's bounds). */
+#define GPU_ADD_RELU (-1)
+#define GPU_CHAINS (-2)
+#define GPU_ULP (-3)
 struct gpu_case {
-    enum kc_op op;
+    int op;
     int small_grid; /* 0: the device's SM count; 1: 2 SMs, so the grid-stride loop turns */
 };
 
@@ -143,8 +138,28 @@ static void test_op_matches_reference(void **state)
         .download = gpu_download,
         .run = gpu_run,
     };
-    kc_check_op(&impl, c->op);
-    kc_check_op_at_grid_boundaries(&impl, c->op, ctx.sm_count);
+    if (c->op == GPU_CHAINS) {
+        kc_check_chains(&impl, ctx.sm_count);
+    } else if (c->op == GPU_ULP) {
+        for (int op = 0; op < FB_OPID_COUNT; op++) {
+            if (fb_op_infos[op].ulp_bound == 0)
+                continue;
+            float worst_x;
+            int64_t worst = kc_measure_max_ulp(&impl, (enum fb_op_id)op, INT64_C(1) << 24,
+                                               &worst_x);
+            printf("cuda %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); "
+                   "bound %d\n",
+                   fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
+        }
+    } else if (c->op == GPU_ADD_RELU) {
+        const struct kc_job job = kc_add_relu_job();
+        kc_check_add_relu(&impl);
+        kc_check_job_at_grid_boundaries(&impl, &job, ctx.sm_count);
+    } else {
+        const struct kc_job job = kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f);
+        kc_check_op(&impl, (enum fb_op_id)c->op);
+        kc_check_job_at_grid_boundaries(&impl, &job, ctx.sm_count);
+    }
 }
 
 #define GPU_TEST(name, op, small)                                                              \
@@ -159,16 +174,17 @@ int main(void)
         return 77;
     kc_seed();
     const struct CMUnitTest tests[] = {
-        GPU_TEST("copy_meets_contract_on_full_grid", KC_COPY, 0),
-        GPU_TEST("relu_meets_contract_on_full_grid", KC_RELU, 0),
-        GPU_TEST("threshold_meets_contract_on_full_grid", KC_THRESHOLD, 0),
-        GPU_TEST("add_meets_contract_on_full_grid", KC_ADD, 0),
-        GPU_TEST("add_relu_meets_contract_on_full_grid", KC_ADD_RELU, 0),
-        GPU_TEST("copy_meets_contract_on_2_sm_grid_stride_loop", KC_COPY, 1),
-        GPU_TEST("relu_meets_contract_on_2_sm_grid_stride_loop", KC_RELU, 1),
-        GPU_TEST("threshold_meets_contract_on_2_sm_grid_stride_loop", KC_THRESHOLD, 1),
-        GPU_TEST("add_meets_contract_on_2_sm_grid_stride_loop", KC_ADD, 1),
-        GPU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", KC_ADD_RELU, 1),
+        /* every op of the table, on both grids */
+#define GPU_OP_TESTS(name, arity, n_params, param_names, ulp)                                  \
+    GPU_TEST(#name "_meets_contract_on_full_grid", FB_OPID_##name, 0),                         \
+        GPU_TEST(#name "_meets_contract_on_2_sm_grid_stride_loop", FB_OPID_##name, 1),
+        FB_OP_TABLE(GPU_OP_TESTS)
+#undef GPU_OP_TESTS
+        GPU_TEST("add_relu_meets_contract_on_full_grid", GPU_ADD_RELU, 0),
+        GPU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", GPU_ADD_RELU, 1),
+        GPU_TEST("generic_kernel_chains_meet_contract_on_full_grid", GPU_CHAINS, 0),
+        GPU_TEST("generic_kernel_chains_meet_contract_on_2_sm_grid_stride_loop", GPU_CHAINS, 1),
+        GPU_TEST("transcendental_ops_within_ulp_bound", GPU_ULP, 0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,7 @@ static int faulty_run_step(void *state, const struct fb_step *step,
                            void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     int rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
-    if (rc != FB_OK || step->op != FB_OP_ADD_RELU)
+    if (rc != FB_OK || step->kind != FB_STEP_ADD_RELU)
         return rc;
     if (fault == FAULT_WRONG_ELEMENT && n > 0)
         ((float *)buffers[step->out])[n / 2] += 1.0f;
@@ -470,6 +470,90 @@ static void a_point_never_undisturbed_is_noisy_within_its_budget(void **unused)
     }
 }
 
+/* A chain from the config, run end to end through the runner on the CPU backend: its eager
+ * variant counts one launch per op, its fused variant 1, both verified against the
+ * reference, and their model bytes are derived from the chain. */
+static void chain_variants_run_end_to_end_with_derived_launches_and_bytes(void **unused)
+{
+    (void)unused;
+    static struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    cfg.n_sizes = 2;
+    cfg.sizes[0] = 1000;
+    cfg.sizes[1] = 4099;
+    cfg.warmup = 1;
+    cfg.min_reps = 3;
+    cfg.max_reps = 5;
+    cfg.min_time_s = 0.0;
+    cfg.max_time_s = 0.01;
+    /* [chain mul_bias_relu] ops = mul, bias(0.5), relu: the first op binary, 3 ops */
+    struct fb_config_chain *mbr = &cfg.chains[0];
+    snprintf(mbr->name, sizeof mbr->name, "mul_bias_relu");
+    mbr->chain.n_ops = 3;
+    mbr->chain.ops[0].op = FB_OPID_mul;
+    mbr->chain.ops[1].op = FB_OPID_bias;
+    mbr->chain.ops[1].params.v[0] = 0.5f;
+    mbr->chain.ops[2].op = FB_OPID_relu;
+    /* [chain long_unary] ops = scale(2), sigmoid, bias(-0.5), threshold(0.1, 7), gelu: the
+     * first op unary, 5 ops (temporaries ping-pong), transcendental ops inside */
+    struct fb_config_chain *lu = &cfg.chains[1];
+    snprintf(lu->name, sizeof lu->name, "long_unary");
+    lu->chain.n_ops = 5;
+    lu->chain.ops[0].op = FB_OPID_scale;
+    lu->chain.ops[0].params.v[0] = 2.0f;
+    lu->chain.ops[1].op = FB_OPID_sigmoid;
+    lu->chain.ops[2].op = FB_OPID_bias;
+    lu->chain.ops[2].params.v[0] = -0.5f;
+    lu->chain.ops[3].op = FB_OPID_threshold;
+    lu->chain.ops[3].params.v[0] = 0.1f;
+    lu->chain.ops[3].params.v[1] = 7.0f;
+    lu->chain.ops[4].op = FB_OPID_gelu;
+    cfg.n_chains = 2;
+    /* select the chains' variants only, by name, as the variants key does */
+    struct fb_error err;
+    assert_int_equal(fb_config_override(&cfg, "variants",
+                                        "eager_mul_bias_relu, fused_mul_bias_relu, "
+                                        "eager_long_unary, fused_long_unary",
+                                        &err),
+                     FB_OK);
+
+    void *state = NULL;
+    const struct fb_backend_params params = {0, 0};
+    assert_int_equal(fb_cpu_backend.init(&state, &params, &err), FB_OK);
+    struct fb_device_info dev;
+    assert_int_equal(fb_cpu_backend.describe(state, &dev, &err), FB_OK);
+    const struct fb_sweep sweep = {&cfg, &fb_cpu_backend, state, &dev, NULL, 42, NULL, NULL};
+    struct collected c;
+    memset(&c, 0, sizeof c);
+    const struct fb_sweep_callbacks cb = {&c, NULL, NULL, collect};
+    int failed = -1;
+    assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_OK);
+    fb_cpu_backend.fini(state);
+    assert_int_equal(failed, 0);
+    assert_int_equal(c.count, 2 * 4);
+    const struct {
+        const char *variant;
+        int launches;
+        int elements; /* eager: sum over ops of (arity + 1); fused: inputs + 1 */
+    } want[] = {
+        {"eager_mul_bias_relu", 3, 3 + 2 + 2},
+        {"fused_mul_bias_relu", 1, 3},
+        {"eager_long_unary", 5, 5 * 2},
+        {"fused_long_unary", 1, 2},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        for (int s = 0; s < 2; s++) {
+            const int64_t n = s ? 4099 : 1000;
+            const struct fb_record *r = find(&c, want[i].variant, n);
+            assert_non_null(r);
+            assert_int_equal(r->status, FB_POINT_OK);
+            assert_true(r->verified);
+            assert_int_equal(r->launches, want[i].launches);
+            assert_int_equal(r->bytes_model, (int64_t)want[i].elements * 4 * n);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +561,7 @@ int main(void)
         cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
+        cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
         cmocka_unit_test(wrong_result_fails_the_point_before_timing),
         cmocka_unit_test(contradicted_launch_count_fails_the_point),
         cmocka_unit_test(a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside),

@@ -103,15 +103,16 @@ class SweepCli(unittest.TestCase):
         for key in ("fusebench", "git_commit", "date", "host", "device", "cache_bytes",
                     "config", "config_hash"):
             self.assertIn(key, meta)
-        self.assertEqual(len(rows), 5 * 10)  # 5 variants x 8, 10, 32, 100, ... 100K
+        self.assertEqual(len(rows), 6 * 10)  # 6 variants x 8, 10, 32, 100, ... 100K
         launches = {"copy": "1", "eager_add_relu": "2", "eager_add_threshold": "2",
-                    "fused_add_relu": "1", "memcpy": "0"}
+                    "fused_add_relu": "1", "memcpy": "0", "fused_generic_add_relu": "1"}
         for row in rows:
             self.assertIn(row["status"], MEASURED, row)
             self.assertEqual(row["verified"], "1")
             self.assertEqual(row["launches"], launches[row["variant"]], row)
             n = int(row["n"])
-            moved = {"copy": 2, "memcpy": 2, "fused_add_relu": 3}.get(row["variant"], 5)
+            moved = {"copy": 2, "memcpy": 2, "fused_add_relu": 3,
+                     "fused_generic_add_relu": 3}.get(row["variant"], 5)
             self.assertEqual(int(row["bytes_model"]), moved * 4 * n)
             bw = moved * 4 * n / float(row["time_median_s"]) / 1e9
             self.assertAlmostEqual(float(row["bandwidth_gbps"]), bw, delta=1e-3 + bw * 1e-6)
@@ -274,7 +275,7 @@ class SweepCli(unittest.TestCase):
     def test_dry_run_prints_the_plan_and_writes_nothing(self):
         p = self.sweep("--dry-run")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("50 points", p.stdout)
+        self.assertIn("60 points", p.stdout)
         self.assertIn("memory", p.stdout)
         self.assertFalse(os.path.exists(self.out))
 
@@ -282,13 +283,13 @@ class SweepCli(unittest.TestCase):
         p = self.sweep("--sizes", "8,100")
         self.assertEqual(p.returncode, 0, p.stderr)
         _, first = read_csv(self.out)
-        self.assertEqual(len(first), 10)
+        self.assertEqual(len(first), 12)
         p = self.sweep("--sizes", "8,100,1000", "--resume")
         self.assertEqual(p.returncode, 0, p.stderr)
         _, second = read_csv(self.out)
         # A noisy point (another program disturbed it; this machine may be shared) is measured
         # again by --resume, like a failed one, and its row replaced where it was.
-        self.assertEqual(len(second), 15)
+        self.assertEqual(len(second), 18)
         noisy = 0
         for old, new in zip(first, second):
             if old["status"] == "noisy":
@@ -296,8 +297,8 @@ class SweepCli(unittest.TestCase):
                 self.assertEqual((new["variant"], new["n"]), (old["variant"], old["n"]))
             else:
                 self.assertEqual(new, old)  # kept verbatim, not re-measured
-        self.assertEqual({r["n"] for r in second[10:]}, {"1000"})
-        self.assertIn("%d points" % (5 + noisy), p.stderr)
+        self.assertEqual({r["n"] for r in second[12:]}, {"1000"})
+        self.assertIn("%d points" % (6 + noisy), p.stderr)
 
     def test_ctrl_c_keeps_finished_points_and_exits_130(self):
         proc = subprocess.Popen([BINARY, SMOKE, "--backend", "cpu", "--output", self.out,
@@ -313,7 +314,7 @@ class SweepCli(unittest.TestCase):
         self.assertIn("interrupted", err)
         self.assertIn("--resume", err)
         rows = assert_whole(self, partial)  # the finished points, for --resume
-        self.assertLess(len(rows), 5 * 49)
+        self.assertLess(len(rows), 6 * 49)
         self.assertFalse(os.path.exists(self.out))  # only a complete run makes results.csv
         meta, _ = read_csv(partial)
         self.assertNotIn("fit_launch_s", meta)  # the model is fitted once all points are in
@@ -427,14 +428,14 @@ class SweepCli(unittest.TestCase):
         p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(os.path.islink(link))
-        self.assertEqual(len(assert_whole(self, real)), 5)
+        self.assertEqual(len(assert_whole(self, real)), 6)  # every variant at n = 8
         self.assertEqual(sorted(os.listdir(sub)), ["real.csv"])  # nothing else left there
 
     def test_a_stale_tmp_of_the_old_fixed_name_is_not_in_the_way(self):
         os.mkdir(self.out + ".tmp")  # a temporary name must be unique, not "<csv>.tmp"
         p = self.sweep("--sizes", "8")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(len(assert_whole(self, self.out)), 5)
+        self.assertEqual(len(assert_whole(self, self.out)), 6)
 
     def test_temporaries_of_a_killed_run_are_removed_by_the_next(self):
         stale = [self.out + ".tmp.a1B2c3", self.out + ".partial.tmp.Zz9999"]

@@ -106,18 +106,19 @@ static int cpu_run_step(void *state, const struct fb_step *step, void *const buf
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
-    switch (step->op) {
-    case FB_OP_COPY: fb_cpu_copy(x, out, n); break;
-    case FB_OP_ADD: fb_cpu_add(x, y, out, n); break;
-    case FB_OP_RELU: fb_cpu_relu(x, out, n); break;
-    case FB_OP_THRESHOLD: fb_cpu_threshold(x, out, n, step->threshold, step->value); break;
-    case FB_OP_ADD_RELU: fb_cpu_add_relu(x, y, out, n); break;
-    case FB_OP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
+    switch (step->kind) {
+    case FB_STEP_OP:
+        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n);
+        break;
+    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n); break;
+    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n); break;
+    case FB_STEP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
         memcpy(out, x, (size_t)n * sizeof *out);
         break;
-    default: return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: unknown op %d", (int)step->op);
+    default:
+        return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: unknown step kind %d", (int)step->kind);
     }
-    if (fb_op_is_kernel(step->op))
+    if (fb_step_is_kernel(step))
         s->launches++;
     return FB_OK;
 }

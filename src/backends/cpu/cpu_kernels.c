@@ -1,34 +1,41 @@
 #include "backends/cpu/cpu_kernels.h"
 
+#include <stddef.h>
+
 #include "elementwise_ops.h"
 
-void fb_cpu_copy(const float *restrict x, float *restrict y, int64_t n)
-{
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        y[i] = fb_op_copy(x[i]);
-}
+/* One pass per op of the table, generated: fb_cpu_<name>(a, b, c, n, p). The unary ones
+ * never read b (the compiler drops it with the unused argument of the element function). */
+#define FB_CPU_PASS(name, arity, n_params, param_names, ulp)                                   \
+    static void fb_cpu_##name(const float *restrict a, const float *restrict b,                \
+                              float *restrict c, int64_t n, struct fb_op_params p)             \
+    {                                                                                          \
+        if ((arity) == 1) {                                                                    \
+            _Pragma("omp parallel for simd schedule(static)")                                  \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], 0.0f, p);                                            \
+        } else {                                                                               \
+            _Pragma("omp parallel for simd schedule(static)")                                  \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], b[i], p);                                            \
+        }                                                                                      \
+    }
+FB_OP_TABLE(FB_CPU_PASS)
+#undef FB_CPU_PASS
 
-void fb_cpu_relu(const float *restrict x, float *restrict y, int64_t n)
+void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const float *restrict a,
+               const float *restrict b, float *restrict c, int64_t n)
 {
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        y[i] = fb_op_relu(x[i]);
-}
-
-void fb_cpu_threshold(const float *restrict x, float *restrict y, int64_t n, float threshold,
-                      float value)
-{
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        y[i] = fb_op_threshold(x[i], threshold, value);
-}
-
-void fb_cpu_add(const float *restrict a, const float *restrict b, float *restrict c, int64_t n)
-{
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        c[i] = fb_op_add(a[i], b[i]);
+    switch (op) {
+#define FB_CPU_OP_CASE(name, arity, n_params, param_names, ulp)                                \
+    case FB_OPID_##name:                                                                       \
+        fb_cpu_##name(a, b, c, n, params);                                                     \
+        break;
+        FB_OP_TABLE(FB_CPU_OP_CASE)
+#undef FB_CPU_OP_CASE
+    default:
+        break;
+    }
 }
 
 void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *restrict c,
@@ -37,4 +44,54 @@ void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *re
 #pragma omp parallel for simd schedule(static)
     for (int64_t i = 0; i < n; i++)
         c[i] = fb_op_add_relu(a[i], b[i]);
+}
+
+/* One op over a tile: out[t] = op(x[t], y[t]) for t in [0, len). x may be out (the ops
+ * after the first rewrite the tile in place: element t is read before it is written, and
+ * no other element is touched, so the loop stays vectorisable; that is why x and out carry
+ * no restrict). y is NULL for unary ops. */
+static void chain_tile_op(const struct fb_chain_op *op, const float *x,
+                          const float *restrict y, float *out, int len)
+{
+    const struct fb_op_params p = op->params;
+    switch (op->op) {
+#define FB_CPU_TILE_CASE(name, arity, n_params, param_names, ulp)                              \
+    case FB_OPID_##name:                                                                       \
+        if ((arity) == 1) {                                                                    \
+            _Pragma("omp simd")                                                                \
+            for (int t = 0; t < len; t++)                                                      \
+                out[t] = fb_op_##name(x[t], 0.0f, p);                                          \
+        } else {                                                                               \
+            _Pragma("omp simd")                                                                \
+            for (int t = 0; t < len; t++)                                                      \
+                out[t] = fb_op_##name(x[t], y[t], p);                                          \
+        }                                                                                      \
+        break;
+        FB_OP_TABLE(FB_CPU_TILE_CASE)
+#undef FB_CPU_TILE_CASE
+    default:
+        break;
+    }
+}
+
+void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
+                  const float *restrict b, float *restrict c, int64_t n)
+{
+    const int last = chain->n_ops - 1;
+#pragma omp parallel
+    {
+        float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+        /* The same static split as `omp for schedule(static)` with one chunk per thread,
+         * rounded to whole tiles so that tiles start 64-byte aligned when c does. */
+#pragma omp for schedule(static)
+        for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
+            const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
+            if (last < 0)
+                continue;
+            float *first_out = last == 0 ? c + start : tile;
+            chain_tile_op(&chain->ops[0], a + start, b ? b + start : NULL, first_out, len);
+            for (int k = 1; k <= last; k++)
+                chain_tile_op(&chain->ops[k], tile, NULL, k == last ? c + start : tile, len);
+        }
+    }
 }

@@ -1,14 +1,15 @@
 /* The CUDA backend: device memory, the kernels of kernels/ through their C launchers, one
  * non-blocking stream, CUDA events for time. Usable only when a device answers: init says
  * FB_ERR_UNAVAILABLE (with the runtime's reason) otherwise, and `backend = auto` falls back
- * to the CPU. Every CUDA call goes through CUDA_TRY, which names the call, file and line. */
+ * to the CPU. Every CUDA call goes through FB_CUDA_TRY or FB_CUDA_CHECK (common/cuda_check.h),
+ * which name the call, file and line. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/backend.h"
-#include "backends/cuda/cuda_check.h"
+#include "common/cuda_check.h"
 #include "backends/host_disturbance.h"
 #include "backends/nvml.h"
 #include "cache_flush.h"
@@ -28,37 +29,22 @@ struct cuda_state {
     char nvml_note[192];             /* why there is no NVML */
 };
 
-int fb_cuda_device_count(int *count, struct fb_error *err)
-{
-    *count = 0;
-    cudaError_t status = cudaGetDeviceCount(count);
-    if (status != cudaSuccess) {
-        /* No driver (35) or no device (100): a fact about this machine, not a failure. */
-        *count = 0;
-        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device: cudaGetDeviceCount: %s (%d)",
-                       cudaGetErrorString(status), (int)status);
-    }
-    if (*count == 0)
-        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device: cudaGetDeviceCount found 0");
-    return FB_OK;
-}
-
 /* Everything init needs beyond the state's memory; on failure the caller tears down what
  * was made (cuda_fini copes with a half-made state). */
 static int open_device(struct cuda_state *s, struct fb_error *err)
 {
-    CUDA_TRY(cudaSetDevice(s->device));
-    CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-    CUDA_TRY(cudaEventCreate(&s->start));
-    CUDA_TRY(cudaEventCreate(&s->stop));
-    CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
-                                    s->device));
-    CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
+    FB_CUDA_TRY(cudaSetDevice(s->device));
+    FB_CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    FB_CUDA_TRY(cudaEventCreate(&s->start));
+    FB_CUDA_TRY(cudaEventCreate(&s->stop));
+    FB_CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
+                                       s->device));
+    FB_CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
     s->launch.stream = s->stream;
     /* Contention probes, both optional: without them samples are simply not judged. */
     fb_host_disturbance_open(&s->host);
     char bus[32];
-    CUDA_TRY(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device));
+    FB_CUDA_TRY(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device));
     struct fb_error nvml_err = {{0}};
     if (fb_nvml_open(&s->nvml, NULL, bus, &nvml_err) != FB_OK)
         snprintf(s->nvml_note, sizeof s->nvml_note,
@@ -120,25 +106,25 @@ static int cuda_describe(void *state, struct fb_device_info *info, struct fb_err
     struct cuda_state *s = state;
     memset(info, 0, sizeof *info);
     struct cudaDeviceProp prop;
-    CUDA_TRY(cudaGetDeviceProperties(&prop, s->device));
+    FB_CUDA_TRY(cudaGetDeviceProperties(&prop, s->device));
     snprintf(info->name, sizeof info->name, "%.127s", prop.name);
     int driver = 0, runtime = 0;
-    CUDA_TRY(cudaDriverGetVersion(&driver));
-    CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+    FB_CUDA_TRY(cudaDriverGetVersion(&driver));
+    FB_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
     format_version(info->driver_version, sizeof info->driver_version, driver);
     format_version(info->runtime_version, sizeof info->runtime_version, runtime);
     size_t free_bytes = 0, total_bytes = 0;
-    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    FB_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     info->memory_total_bytes = total_bytes;
     info->memory_available_bytes = free_bytes;
     info->cache_bytes = (uint64_t)s->l2_bytes;
     snprintf(info->cache_name, sizeof info->cache_name, "L2");
     info->compute_units = s->launch.sm_count;
     /* memoryClockRate left cudaDeviceProp in CUDA 13: attributes instead (CUDA13-NOTES). */
-    CUDA_TRY(cudaDeviceGetAttribute(&info->memory_clock_khz, cudaDevAttrMemoryClockRate,
-                                    s->device));
-    CUDA_TRY(cudaDeviceGetAttribute(&info->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
-                                    s->device));
+    FB_CUDA_TRY(cudaDeviceGetAttribute(&info->memory_clock_khz, cudaDevAttrMemoryClockRate,
+                                       s->device));
+    FB_CUDA_TRY(cudaDeviceGetAttribute(&info->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+                                       s->device));
     /* Double data rate: 2 transfers per clock, bus_bits / 8 bytes each. */
     info->peak_bandwidth_gbps =
         2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_bits / 8.0) / 1e9;
@@ -155,11 +141,9 @@ static int cuda_describe(void *state, struct fb_device_info *info, struct fb_err
 static int cuda_alloc(void *state, size_t bytes, void **ptr, struct fb_error *err)
 {
     (void)state;
-    cudaError_t status = cudaMalloc(ptr, bytes ? bytes : 256);
-    if (status != cudaSuccess)
-        return fb_fail(err, FB_ERR_RUNTIME, "cudaMalloc(%zu bytes) (%s:%d): %s", bytes,
-                       __FILE__, __LINE__, cudaGetErrorString(status));
-    return FB_OK;
+    char call[64]; /* the size, which says more than the expression when memory runs out */
+    snprintf(call, sizeof call, "cudaMalloc(%zu bytes)", bytes);
+    return fb_cuda_check(cudaMalloc(ptr, bytes ? bytes : 256), call, __FILE__, __LINE__, err);
 }
 
 static void cuda_free(void *state, void *ptr)
@@ -173,8 +157,8 @@ static void cuda_free(void *state, void *ptr)
 static int cuda_upload(void *state, void *dst, const void *src, size_t bytes, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s->stream));
-    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    FB_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s->stream));
+    FB_CUDA_TRY(cudaStreamSynchronize(s->stream));
     return FB_OK;
 }
 
@@ -182,15 +166,15 @@ static int cuda_download(void *state, void *dst, const void *src, size_t bytes,
                          struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s->stream));
-    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    FB_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s->stream));
+    FB_CUDA_TRY(cudaStreamSynchronize(s->stream));
     return FB_OK;
 }
 
 static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaMemsetAsync(ptr, byte, bytes, s->stream));
+    FB_CUDA_TRY(cudaMemsetAsync(ptr, byte, bytes, s->stream));
     return FB_OK;
 }
 
@@ -202,22 +186,23 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
     int rc;
-    switch (step->op) {
-    case FB_OP_COPY: rc = fb_cuda_copy(&s->launch, x, out, n, err); break;
-    case FB_OP_ADD: rc = fb_cuda_add(&s->launch, x, y, out, n, err); break;
-    case FB_OP_RELU: rc = fb_cuda_relu(&s->launch, x, out, n, err); break;
-    case FB_OP_THRESHOLD:
-        rc = fb_cuda_threshold(&s->launch, x, out, n, step->threshold, step->value, err);
+    switch (step->kind) {
+    case FB_STEP_OP:
+        rc = fb_cuda_op(&s->launch, step->chain.ops[0].op, step->chain.ops[0].params, x, y, out,
+                        n, err);
         break;
-    case FB_OP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
-    case FB_OP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
-        CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
-                                 s->stream));
+    case FB_STEP_CHAIN: rc = fb_cuda_chain(&s->launch, &step->chain, x, y, out, n, err); break;
+    case FB_STEP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
+    case FB_STEP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
+        FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
+                                    s->stream));
         rc = FB_OK;
         break;
-    default: return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown op %d", (int)step->op);
+    default:
+        return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown step kind %d",
+                       (int)step->kind);
     }
-    if (rc == FB_OK && n > 0 && fb_op_is_kernel(step->op))
+    if (rc == FB_OK && n > 0 && fb_step_is_kernel(step))
         s->launches++; /* the launchers launch nothing for n == 0 */
     return rc;
 }
@@ -225,7 +210,7 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
 static int cuda_synchronize(void *state, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaStreamSynchronize(s->stream));
+    FB_CUDA_TRY(cudaStreamSynchronize(s->stream));
     return FB_OK;
 }
 
@@ -236,17 +221,17 @@ static int cuda_synchronize(void *state, struct fb_error *err)
 static int cuda_timer_start(void *state, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaEventRecord(s->start, s->stream));
+    FB_CUDA_TRY(cudaEventRecord(s->start, s->stream));
     return FB_OK;
 }
 
 static int cuda_timer_stop(void *state, double *seconds, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    CUDA_TRY(cudaEventRecord(s->stop, s->stream));
-    CUDA_TRY(cudaEventSynchronize(s->stop));
+    FB_CUDA_TRY(cudaEventRecord(s->stop, s->stream));
+    FB_CUDA_TRY(cudaEventSynchronize(s->stop));
     float ms = 0.0f;
-    CUDA_TRY(cudaEventElapsedTime(&ms, s->start, s->stop));
+    FB_CUDA_TRY(cudaEventElapsedTime(&ms, s->start, s->stop));
     *seconds = ms * 1e-3;
     return FB_OK;
 }
@@ -270,8 +255,8 @@ static int cuda_flush_cache(void *state, struct fb_error *err)
         if (rc != FB_OK)
             return rc;
         s->flush_bytes = bytes;
-        CUDA_TRY(cudaMemsetAsync(s->flush_buffer, 0x5a, bytes, s->stream));
-        CUDA_TRY(cudaStreamSynchronize(s->stream));
+        FB_CUDA_TRY(cudaMemsetAsync(s->flush_buffer, 0x5a, bytes, s->stream));
+        FB_CUDA_TRY(cudaStreamSynchronize(s->stream));
     }
     return fb_cuda_cache_flush(&s->launch, s->flush_buffer, s->flush_bytes, err);
 }

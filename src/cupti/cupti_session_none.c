@@ -1,10 +1,10 @@
-/* cupti_probe.h in a build without CUPTI (-Dcupti=disabled or no CUDA): every entry point
+/* cupti_session.h in a build without CUPTI (-Dcupti=disabled or no CUDA): every entry point
  * reports the part as unavailable, so the runner needs no #ifdef around its calls. */
-#include "cupti/cupti_probe.h"
+#include "cupti/cupti_session.h"
 
 static const char *const no_cupti = "this fusebench was built without CUPTI";
 
-int fb_cupti_open(struct fb_cupti **out, int device, bool activity, bool counters,
+int fb_cupti_session_open(struct fb_cupti_session **out, int device, bool activity, bool counters,
                   struct fb_error *err)
 {
     (void)device, (void)activity, (void)counters;
@@ -12,12 +12,13 @@ int fb_cupti_open(struct fb_cupti **out, int device, bool activity, bool counter
     return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", no_cupti);
 }
 
-void fb_cupti_close(struct fb_cupti *c)
+void fb_cupti_session_close(struct fb_cupti_session *c)
 {
     (void)c;
 }
 
-bool fb_cupti_available(const struct fb_cupti *c, enum fb_cupti_part part, const char **reason)
+bool fb_cupti_session_available(const struct fb_cupti_session *c, enum fb_cupti_part part,
+                                const char **reason)
 {
     (void)c, (void)part;
     if (reason)
@@ -25,20 +26,21 @@ bool fb_cupti_available(const struct fb_cupti *c, enum fb_cupti_part part, const
     return false;
 }
 
-int fb_cupti_activity_start(struct fb_cupti *c, void *stream, struct fb_error *err)
+int fb_cupti_activity_start(struct fb_cupti_session *c, void *stream, struct fb_error *err)
 {
     (void)c, (void)stream;
     return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", no_cupti);
 }
 
-int fb_cupti_activity_stop(struct fb_cupti *c, struct fb_kernel_trace *out,
+int fb_cupti_activity_stop(struct fb_cupti_session *c, struct fb_kernel_trace *out,
                            struct fb_error *err)
 {
     (void)c, (void)out;
     return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", no_cupti);
 }
 
-int fb_cupti_measure_traffic(struct fb_cupti *c, int (*prepare)(void *ctx, struct fb_error *err),
+int fb_cupti_measure_traffic(struct fb_cupti_session *c,
+                             int (*prepare)(void *ctx, struct fb_error *err),
                              int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
                              struct fb_traffic *out, struct fb_error *err)
 {

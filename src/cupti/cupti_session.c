@@ -1,46 +1,16 @@
-/* Opening and closing CUPTI on a device, and the chip name (contracts in cupti_probe.h). */
-#include "cupti/cupti_probe.h"
+/* Opening and closing a CUPTI session on a device (contracts in cupti_session.h). */
+#include "cupti/cupti_session.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
-#include <cupti_profiler_target.h>
-#include <cupti_target.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "cupti/cupti_check.h"
+#include "cupti/cupti_device.h"
 #include "cupti/cupti_internal.h"
-
-int fb_cupti_check_device(int device, struct fb_error *err)
-{
-    int count = 0;
-    cudaError_t r = cudaGetDeviceCount(&count);
-    if (r != cudaSuccess) {
-        /* Leave no sticky error behind for the caller's next CUDA call. */
-        (void)cudaGetLastError();
-        return fb_fail(err, FB_ERR_UNAVAILABLE, "no CUDA device answers: cudaGetDeviceCount: %s: %s",
-                       cudaGetErrorName(r), cudaGetErrorString(r));
-    }
-    if (count == 0)
-        return fb_fail(err, FB_ERR_UNAVAILABLE,
-                       "no CUDA device answers: cudaGetDeviceCount found 0 devices");
-    if (device < 0 || device >= count)
-        return fb_fail(err, FB_ERR_USAGE, "CUDA device %d does not exist (%d device%s)", device,
-                       count, count == 1 ? "" : "s");
-    return FB_OK;
-}
-
-int fb_cupti_profiler_init(struct fb_error *err)
-{
-    static bool done;
-    if (done)
-        return FB_OK;
-    CUpti_Profiler_Initialize_Params p = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    int rc = FB_CUPTI_CALL(cuptiProfilerInitialize(&p), err);
-    done = rc == FB_OK;
-    return rc;
-}
 
 /* The current CUcontext without linking libcuda (CUDA13-NOTES.md): the runtime hands out the
  * driver's cuCtxGetCurrent, whose ABI has not changed since CUDA 4.0. */
@@ -49,7 +19,7 @@ static int current_context(void **out, struct fb_error *err)
     typedef CUresult (*ctx_get_current_fn)(CUcontext *);
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    int rc = FB_CUDA_CALL(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000,
+    int rc = FB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000,
                                                            cudaEnableDefault, &found), err);
     if (rc < 0)
         return rc;
@@ -65,7 +35,7 @@ static int current_context(void **out, struct fb_error *err)
     return FB_OK;
 }
 
-static void set_reason(struct fb_cupti *c, enum fb_cupti_part part, const char *msg)
+static void set_reason(struct fb_cupti_session *c, enum fb_cupti_part part, const char *msg)
 {
     size_t len = strlen(msg);
     if (len >= FB_CUPTI_REASON_MAX)
@@ -75,14 +45,14 @@ static void set_reason(struct fb_cupti *c, enum fb_cupti_part part, const char *
 }
 
 /* The device half of opening: make the device current, create its primary context and get it. */
-static int open_context(struct fb_cupti *c, struct fb_error *err)
+static int open_context(struct fb_cupti_session *c, struct fb_error *err)
 {
     int rc;
-    if ((rc = FB_CUDA_CALL(cudaSetDevice(c->device), err)) < 0)
+    if ((rc = FB_CUDA_CHECK(cudaSetDevice(c->device), err)) < 0)
         return rc;
     /* cudaFree(NULL) is the customary way to make the runtime create the primary context now,
      * so that there is a context to profile before the first kernel. */
-    if ((rc = FB_CUDA_CALL(cudaFree(NULL), err)) < 0)
+    if ((rc = FB_CUDA_CHECK(cudaFree(NULL), err)) < 0)
         return rc;
     return current_context(&c->cu_context, err);
 }
@@ -90,14 +60,15 @@ static int open_context(struct fb_cupti *c, struct fb_error *err)
 const struct fb_cupti_setup_steps fb_cupti_real_steps = {
     fb_cupti_check_device, open_context, fb_cupti_activity_setup, fb_cupti_counters_setup};
 
-int fb_cupti_open(struct fb_cupti **out, int device, bool activity, bool counters,
+int fb_cupti_session_open(struct fb_cupti_session **out, int device, bool activity, bool counters,
                   struct fb_error *err)
 {
-    return fb_cupti_open_steps(out, device, activity, counters, &fb_cupti_real_steps, err);
+    return fb_cupti_session_open_steps(out, device, activity, counters, &fb_cupti_real_steps, err);
 }
 
-int fb_cupti_open_steps(struct fb_cupti **out, int device, bool activity, bool counters,
-                        const struct fb_cupti_setup_steps *steps, struct fb_error *err)
+int fb_cupti_session_open_steps(struct fb_cupti_session **out, int device, bool activity,
+                                bool counters, const struct fb_cupti_setup_steps *steps,
+                                struct fb_error *err)
 {
     *out = NULL;
     /* No target-side CUPTI call before a device answers (cuptiDeviceGetChipName segfaults
@@ -105,9 +76,9 @@ int fb_cupti_open_steps(struct fb_cupti **out, int device, bool activity, bool c
     int rc = steps->check_device(device, err);
     if (rc < 0)
         return rc;
-    struct fb_cupti *c = calloc(1, sizeof(*c));
+    struct fb_cupti_session *c = calloc(1, sizeof(*c));
     if (!c)
-        return fb_fail(err, FB_ERR_RUNTIME, "fb_cupti_open: out of memory");
+        return fb_fail(err, FB_ERR_RUNTIME, "fb_cupti_session_open: out of memory");
     c->device = device;
     if ((rc = steps->open_context(c, err)) < 0) {
         free(c);
@@ -139,14 +110,14 @@ int fb_cupti_open_steps(struct fb_cupti **out, int device, bool activity, bool c
             fb_fail(err, FB_ERR_UNAVAILABLE, "CUPTI %s unavailable: %s",
                     activity ? "activity" : "counters",
                     c->reason[activity ? FB_CUPTI_ACTIVITY : FB_CUPTI_COUNTERS]);
-        fb_cupti_close(c);
+        fb_cupti_session_close(c);
         return FB_ERR_UNAVAILABLE;
     }
     *out = c;
     return FB_OK;
 }
 
-void fb_cupti_close(struct fb_cupti *c)
+void fb_cupti_session_close(struct fb_cupti_session *c)
 {
     if (!c)
         return;
@@ -156,46 +127,8 @@ void fb_cupti_close(struct fb_cupti *c)
     free(c);
 }
 
-bool fb_cupti_available(const struct fb_cupti *c, enum fb_cupti_part part, const char **reason)
+bool fb_cupti_session_available(const struct fb_cupti_session *c, enum fb_cupti_part part,
+                                const char **reason)
 {
-    static const char *const closed = "CUPTI is not open";
-    if (part != FB_CUPTI_ACTIVITY && part != FB_CUPTI_COUNTERS) {
-        if (reason)
-            *reason = "unknown CUPTI part";
-        return false;
-    }
-    if (!c) {
-        if (reason)
-            *reason = closed;
-        return false;
-    }
-    if (reason)
-        *reason = c->reason[part];
-    return c->has[part];
-}
-
-int fb_cupti_chip_name(int device, char *buf, size_t size, struct fb_error *err)
-{
-    if (!buf || size == 0)
-        return fb_fail(err, FB_ERR_USAGE, "fb_cupti_chip_name: no room for the name");
-    buf[0] = '\0';
-    /* cuptiDeviceGetChipName segfaults inside libcupti when no GPU answers: ask CUDA first. */
-    int rc = fb_cupti_check_device(device, err);
-    if (rc < 0)
-        return rc;
-    if ((rc = fb_cupti_profiler_init(err)) < 0)
-        return rc;
-    CUpti_Device_GetChipName_Params p = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    p.deviceIndex = (size_t)device;
-    if ((rc = FB_CUPTI_CALL(cuptiDeviceGetChipName(&p), err)) < 0)
-        return rc;
-    if (!p.pChipName)
-        return fb_fail(err, FB_ERR_RUNTIME, "cuptiDeviceGetChipName (%s:%d): no name returned",
-                       __FILE__, __LINE__);
-    size_t len = strlen(p.pChipName);
-    if (len >= size)
-        return fb_fail(err, FB_ERR_USAGE, "chip name \"%s\" needs %zu bytes, got %zu",
-                       p.pChipName, len + 1, size);
-    memcpy(buf, p.pChipName, len + 1);
-    return FB_OK;
+    return fb_cupti_part_works(c, part, reason);
 }

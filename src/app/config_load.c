@@ -1,0 +1,34 @@
+/* The config from the file and the command line (contract in config_load.h). */
+#include "app/config_load.h"
+
+#include <stdio.h>
+
+#include "plan/select.h"
+
+int fb_app_config_load(struct fb_config *cfg, const char *path,
+                       const struct fb_config_setting *settings, size_t count,
+                       const char *plot_dir)
+{
+    struct fb_error err = {{0}};
+    int rc = fb_config_load(cfg, path, stderr, &err);
+    if (rc == FB_ERR_RUNTIME)
+        fprintf(stderr, "%s\n", err.msg);
+    if (rc != FB_OK)
+        return FB_ERR_USAGE;
+    /* All overrides at once: the min <= max rules judge the final set, not each step. */
+    rc = fb_config_override_all(cfg, settings, count, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return FB_ERR_USAGE;
+    }
+    /* The variants list names variants, which plan knows (chains add some): checked here,
+     * before anything runs. */
+    rc = fb_plan_check_variants(cfg, &err);
+    if (rc != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return FB_ERR_USAGE;
+    }
+    if (plot_dir)
+        snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "%s", plot_dir);
+    return FB_OK;
+}
