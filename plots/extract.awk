@@ -5,15 +5,18 @@
 #
 # Columns are looked up by header name, never by position: an older CSV with fewer columns or
 # another order gives the same .dat files (a column it lacks becomes NaN, which gnuplot skips).
-# Only rows with status "ok" are kept (every row when the CSV has no status column). When the
-# same series has two rows at one n (a resumed sweep), the later row wins.
+# Only rows with status "ok" are kept (every row when the CSV has no status column). Rows with
+# status "noisy" (another program disturbed their samples: their times are not the kernels')
+# are not drawn either, but counted, so that every chart can say how many were left out. When
+# the same series has two rows at one n (a resumed sweep), the later row wins.
 #
 # Writes, under DIR:
 #   TAG.meta        "key<TAB>value": the "# key: value" metadata lines, plus derived values
 #                   n_min, n_max (plotted sizes), n_launch (end of the launch-bound regime),
 #                   n_launch_from ("fit" or "data": see below), speedup_max, has_dram (1 when
 #                   any dram_bytes_per_element is present), bandwidth_max, copy_bandwidth_max
-#                   (GB/s, of the copy ceiling; 0 when none)
+#                   (GB/s, of the copy ceiling; 0 when none), noisy_points (rows with status
+#                   noisy, not drawn)
 #   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>bytes per
 #                   element<TAB>role<TAB>model launches": one line per series (launches and
 #                   bytes_model / n of its last row that has them, NaN when none: the fitted
@@ -45,6 +48,7 @@ BEGIN {
     have_header = 0
     nseries = 0
     rows_ok = 0
+    noisy = 0
     bad = 0
     bwmax = 0; copymax = 0
     # Control characters as visible escapes (see printable); codes 1-31 and 127.
@@ -134,6 +138,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
 
 {
     csv_split($0, F)
+    if (("status" in idx) && col("status") == "noisy") { noisy++; next }
     if (("status" in idx) && col("status") != "ok") next
     n = num(col("n")); t = num(col("time_median_s"))
     if (isnan(n) || isnan(t) || n <= 0 || t <= 0) next
@@ -193,7 +198,9 @@ function model_launches(s) {
 END {
     if (bad) exit 2
     if (!have_header) fail("empty or no header line (expected the fusebench CSV header)")
-    if (rows_ok == 0) fail("no row with status ok and a time to plot")
+    if (rows_ok == 0)
+        fail("no row with status ok and a time to plot" \
+             (noisy ? " (" noisy " noisy rows: another program disturbed the run)" : ""))
 
     # Roles (old files: from the names, see the top) and each series' pair.
     for (s = 1; s <= nseries; s++) {
@@ -301,6 +308,7 @@ END {
         fmtv(nmin), fmtv(nmax), (nlaunch == "" ? "" : fmtv(nlaunch)), fmtv(smax), any_dram > m
     printf "n_launch_from\t%s\n", nlaunch_from > m
     printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
+    printf "noisy_points\t%d\n", noisy > m
     close(m)
     if (nx == 0) close(out "/" tag ".speedup")
 }

@@ -6,7 +6,8 @@
 # The first CSV is the run being charted: it names the outputs (<stem>-<chart>.png and .svg,
 # stem = its basename without .csv, or NAME) and gives the titles' device and date, the cache size and
 # the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
-# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn.
+# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn; rows with
+# status noisy (disturbed by another program) are left out and every chart says how many.
 #
 # Each chart is drawn into a temporary directory inside OUTDIR and renamed over the old chart
 # only when gnuplot succeeded: a failure or an interrupt (Ctrl-C) leaves the previous chart
@@ -150,6 +151,7 @@ stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
     echo "speedup_max = $(numeric "$(meta t1 speedup_max)")"
     echo "copy_max = $(numeric "$(meta t1 copy_bandwidth_max)")"
     echo "label = $(gq "$(meta t1 label)")"
+    echo "noisy_points = $(numeric "$(meta t1 noisy_points)")"
     # The fitted model t = launches * L + bytes / B of the first CSV (src/measure/fit.h);
     # -1 where the CSV has none (older runs): the charts then draw no model.
     echo "fit_launch_s = $(numeric "$(meta t1 fit_launch_s)")"

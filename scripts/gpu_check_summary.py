@@ -87,9 +87,10 @@ def fmt_n(n):
 
 
 def index(rows):
-    """{(variant, n): row} of the ok rows."""
+    """{(variant, n): row} of the measured rows: ok, and noisy ones (disturbed by another
+    program: launches counted all the same, times to be read with the sweep's noisy count)."""
     return {(r.get("variant"), int(r["n"])): r for r in rows
-            if r.get("status") == "ok" and r.get("n", "").isdigit()}
+            if r.get("status") in ("ok", "noisy") and r.get("n", "").isdigit()}
 
 
 def paired(rows, n):
@@ -361,9 +362,9 @@ def summarize(args):
     for r in srows:
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
     verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified") == "1")
-    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped"
+    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
                  % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
-                    counts.get("skipped", 0)))
+                    counts.get("skipped", 0), counts.get("noisy", 0)))
     if trows:
         tcounts = {}
         for r in trows:

@@ -76,7 +76,7 @@ CSV_COLUMNS = [
     "time_median_s", "time_min_s", "time_max_s", "time_p10_s", "time_p90_s", "noise",
     "bandwidth_gbps", "copy_fraction", "kernel_time_s", "launch_overhead_s", "dram_read_bytes",
     "dram_write_bytes", "l2_bytes", "dram_bytes_per_element", "cache", "verified", "status",
-    "reason", "role", "pair", "speedup",
+    "reason", "role", "pair", "speedup", "preempted",
 ]
 
 # What a variant is: the backend column, what it runs (Peer.fn_for), the model's kernels per

@@ -80,6 +80,8 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
     else
         add_meta(res, "peak_bandwidth_gbps", "%s", "");
     add_meta(res, "timer_resolution_s", "%.3g", dev->timer_resolution_s);
+    add_meta(res, "contention", "%s",
+             dev->contention_probe[0] ? dev->contention_probe : "not watched");
     add_meta(res, "config", "%s", cfg->path);
     add_meta(res, "config_hash", "%016" PRIx64, cfg->content_hash);
     add_meta(res, "label", "%s", cfg->label);

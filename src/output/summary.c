@@ -32,7 +32,8 @@ static int compare_rows(const void *a, const void *b)
     return c ? c : (x > y) - (x < y);
 }
 
-/* The last ok row of `variant` among rows[0..count-1] (one group, sorted), or NULL. */
+/* The last ok (or noisy) row of `variant` among rows[0..count-1] (one group, sorted), or
+ * NULL. */
 static const struct fb_record *find_variant(const struct fb_record *const *rows, size_t count,
                                             const char *variant)
 {
@@ -45,12 +46,12 @@ static const struct fb_record *find_variant(const struct fb_record *const *rows,
             hi = mid;
     }
     for (; lo > 0 && strcmp(rows[lo - 1]->variant, variant) == 0; lo--)
-        if (rows[lo - 1]->status == FB_POINT_OK)
+        if (rows[lo - 1]->status == FB_POINT_OK || rows[lo - 1]->status == FB_POINT_NOISY)
             return rows[lo - 1];
     return NULL;
 }
 
-/* A time in the unit that keeps 3-4 significant digits readable. */
+/* A time in the unit that keeps 3-4 significant digits readable; '*' after a noisy one. */
 static void format_time(char *buf, size_t size, const struct fb_record *r)
 {
     if (!r) {
@@ -66,6 +67,8 @@ static void format_time(char *buf, size_t size, const struct fb_record *r)
         snprintf(buf, size, "%.2f ms", t * 1e3);
     else
         snprintf(buf, size, "%.3f s", t);
+    if (r->status == FB_POINT_NOISY && strlen(buf) + 1 < size)
+        strcat(buf, "*");
 }
 
 static void format_size(char *buf, size_t size, int64_t n)
@@ -97,11 +100,15 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     const struct fb_record **rows = malloc(bytes);
     if (!rows)
         return;
-    size_t not_ok = 0;
+    size_t not_ok = 0, noisy = 0, retaken = 0;
     bool mixed_cache = false;
     for (size_t i = 0; i < count; i++) {
-        if (records[i].status != FB_POINT_OK)
+        if (records[i].status == FB_POINT_NOISY)
+            noisy++;
+        else if (records[i].status != FB_POINT_OK)
             not_ok++;
+        if (records[i].preempted > 0) /* NaN (not judged) compares false */
+            retaken++;
         if (strcmp(records[i].cache, records[0].cache) != 0)
             mixed_cache = true;
         rows[i] = &records[i];
@@ -154,6 +161,14 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     fprintf(out, "speedup = time / pair time (medians, same run): for an eager variant, what "
                  "fusing saves; launches = variant/pair per call, counted; copy = the copy "
                  "ceiling\n");
+    if (retaken)
+        fprintf(out, "contention: %zu of %zu point%s had samples disturbed by other programs, "
+                     "dropped and retaken (preempted > 0)\n",
+                retaken, count, count == 1 ? "" : "s");
+    if (noisy)
+        fprintf(out, "* %zu point%s noisy: too few undisturbed samples within the budget, times "
+                     "not to be trusted (status noisy; see reason)\n",
+                noisy, noisy == 1 ? "" : "s");
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");

@@ -12,8 +12,9 @@
 #include "measure/fit.h"
 #include "measure/record.h"
 
-/* Prints one line per size and paired variant found in records (rows with status ok; others
- * are counted at the end), variants in name order. A row, its pair and the copy ceiling of a
+/* Prints one line per size and paired variant found in records (rows with status ok, and
+ * noisy ones marked '*'; others are counted at the end, as are the points whose disturbed
+ * samples were retaken), variants in name order. A row, its pair and the copy ceiling of a
  * line are the same point but for the variant (backend, device, dtype, cache:
  * output/point_index.h); when the records hold both cache modes, each line's size says
  * which. A column missing (pair not run, speedup empty, launches not counted) prints as "-",

@@ -195,6 +195,30 @@ for e in eager_add_relu eager_mul_relu eager_scale_bias_sigmoid; do
     check "the speedup chart has $e over its pair" \
         grep -q "$e / fused" "$work/chains/chains-speedup.svg"
 done
+# --- noisy points (issue 12, item 1): left out of the lines, and said so on every chart -----
+# Two fused rows turned noisy, with the preempted column appended as the sweep writes it.
+awk -F, -v OFS=, '/^#/ { print; next }
+    !h { print $0 ",preempted"; h = 1; next }
+    $3 == "fused_add_relu" && ($5 == 8 || $5 == 32) { $26 = "noisy"; $27 = "\"9 of 10 disturbed\""
+                                                       print $0 ",0.9"; next }
+    { print $0 ",0" }' "$data/sample-cpu.csv" >"$work/noisy.csv"
+"$render" "$work/noisy.csv" -o "$work/noisy" >/dev/null 2>"$work/err"
+rc=$?
+check "a CSV with noisy rows renders (rc $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || cat "$work/err"
+for chart in time speedup bandwidth launches summary; do
+    check "the $chart chart says 2 noisy points were not drawn" \
+        grep -q '2 noisy points not drawn' "$work/noisy/noisy-$chart.svg"
+done
+check "a run without noisy rows says nothing of them" \
+    not_grep 'noisy point' "$work/cpu/sample-cpu-time.svg"
+mkdir -p "$work/noisy-x"
+awk -v out="$work/noisy-x" -v tag=t -f "$src/plots/extract.awk" "$work/noisy.csv"
+awk -v out="$work/noisy-x" -v tag=o -f "$src/plots/extract.awk" "$data/sample-cpu.csv"
+fused_rows() { awk -F '\t' '$1 == "fused_add_relu" { print $3 }' "$1"; }
+check "extract.awk leaves the noisy rows out of the fused series" \
+    [ "$(fused_rows "$work/noisy-x/t.series")" -eq "$(($(fused_rows "$work/noisy-x/o.series") - 2))" ]
+check "extract.awk counts them in the metadata" grep -q "^noisy_points.2\$" "$work/noisy-x/t.meta"
 
 # --- atomic charts (issue 10, item 8) --------------------------------------------------------
 real_gnuplot=$(command -v "${GNUPLOT:-gnuplot}")

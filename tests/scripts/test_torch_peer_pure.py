@@ -144,7 +144,7 @@ class ConfigAndOutput(unittest.TestCase):
         self.assertEqual(lines[1], ",".join(tp.CSV_COLUMNS))
         cells = lines[2].split(",")
         self.assertEqual(cells[tp.CSV_COLUMNS.index("time_median_s")], "")
-        self.assertTrue(lines[2].endswith('"a, b",,,'))  # then role, pair, speedup
+        self.assertTrue(lines[2].endswith('"a, b",,,,'))  # then role, pair, speedup, preempted
 
     def test_each_eager_row_gets_its_speedup_over_its_pair(self):
         def row(name, t, status="ok"):
