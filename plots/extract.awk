@@ -5,26 +5,41 @@
 #
 # Columns are looked up by header name, never by position: an older CSV with fewer columns or
 # another order gives the same .dat files (a column it lacks becomes NaN, which gnuplot skips).
-# Only rows with status "ok" are kept (every row when the CSV has no status column). When the
-# same series has two rows at one n (a resumed sweep), the later row wins.
+# Only rows with status "ok" are kept (every row when the CSV has no status column). Rows with
+# status "noisy" (another program disturbed their samples: their times are not the kernels')
+# are not drawn either, but counted, so that every chart can say how many were left out. When
+# the same series has two rows at one n (a resumed sweep), the later row wins.
 #
 # Writes, under DIR:
 #   TAG.meta        "key<TAB>value": the "# key: value" metadata lines, plus derived values
 #                   n_min, n_max (plotted sizes), n_launch (end of the launch-bound regime),
 #                   n_launch_from ("fit" or "data": see below), speedup_max, has_dram (1 when
 #                   any dram_bytes_per_element is present), bandwidth_max, copy_bandwidth_max
-#                   (GB/s; 0 when none)
+#                   (GB/s, of the copy ceiling; 0 when none), noisy_points (rows with status
+#                   noisy, not drawn)
 #   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>bytes per
-#                   element": one line per series (launches and bytes_model / n of its last
-#                   row that has them, NaN when none: the fitted model's inputs)
+#                   element<TAB>role<TAB>model launches": one line per series (launches and
+#                   bytes_model / n of its last row that has them, NaN when none: the fitted
+#                   model's inputs; role: copy_ceiling, platform_reference, eager, fused, or ""
+#                   when unknown; model launches -1 when there is none)
 #   TAG-s<i>.dat    n  t_median_s  t_p10_s  t_p90_s  bandwidth_gbps  dram_elems_per_elem
 #                   launches  kernel_time_s        (sorted by n by the caller)
-#   TAG.speedup     "eager key<TAB>fused key<TAB>dat file<TAB>eager launches<TAB>eager bytes
-#                   per element<TAB>fused launches<TAB>fused bytes per element": one line per
+#   TAG.speedup     "eager key<TAB>pair key<TAB>dat file<TAB>eager launches<TAB>eager bytes
+#                   per element<TAB>pair launches<TAB>pair bytes per element": one line per
 #                   speedup series
 #   TAG-x<i>.dat    n  speedup  speedup_lo  speedup_hi
-#                   speedup = t_eager / t_fused (medians, same n, same CSV); the bounds pair
-#                   the eager p10 with the fused p90 and vice versa, a deliberately wide band.
+#
+# Pairs and speedups are data (src/measure/pairing.h): a series of role eager is drawn against
+# the series its `pair` column names, with the `speedup` column as written (t_eager / t_fused,
+# computed once by fusebench; an empty cell - a noisy or failed pair - is no point). The band
+# pairs the eager p10 with the pair's p90 and vice versa, a deliberately wide one. Nothing
+# here knows a variant's name.
+# Older files (no pair column, written before fusebench wrote pairs) fall back to names, and
+# only they: a series whose name holds "eager" is eager and is paired with the series named the
+# same with "fused" (then "compile") in place of "eager", else with the first series whose name
+# has the same text before "eager" followed by "fused" or "compile"; their speedup is
+# t_eager / t_fused of the medians; the copy ceiling is the series whose copy_fraction is 1 at
+# every n (the writer measured every row against it).
 # Exit status 2 (message on stderr naming the file) when the CSV has no header, lacks a
 # required column (variant, n, time_median_s) or has no plottable row.
 
@@ -33,6 +48,7 @@ BEGIN {
     have_header = 0
     nseries = 0
     rows_ok = 0
+    noisy = 0
     bad = 0
     bwmax = 0; copymax = 0
     # Control characters as visible escapes (see printable); codes 1-31 and 127.
@@ -116,11 +132,13 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
         fail("not a fusebench results CSV: the header needs the columns variant, n and " \
              "time_median_s (got: " $0 ")")
     have_header = 1
+    has_pairs = ("pair" in idx)
     next
 }
 
 {
     csv_split($0, F)
+    if (("status" in idx) && col("status") == "noisy") { noisy++; next }
     if (("status" in idx) && col("status") != "ok") next
     n = num(col("n")); t = num(col("time_median_s"))
     if (isnan(n) || isnan(t) || n <= 0 || t <= 0) next
@@ -148,6 +166,14 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     kt = num(col("kernel_time_s"))
 
     if (!((s, n) in row)) { ns[s]++; nlist[s, ns[s]] = n }
+    suffix = substr(key, length(sbase[s]) + 1)
+    if (has_pairs) {
+        srole[s] = printable(col("role"))
+        spair[s] = (col("pair") == "") ? "" : printable(col("pair")) suffix
+        sp_read[s, n] = num(col("speedup"))
+    } else if (num(col("copy_fraction")) != 1) {
+        not_ceiling[s] = 1
+    }
     row[s, n] = fmtv(n) " " fmtv(t) " " fmtv(p10) " " fmtv(p90) " " fmtv(bw) " " fmtv(dram) \
         " " fmtv(launches) " " fmtv(kt)
     tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
@@ -155,14 +181,54 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     if (!isnan(launches)) lastlaunch[s] = launches
     if (!isnan(bm)) lastbpe[s] = bm / n      # bytes_model per element: the model's bytes(n) / n
     if (!isnan(bw) && bw > bwmax) bwmax = bw
-    if (!isnan(bw) && key == "copy" && bw > copymax) copymax = bw
+    rowbw[s, n] = bw
     rows_ok++
+}
+
+# The model's launches per call of series s (src/plan/variants.h), from its role and, for an
+# eager series, from its model traffic: a chain of k ops moves 3 + 2 (k - 1) elements per
+# element when its first op is binary, 2k when unary, so k = floor(elements / 2). -1: no model.
+function model_launches(s) {
+    if (srole[s] == "copy_ceiling" || srole[s] == "fused") return 1
+    if (srole[s] == "platform_reference") return 0
+    if (srole[s] == "eager" && (s in lastbpe)) return int(lastbpe[s] / 4 / 2) # fp32 elements
+    return -1
 }
 
 END {
     if (bad) exit 2
     if (!have_header) fail("empty or no header line (expected the fusebench CSV header)")
-    if (rows_ok == 0) fail("no row with status ok and a time to plot")
+    if (rows_ok == 0)
+        fail("no row with status ok and a time to plot" \
+             (noisy ? " (" noisy " noisy rows: another program disturbed the run)" : ""))
+
+    # Roles (old files: from the names, see the top) and each series' pair.
+    for (s = 1; s <= nseries; s++) {
+        if (has_pairs) continue
+        srole[s] = (sbase[s] ~ /eager/) ? "eager" : (sbase[s] ~ /fused|compile/) ? "fused" : \
+                   (s in not_ceiling) ? "" : "copy_ceiling"
+        spair[s] = ""
+        if (srole[s] != "eager") continue
+        suffix = substr(skey[s], length(sbase[s]) + 1)
+        for (pass = 1; pass <= 3 && spair[s] == ""; pass++)
+            for (c = 1; c <= nseries && spair[s] == ""; c++) {
+                if (c == s || substr(skey[c], length(sbase[c]) + 1) != suffix) continue
+                before = substr(sbase[s], 1, index(sbase[s], "eager") - 1)
+                after = substr(sbase[s], index(sbase[s], "eager") + 5)
+                if ((pass == 1 && sbase[c] == before "fused" after) ||
+                    (pass == 2 && sbase[c] == before "compile" after) ||
+                    (pass == 3 && index(sbase[c], before) == 1 &&
+                     substr(sbase[c], length(before) + 1) ~ /^(fused|compile)/)) spair[s] = skey[c]
+            }
+    }
+    # The copy ceiling's best bandwidth (the bandwidth chart's reference line).
+    for (s = 1; s <= nseries; s++) {
+        if (srole[s] != "copy_ceiling") continue
+        for (j = 1; j <= ns[s]; j++) {
+            bw = rowbw[s, nlist[s, j]]
+            if (!isnan(bw) && bw > copymax) copymax = bw
+        }
+    }
 
     nmin = ""; nmax = ""
     for (s = 1; s <= nseries; s++) {
@@ -177,37 +243,32 @@ END {
         }
         close(dat)
         if (dr > 0) any_dram = 1
-        printf "%s\t%s\t%d\t%d\t%s\t%s\n", skey[s], dat, ns[s], dr, \
+        printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", skey[s], dat, ns[s], dr, \
             ((s in lastlaunch) ? lastlaunch[s] : "NaN"), \
-            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN") > (out "/" tag ".series")
+            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN"), srole[s], model_launches(s) \
+            > (out "/" tag ".series")
     }
 
-    # Speedup pairs: every eager series over the fused series with the same dtype/cache suffix.
-    # The fused reference is fused_add_relu, else a torch.compile'd add_relu, else any
-    # series whose name says fused or compile.
-    nx = 0; smax = 0; fused_main = 0
+    # Speedup series: every eager series against its pair, at the sizes where both are in.
+    nx = 0; smax = 0; pair_main = 0
     for (e = 1; e <= nseries; e++) {
-        if (sbase[e] !~ /eager/) continue
-        suffix = substr(skey[e], length(sbase[e]) + 1)
-        f = 0
-        for (pass = 1; pass <= 3 && !f; pass++)
-            for (c = 1; c <= nseries && !f; c++) {
-                if (substr(skey[c], length(sbase[c]) + 1) != suffix) continue
-                if ((pass == 1 && sbase[c] == "fused_add_relu") ||
-                    (pass == 2 && sbase[c] ~ /compile/ && sbase[c] ~ /add_relu/) ||
-                    (pass == 3 && sbase[c] ~ /fused|compile/)) f = c
-            }
-        if (!f) continue
-        if (!fused_main) fused_main = f
-        dat = out "/" tag "-x" (++nx) ".dat"
+        if (srole[e] != "eager" || spair[e] == "" || !(spair[e] in sid)) continue
+        f = sid[spair[e]]
+        dat = out "/" tag "-x" (nx + 1) ".dat"
+        points = 0
         for (j = 1; j <= ns[e]; j++) {
             n = nlist[e, j]
             if (!((f, n) in tmed)) continue
-            sp = tmed[e, n] / tmed[f, n]
+            sp = has_pairs ? sp_read[e, n] : tmed[e, n] / tmed[f, n]
+            if (isnan(sp)) continue
             print fmtv(n), fmtv(sp), fmtv(tlo[e, n] / thi[f, n]), fmtv(thi[e, n] / tlo[f, n]) > dat
+            points++
             if (sp > smax) smax = sp
         }
+        if (!points) continue
         close(dat)
+        nx++
+        if (!pair_main) pair_main = f
         printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", skey[e], skey[f], dat, \
             ((e in lastlaunch) ? lastlaunch[e] : "NaN"), ((e in lastbpe) ? fmtv(lastbpe[e]) : "NaN"), \
             ((f in lastlaunch) ? lastlaunch[f] : "NaN"), ((f in lastbpe) ? fmtv(lastbpe[f]) : "NaN") \
@@ -224,13 +285,13 @@ END {
     fitL = metanum("fit_launch_s")
     fitB = metanum("fit_cache_bandwidth_gbps")
     if (isnan(fitB)) fitB = metanum("fit_bandwidth_gbps")
-    if (fused_main && !isnan(fitL) && !isnan(fitB) && fitL > 0 && fitB > 0 && \
-        (fused_main in lastlaunch) && (fused_main in lastbpe) && lastbpe[fused_main] > 0) {
-        nlaunch = lastlaunch[fused_main] * fitL * fitB * 1e9 / lastbpe[fused_main]
+    if (pair_main && !isnan(fitL) && !isnan(fitB) && fitL > 0 && fitB > 0 && \
+        (pair_main in lastlaunch) && (pair_main in lastbpe) && lastbpe[pair_main] > 0) {
+        nlaunch = lastlaunch[pair_main] * fitL * fitB * 1e9 / lastbpe[pair_main]
         nlaunch_from = "fit"
-    } else if (fused_main) {
+    } else if (pair_main) {
         nlaunch_from = "data"
-        f = fused_main; n0 = ""
+        f = pair_main; n0 = ""
         for (j = 1; j <= ns[f]; j++) if (n0 == "" || nlist[f, j] < n0) n0 = nlist[f, j]
         for (j = 1; j <= ns[f]; j++) {
             n = nlist[f, j]
@@ -247,6 +308,7 @@ END {
         fmtv(nmin), fmtv(nmax), (nlaunch == "" ? "" : fmtv(nlaunch)), fmtv(smax), any_dram > m
     printf "n_launch_from\t%s\n", nlaunch_from > m
     printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
+    printf "noisy_points\t%d\n", noisy > m
     close(m)
     if (nx == 0) close(out "/" tag ".speedup")
 }

@@ -1,5 +1,6 @@
 # launches.gp: kernel launches per call, as counted (CPU: parallel passes; CUDA: CUPTI kernel
-# records), one bar per series, with the model (eager 2, fused 1, copy 1) as a black bar.
+# records), one bar per series, with the model (by role: fused 1, copy ceiling 1, eager one
+# per op, the platform's copy 0; extract.awk) as a black bar.
 # A bar that disagrees with its mark means the variant did not do what the table says.
 set title chart_title('Kernel launches per call (counted) vs model') noenhanced
 set ylabel 'launches per call'
@@ -20,4 +21,4 @@ plot launchesdat using 1:3:5:xticlabels(2) with boxes lc rgb variable \
         notitle, \
      '' using 1:3:(sprintf('%g', $3)) with labels offset 0, 0.8 notitle, \
      '' using ($4 >= 0 ? $1 - 0.35 : NaN):4:(0.7):(0) with vectors nohead lc rgb '#000000' \
-        lw 4 title 'model (copy 1, eager 2, fused 1)'
+        lw 4 title 'model (fused 1, eager 1 per op)'

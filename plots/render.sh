@@ -6,7 +6,8 @@
 # The first CSV is the run being charted: it names the outputs (<stem>-<chart>.png and .svg,
 # stem = its basename without .csv, or NAME) and gives the titles' device and date, the cache size and
 # the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
-# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn.
+# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn; rows with
+# status noisy (disturbed by another program) are left out and every chart says how many.
 #
 # Each chart is drawn into a temporary directory inside OUTDIR and renamed over the old chart
 # only when gnuplot succeeded: a failure or an interrupt (Ctrl-C) leaves the previous chart
@@ -100,28 +101,39 @@ numeric() { case $1 in ''|*[!0-9.eE+-]*) echo -1 ;; *) echo "$1" ;; esac; }
 # A gnuplot single-quoted string literal ('' stands for ').
 gq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
-# Fixed colours per variant, so that a variant looks the same on every chart and every run.
+# Colours by role (extract.awk reads it from the CSV's role column), the i-th series of a role
+# taking the i-th colour of its palette: eager reds and oranges, fused blues and greens, the
+# copy ceiling black, the platform's reference grey, anything else browns and purples. No
+# variant name is known here: pairs, roles and speedups are data (src/measure/pairing.h).
+declare -A palette=(
+    [eager]='#d62728 #ff7f0e #e377c2 #bcbd22 #8c2d04 #f768a1'
+    [fused]='#1f77b4 #2ca02c #17becf #9467bd #08519c #006d2c'
+    [copy_ceiling]='#000000 #404040'
+    [platform_reference]='#7f7f7f #a6a6a6'
+    [other]='#8c564b #6a3d9a #b15928 #525252'
+)
+declare -A role_count
+# colour ROLE: the next colour of ROLE's palette.
 colour() {
-    case $1 in
-        copy*) echo '#000000' ;;
-        memcpy*) echo '#7f7f7f' ;;
-        eager_add_relu*) echo '#d62728' ;;
-        eager_add_threshold*) echo '#ff7f0e' ;;
-        fused_add_relu*) echo '#1f77b4' ;;
-        torch_eager_threshold*) echo '#e377c2' ;;
-        torch_eager*) echo '#9467bd' ;;
-        torch_compile*) echo '#2ca02c' ;;
-        *) echo '#8c564b' ;;
-    esac
+    local role=${1:-other} list
+    [ -n "${palette[$role]:-}" ] || role=other
+    read -r -a list <<<"${palette[$role]}"
+    local k=${role_count[$role]:-0}
+    role_count[$role]=$((k + 1))
+    COLOUR=${list[$((k % ${#list[@]}))]}
 }
-# The model's launches per call (DESIGN.md); -1 where we have no model (peers).
-model_launches() {
-    case $1 in
-        memcpy) echo 0 ;;
-        copy|fused_add_relu) echo 1 ;;
-        eager_add_relu|eager_add_threshold) echo 2 ;;
-        *) echo -1 ;;
-    esac
+
+# short_pair EAGER PAIR: PAIR less the "_..." ending it shares with EAGER, for the legend's
+# width ("eager_x_y / fused_x_y" reads "eager_x_y / fused"); PAIR whole when none is shared.
+short_pair() {
+    local e=$1 rest=$2 best=$2 tail=""
+    while [[ $rest == *_* ]]; do
+        tail="_${rest##*_}$tail"
+        rest=${rest%_*}
+        [[ $e == *"$tail" ]] || break
+        best=$rest
+    done
+    printf '%s' "$best"
 }
 
 stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
@@ -139,6 +151,7 @@ stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
     echo "speedup_max = $(numeric "$(meta t1 speedup_max)")"
     echo "copy_max = $(numeric "$(meta t1 copy_bandwidth_max)")"
     echo "label = $(gq "$(meta t1 label)")"
+    echo "noisy_points = $(numeric "$(meta t1 noisy_points)")"
     # The fitted model t = launches * L + bytes / B of the first CSV (src/measure/fit.h);
     # -1 where the CSV has none (older runs): the charts then draw no model.
     echo "fit_launch_s = $(numeric "$(meta t1 fit_launch_s)")"
@@ -156,7 +169,7 @@ declare -A mseen pseen
 # Whether every argument is a positive number (a model input, not NaN).
 positive() { local v; for v; do awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) }' || return 1; done; }
 : >"$tmp/launches.dat"
-declare -A seen
+declare -A seen series_colour
 for ((t = 1; t <= ${#csvs[@]}; t++)); do
     tstem=$(basename "${csvs[t-1]}"); tstem=${tstem%.csv}
     lo=$(meta t$t n_min); hi=$(meta t$t n_max)
@@ -166,13 +179,16 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
     # The first CSV's series are solid with filled points, overlays dashed with open points.
     if [ "$t" -eq 1 ]; then dt=1; pts=(7 5 9 11 13 15); else dt=2; pts=(6 4 8 10 12 14); fi
     k=0
-    while IFS=$'\t' read -r key dat _rows drows launches _bytes_per_element; do
+    while IFS=$'\t' read -r key dat _rows drows launches _bytes_per_element role model; do
         title=$key
         [ -n "${seen[$title]:-}" ] && title="$key ($tstem)"
         seen[$title]=1
         ns=$((ns + 1)); k=$((k + 1))
-        c=$(colour "$key"); pt=${pts[$(((k - 1) % 6))]}
-        [ "$t" -eq 1 ] && [ "$key" = copy ] && copyidx=$ns
+        colour "$role"; c=$COLOUR; pt=${pts[$(((k - 1) % 6))]}
+        series_colour[$t/$key]=$c
+        [ "$t" -eq 1 ] && [ "$role" = copy_ceiling ] && [ "$copyidx" -eq 0 ] && copyidx=$ns
+        # the model's launches: only for the charted run (peers have their own counting)
+        [ "$t" -eq 1 ] || model=-1
         printf 'SF[%d] = %s; ST[%d] = %s; SC[%d] = %s; SP[%d] = %d; SD[%d] = %d\n' \
             $ns "$(gq "$dat")" $ns "$(gq "$title")" $ns "$(gq "$c")" $ns "$pt" $ns $dt \
             >>"$tmp/series.gp"
@@ -187,32 +203,32 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             # reads backslash escapes there)
             label=$(printf '%s' "$title" | tr -d '"' | sed 's/\\/\\\\/g')
             printf '%d\t"%s"\t%s\t%s\t%s\n' "$(($(wc -l <"$tmp/launches.dat") + 1))" \
-                "$label" "$launches" "$(model_launches "$key")" \
+                "$label" "$launches" "${model:--1}" \
                 "$((16#${c#\#}))" >>"$tmp/launches.dat"
         fi
     done <"$tmp/t$t.series"
     if [ -e "$tmp/t$t.speedup" ]; then
-        while IFS=$'\t' read -r eager fused dat le be lf bf; do
+        while IFS=$'\t' read -r eager pair dat le be lf bf; do
             nx=$((nx + 1))
             [ "$t" -eq 1 ] && nxp=$nx
-            title="$eager / ${fused%_add_relu}"
+            title="$eager / $(short_pair "$eager" "$pair")"
             [ "$t" -gt 1 ] && [ -n "${seen[$eager ($tstem)]:-}" ] && title="$title ($tstem)"
             printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
-                $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "$(colour "$eager")")" \
+                $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "${series_colour[$t/$eager]}")" \
                 $nx "${pts[$(((nx - 1) % 6))]}" $nx $dt >>"$tmp/series.gp"
             if [ "$t" -eq 1 ] && positive "$le" "$be" "$lf" "$bf"; then
-                for side in eager fused; do
+                for side in eager pair; do
                     if [ $side = eager ]; then mkey=$eager ml=$le mb=$be
-                    else mkey=$fused ml=$lf mb=$bf; fi
+                    else mkey=$pair ml=$lf mb=$bf; fi
                     [ -n "${mseen[$mkey]:-}" ] && continue
                     mseen[$mkey]=1; nm=$((nm + 1))
                     printf 'ML[%d] = %s; MB[%d] = %s; MC[%d] = %s\n' $nm "$ml" $nm "$mb" \
-                        $nm "$(gq "$(colour "$mkey")")" >>"$tmp/series.gp"
+                        $nm "$(gq "${series_colour[$t/$mkey]}")" >>"$tmp/series.gp"
                 done
                 if [ -z "${pseen[$le $be $lf $bf]:-}" ]; then
                     pseen[$le $be $lf $bf]=1; np=$((np + 1))
                     printf 'PLE[%d] = %s; PBE[%d] = %s; PLF[%d] = %s; PBF[%d] = %s; PC[%d] = %s\n' \
-                        $np "$le" $np "$be" $np "$lf" $np "$bf" $np "$(gq "$(colour "$eager")")" \
+                        $np "$le" $np "$be" $np "$lf" $np "$bf" $np "$(gq "${series_colour[$t/$eager]}")" \
                         >>"$tmp/series.gp"
                 fi
             fi

@@ -1,7 +1,9 @@
-# speedup.gp: what fusion saves, as a ratio. speedup = t(eager) / t(fused) at the same n, per
-# eager variant, each over the fused variant of its own CSV (the legend drops the fused
-# variant's "_add_relu": "eager_add_relu / fused" is eager_add_relu over fused_add_relu). Reference lines: 2 (the eager
-# chain launches twice as many kernels) and 5/3 (it moves 5N elements against 3N).
+# speedup.gp: what fusion saves, as a ratio: each eager series over the series its CSV row
+# names as its pair, with the speedup fusebench wrote (t(eager) / t(fused) at the same n,
+# src/measure/pairing.h). The legend drops the ending the pair shares with the eager name
+# ("eager_add_relu / fused" is eager_add_relu over fused_add_relu). Reference lines: 2 (the
+# eager add, relu chain launches twice as many kernels) and 5/3 (it moves 5N elements
+# against 3N).
 set title chart_title('Fusion speedup vs size: eager (2 kernels) / fused (1 kernel)') noenhanced
 set ylabel 'speedup (median time ratio; bars: p10..p90)'
 set key at screen 0.665, graph 1 left top font ",17" nobox

@@ -40,6 +40,15 @@ cache_text = (cache_bytes > 0) ? sprintf('%s %.0f MB', \
     (strlen(cache_name) > 0 ? cache_name : 'cache'), cache_bytes / 1048576.0) : ''
 cache_colour = '#6a3d9a'
 
+# Points another program disturbed (status noisy) are not drawn: say so on the chart, bottom
+# left, rather than leave a gap that looks like a point never measured.
+if (noisy_points > 0) {
+    set label 9999 sprintf('%d noisy point%s not drawn (status noisy: %s)', noisy_points, \
+        (noisy_points == 1 ? '' : 's'), 'another program disturbed them') \
+        at screen 0.01, screen 0.015 left \
+        tc rgb '#b22222' noenhanced font ',14'
+}
+
 # The fitted model of the first CSV (render.sh's fit_* variables, -1 when it has none):
 #   t(n) = launches * L + bytes_per_element * n / B
 # with B beyond the cache (fit_gbps) and, within it, B_c (fit_cache_gbps). The chart scripts

@@ -1,7 +1,7 @@
 # summary.gp: the one chart for a slide: the fusion speedup of this run's eager variants over
-# the fused one, with the regimes, the cache size and the two reference ratios (2: launches,
+# their fused pairs, with the regimes, the cache size and the two reference ratios (2: launches,
 # 5/3: bytes). Overlays are left out so the picture stays simple.
-set title chart_title('Fusing relu(a + b): speedup over eager') noenhanced
+set title chart_title('Fusion speedup: each eager chain over its fused kernel') noenhanced
 set ylabel 'speedup (eager time / fused time)'
 set key inside left bottom
 set bmargin 4

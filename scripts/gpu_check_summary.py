@@ -87,9 +87,37 @@ def fmt_n(n):
 
 
 def index(rows):
-    """{(variant, n): row} of the ok rows."""
+    """{(variant, n): row} of the measured rows: ok, and noisy ones (disturbed by another
+    program: launches counted all the same, times to be read with the sweep's noisy count)."""
     return {(r.get("variant"), int(r["n"])): r for r in rows
-            if r.get("status") == "ok" and r.get("n", "").isdigit()}
+            if r.get("status") in ("ok", "noisy") and r.get("n", "").isdigit()}
+
+
+def paired(rows, n):
+    """The ok rows at size n that name a pair (an eager variant and its fused one, the generic
+    fused kernel and the handwritten one), in file order, the last of each variant. Pairs,
+    roles and speedups are data written by fusebench (src/measure/pairing.h): this script
+    reads them and knows no variant's name."""
+    last = {}
+    for r in rows:
+        if r.get("status") == "ok" and r.get("n") == str(n) and r.get("pair"):
+            last.pop(r["variant"], None)
+            last[r["variant"]] = r
+    return list(last.values())
+
+
+def variants_of(rows, roles=None):
+    """The variants of rows (with one of `roles`, when given), in order of first appearance."""
+    seen = []
+    for r in rows:
+        if r.get("variant") not in seen and (roles is None or r.get("role") in roles):
+            seen.append(r.get("variant"))
+    return seen
+
+
+def by_role(index_, n, role):
+    """The first ok row of `role` at size n in an index(), or {}."""
+    return next((r for (v, m), r in index_.items() if m == n and r.get("role") == role), {})
 
 
 # ---- ncu -----------------------------------------------------------------------------------
@@ -140,7 +168,7 @@ def collect_ncu(out_path, specs):
 
 def ncu_per_call(path):
     """{(variant, n): (read, write)} per call: the median over launches of each kernel name,
-    summed over the kernel names of the variant (eager: add + relu; fused: add_relu)."""
+    summed over the kernel names of the variant (eager: one per op; fused: one)."""
     _, rows = read_results(path)
     by = {}
     for r in rows:
@@ -208,8 +236,11 @@ def dram_table(sweep_index, args):
     lines.append("  %-16s %-6s %16s %16s %16s %9s %9s %16s" % (
         "variant", "n", "model", "CUPTI cold", "ncu cold", "CUPTI/mod", "ncu/mod", "CUPTI warm"))
     sizes = sorted({n for (_, n) in cold} | {n for (_, n) in ncu})
+    # the cold sweep's eager and fused variants, then any other that ncu profiled
+    names = variants_of(crows, ("eager", "fused"))
+    names += [v for v in sorted({v for (v, _) in ncu}) if v not in names]
     for n in sizes:
-        for v in ("eager_add_relu", "fused_add_relu"):
+        for v in names:
             r = cold.get((v, n))
             if r is None and (v, n) not in ncu:
                 continue
@@ -331,9 +362,9 @@ def summarize(args):
     for r in srows:
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
     verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified") == "1")
-    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped"
+    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
                  % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
-                    counts.get("skipped", 0)))
+                    counts.get("skipped", 0), counts.get("noisy", 0)))
     if trows:
         tcounts = {}
         for r in trows:
@@ -360,42 +391,44 @@ def summarize(args):
         probe.append(sizes[-1])
 
     lines.append("")
-    lines.append("median time per call, and speedups (ratio of median times):")
-    lines.append("  %-10s %11s %11s %11s %11s %9s %9s %9s" % (
-        "n", "eager", "fused", "torch eag", "torch cmp", "eag/fus", "teag/tcmp", "tcmp/fus"))
+    lines.append("median time per call, and speedups (time / pair time, as fusebench wrote "
+                 "them; for an eager variant, what fusing saves):")
+    lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
+        "n", "variant", "vs (pair)", "time", "pair time", "speedup"))
     for n in probe:
         if n not in sizes:
             lines.append("  %-10s (not in this sweep)" % fmt_n(n))
             continue
-        e = num(s.get(("eager_add_relu", n), {}), "time_median_s")
-        fu = num(s.get(("fused_add_relu", n), {}), "time_median_s")
-        te = num(t.get(("torch_eager_add_relu", n), {}), "time_median_s")
-        tc = num(t.get(("torch_compile_add_relu", n), {}), "time_median_s")
-
-        def ratio(x, y):
-            return "n/a" if math.isnan(x) or math.isnan(y) or y == 0 else "%.2fx" % (x / y)
-        lines.append("  %-10s %11s %11s %11s %11s %9s %9s %9s" % (
-            fmt_n(n), fmt_time(e), fmt_time(fu), fmt_time(te), fmt_time(tc), ratio(e, fu),
-            ratio(te, tc), ratio(tc, fu)))
+        for label, rows, idx in (("", srows, s), ("torch: ", trows, t)):
+            for r in paired(rows, n):
+                sp = num(r, "speedup")
+                lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
+                    fmt_n(n), label + r["variant"], r["pair"], fmt_time(num(r, "time_median_s")),
+                    fmt_time(num(idx.get((r["pair"], n), {}), "time_median_s")),
+                    "n/a" if math.isnan(sp) else "%.2fx" % sp))
+    if srows and "pair" not in srows[0]:
+        lines.append("  (the sweep's CSV has no pair column: written before fusebench wrote pairs)")
 
     lines.append("")
     big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)
     if big is not None:
         lines.append("bandwidth at n=%s (bytes_model / median time; peak %s):" % (
             fmt_n(big), ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
-        copy_bw = num(s.get(("copy", big), {}), "bandwidth_gbps")
-        for v in ("memcpy", "copy", "fused_add_relu", "eager_add_relu", "eager_add_threshold"):
-            bw = num(s.get((v, big), {}), "bandwidth_gbps")
+        copy_bw = num(by_role(s, big, "copy_ceiling"), "bandwidth_gbps")
+        for v in variants_of(srows):
+            r = s.get((v, big), {})
+            bw = num(r, "bandwidth_gbps")
             if math.isnan(bw):
                 continue
+            frac = num(r, "copy_fraction")  # computed by fusebench against the copy ceiling
             of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
-            of_copy = "" if math.isnan(copy_bw) or copy_bw == 0 else "  %5.1f%% of copy" % (100 * bw / copy_bw)
+            of_copy = "" if math.isnan(frac) else "  %5.1f%% of copy" % (100 * frac)
             lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
-        memcpy_bw = num(s.get(("memcpy", big), {}), "bandwidth_gbps")
-        if not math.isnan(memcpy_bw) and not math.isnan(copy_bw) and memcpy_bw > 0:
-            lines.append("  our copy kernel at %.1f%% of the platform's memcpy (target: 90%%)"
-                         % (100 * copy_bw / memcpy_bw))
-        for v in ("torch_eager_add_relu", "torch_compile_add_relu"):
+        platform_bw = num(by_role(s, big, "platform_reference"), "bandwidth_gbps")
+        if not math.isnan(platform_bw) and not math.isnan(copy_bw) and platform_bw > 0:
+            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%)"
+                         % (100 * copy_bw / platform_bw))
+        for v in variants_of(trows):
             bw = num(t.get((v, big), {}), "bandwidth_gbps")
             if not math.isnan(bw):
                 of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)

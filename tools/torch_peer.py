@@ -57,6 +57,8 @@ What the numbers are (said here once, and in the CSV's metadata):
     one profiler session, divided by 3 (a mean, not a median);
     launch_overhead_s = time_median_s - kernel_time_s.
   * dram/L2 bytes and copy_fraction: not measured here (empty cells).
+  * role, pair, speedup: each eager variant is paired with the compiled one; speedup =
+    t_eager / t_compile at the same size (src/measure/pairing.h), filled once a size is done.
 
 dynamic=False compiles one graph per size (the size is a constant in the generated kernel, as
 in our handwritten kernels' launch); dynamo's cache is reset before each size so that the
@@ -91,7 +93,7 @@ PEER_COLUMNS = (
     "backend", "device", "variant", "dtype", "n", "launches", "bytes_model", "reps", "batch",
     "time_median_s", "time_min_s", "time_max_s", "time_p10_s", "time_p90_s", "noise",
     "bandwidth_gbps", "kernel_time_s", "launch_overhead_s", "cache", "verified", "status",
-    "reason",
+    "reason", "role", "pair", "speedup",
 )
 
 # What a variant is: the backend column, what it runs (Peer.fn_for), the model's kernels per
@@ -110,6 +112,32 @@ VARIANTS = {
     "torch_eager_add_relu_out": Variant("torch-eager", "eager_relu_out", 2, 5, True),
     "torch_compile_out": Variant("torch-compile", "compile_relu_out", 1, 3, True),
 }
+
+# name -> (role, pair): what the CSV's role and pair columns say (src/measure/pairing.h): an
+# eager variant is held against the compiled one, which fuses the same chain.
+PAIRS = {
+    "torch_eager_add_relu": ("eager", "torch_compile_add_relu"),
+    "torch_eager_threshold": ("eager", "torch_compile_add_relu"),
+    "torch_compile_add_relu": ("fused", ""),
+    # like with like: both write preallocated outputs
+    "torch_eager_add_relu_out": ("eager", "torch_compile_out"),
+    "torch_compile_out": ("fused", ""),
+}
+
+
+def derive_speedups(rows):
+    """Fills the speedup of the rows of one size once all of them are measured, as fusebench
+    does for its own rows (src/measure/pairing.h, the definition): speedup = time_median_s /
+    the pair's time_median_s (for an eager row, what fusing saves), empty unless both rows
+    are ok with a positive time."""
+    def time_of(r):
+        t = r.get("time_median_s")
+        return t if r.get("status") == "ok" and isinstance(t, float) and t > 0 else None
+    by_name = {r["variant"]: r for r in rows}
+    for r in rows:
+        pair = by_name.get(r.get("pair")) if r.get("pair") else None
+        t, tp = time_of(r), (time_of(pair) if pair else None)
+        r["speedup"] = t / tp if t and tp else ""
 
 
 def arrays_moved(variant, launches):
@@ -387,6 +415,18 @@ class Peer:
     def variant(self, name):
         return self.chains[name] if name in self.chains else VARIANTS[name]
 
+    def pair_of(self, name):
+        """(role, pair) for the CSV's role and pair columns: PAIRS for the add_relu rows; a
+        chain's torch_eager_NAME is held against its torch_compile_NAME."""
+        if name in PAIRS:
+            return PAIRS[name]
+        v = self.chains.get(name)
+        if v is not None and v.kind == "chain_eager":
+            return "eager", "torch_compile_" + name[len("torch_eager_"):]
+        if v is not None and v.kind == "chain_compile":
+            return "fused", ""
+        return "", ""
+
     # ---- the functions measured ----
     @staticmethod
     def add_relu(a, b):
@@ -589,6 +629,8 @@ class Peer:
         "allocated" entry (bytes per call; not a CSV column) is for the log."""
         variant = self.variant(name)
         row = {c: "" for c in self.columns}
+        role, pair = self.pair_of(name)
+        row.update(role=role, pair=pair)
         row.update(backend=variant.backend, device=device_name, variant=name, dtype="fp32", n=n,
                    bytes_model=bytes_model(variant, n), cache="warm", verified=0,
                    status="failed", allocated="")
@@ -873,6 +915,12 @@ def main(argv):
             except OSError as e:
                 print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
                 return 1
+        derive_speedups([r for r in rows if r["n"] == n])
+        try:
+            write_csv_atomic(output, meta, rows, columns)
+        except OSError as e:
+            print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
+            return 1
         del data
         if dev_kind == "cuda":
             torch.cuda.empty_cache()

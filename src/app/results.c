@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "git_version.h"
+#include "measure/pairing.h"
 
 __attribute__((format(printf, 3, 4))) static void add_meta(struct fb_results *res, const char *key, const char *fmt, ...)
 {
@@ -79,6 +80,8 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
     else
         add_meta(res, "peak_bandwidth_gbps", "%s", "");
     add_meta(res, "timer_resolution_s", "%.3g", dev->timer_resolution_s);
+    add_meta(res, "contention", "%s",
+             dev->contention_probe[0] ? dev->contention_probe : "not watched");
     add_meta(res, "config", "%s", cfg->path);
     add_meta(res, "config_hash", "%016" PRIx64, cfg->content_hash);
     add_meta(res, "label", "%s", cfg->label);
@@ -150,6 +153,12 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
         fb_text_escape_in_place(res->resume_warning, sizeof res->resume_warning);
     }
     fb_csv_table_free(&table);
+    /* A file from before the role and pair columns: its rows take them from the built-in
+     * variants of the same names, and the speedups it lacks; what a row holds is kept. */
+    fb_pairing_fill_builtin_roles(res->records, res->count);
+    if (!fb_pairing_derive_missing(res->records, res->count))
+        return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory deriving the speedups of %zu rows",
+                       res->path, res->count);
     *loaded = res->count;
     if (res->count > 0) /* the metadata above describes this run, not the kept rows */
         add_meta(res, "resumed", "%zu rows kept from an earlier run of this file", res->count);
@@ -207,13 +216,10 @@ int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_
     if (!added)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %zu results", res->count + 1);
     *added = *r;
-    if (added->status == FB_POINT_OK) {
-        struct fb_record key = *r;
-        snprintf(key.variant, sizeof key.variant, "copy");
-        const struct fb_record *copy = fb_results_find(res, &key);
-        if (copy && copy->status == FB_POINT_OK && copy->bandwidth_gbps > 0)
-            added->copy_fraction = added->bandwidth_gbps / copy->bandwidth_gbps;
-    }
+    /* the new row's size: its copy fractions and speedups as they stand with this row in */
+    if (!fb_pairing_derive_group(res->records, res->count, (size_t)(added - res->records)))
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory deriving the speedups of %zu results",
+                       res->count);
     int rc = fb_csv_write(res->partial_path, res->meta, res->n_meta, res->records, res->count,
                           err);
     if (rc == FB_OK)

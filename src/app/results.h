@@ -49,7 +49,9 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
  * When the file's config_hash differs from this run's, the rows are still kept (they are
  * the same points), res->resume_warning says so for the caller to print, and the metadata
  * records both hashes (config_hash: this run's; resumed_config_hash: the file's). Linear in
- * the file's rows. */
+ * the file's rows. Rows of a file without the role and pair columns get them from the
+ * built-in variants (fb_pairing_fill_builtin_roles), and copy_fraction and speedup where a
+ * row has none (fb_pairing_derive_missing, O(n log n)); the rest is kept as read. */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
 /* The row for the point `key` (its key fields, output/point_index.h), or NULL. O(1). */
@@ -61,9 +63,10 @@ bool fb_results_has_ok(const struct fb_results *res, const char *backend, const 
                        const char *variant, const char *dtype, int64_t n, const char *cache);
 
 /* Stores r: in place of the row of the same point when there is one (a rerun replaces its
- * old row, never duplicates it), else appended; fills its copy_fraction from the copy row of
- * the same point but variant; and rewrites partial_path atomically (fb_csv_write) with every
- * row. */
+ * old row, never duplicates it), else appended; recomputes copy_fraction and speedup of the
+ * rows of r's size (fb_pairing_derive_group: the copy ceiling found by role, the speedup
+ * against r->pair, in whatever order the rows came); and rewrites partial_path atomically
+ * (fb_csv_write) with every row. */
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
 
 /* The run's points are all in: fits t(n) = launches * L + bytes / B to its rows (those of

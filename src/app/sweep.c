@@ -141,6 +141,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     rc = fb_variant_set_new(cfg, &set, &err);
     if (rc == FB_OK)
         rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK && dev.contention_note[0] && !opt->dry_run)
+        fprintf(stderr, "note: %s\n", dev.contention_note);
     if (rc == FB_OK)
         rc = check_memory(cfg, ops, &dev, &err);
     if (rc == FB_OK)

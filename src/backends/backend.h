@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backends/disturbance_reading.h"
 #include "common/error.h"
 #include "fb_build_config.h"
 #include "plan/variants.h"
@@ -35,6 +36,9 @@ struct fb_device_info {
     int memory_bus_bits;
     int memory_clock_khz;
     double timer_resolution_s;       /* shortest interval the timer resolves */
+    char contention_probe[192]; /* what read_disturbance watches (results metadata); "" none */
+    char contention_note[192];  /* a part of it that is missing here and why (printed once as a
+                                   note, e.g. no NVML); "" when nothing is missing */
 };
 
 struct fb_backend_ops {
@@ -87,6 +91,14 @@ struct fb_backend_ops {
      * GPU flush kernels are named FB_CACHE_FLUSH_KERNEL_PREFIX... (cupti/kernel_trace.h) so
      * that kernel probes can tell them from the call's kernels. Never timed by itself. */
     int (*flush_cache)(void *state, struct fb_error *err);
+
+    /* Optional (NULL: samples are never judged disturbed). Reads, into *out (which it clears
+     * first), what the backend can see of other programs taking the machine: called right
+     * before timer_start (at_end false) and right after timer_stop (at_end true) of every
+     * timed sample, never between them. Cumulative host counters are read at both edges;
+     * instantaneous GPU state (NVML) only at the end. Never fails: what cannot be read stays
+     * unknown. measure/disturbance.h judges the pair. */
+    void (*read_disturbance)(void *state, bool at_end, struct fb_disturbance_reading *out);
 
     /* The queue work is issued on (a cudaStream_t), for probes that filter by stream;
      * NULL on the CPU. */

@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum fb_point_status { FB_POINT_OK, FB_POINT_FAILED, FB_POINT_SKIPPED };
+/* noisy: verified and timed, but too many of its samples were disturbed by other programs
+ * (measure/disturbance.h) to give min_reps clean ones within the retake budget; its times
+ * come from what there was and must not be read as the kernels' own. */
+enum fb_point_status { FB_POINT_OK, FB_POINT_FAILED, FB_POINT_SKIPPED, FB_POINT_NOISY };
 
 struct fb_record {
     char backend[32];  /* "cpu", "cuda" (torch peers: "torch-eager", "torch-compile") */
@@ -25,7 +28,8 @@ struct fb_record {
     double time_median_s, time_min_s, time_max_s, time_p10_s, time_p90_s; /* per call */
     double noise;          /* relative half-width of the median's 95% confidence interval */
     double bandwidth_gbps; /* bytes_model / time_median_s / 1e9 */
-    double copy_fraction;  /* bandwidth over the copy variant's at the same n, same run */
+    double copy_fraction;  /* bandwidth over the copy ceiling's (the row whose role is
+                              copy_ceiling) at the same n: measure/pairing.h */
     double kernel_time_s;  /* median summed kernel durations per call (CUPTI) */
     double launch_overhead_s; /* time_median_s - kernel_time_s, both in this row's cache mode */
     int64_t dram_read_bytes, dram_write_bytes, l2_bytes; /* one call (CUPTI range profiler),
@@ -34,7 +38,14 @@ struct fb_record {
     char cache[8];         /* "warm" or "cold" */
     bool verified;         /* output matched the CPU reference before timing */
     enum fb_point_status status;
-    char reason[256];      /* why failed or skipped; "" when ok */
+    char reason[256];      /* why failed, skipped or noisy; "" when ok */
+    /* Appended after today's columns (older files lack them: measure/pairing.h). */
+    char role[24];         /* the variant's role (fb_variant_role_name): copy_ceiling,
+                              platform_reference, eager, fused; "" unknown */
+    char pair[48];         /* the variant this row's speedup is taken against; "" none */
+    double speedup;        /* time_median_s / the pair's time_median_s (measure/pairing.h) */
+    double preempted;      /* fraction of the timed samples taken that were disturbed and
+                              dropped, in [0, 1]; NaN when not judged (older CSVs, peers) */
 };
 
 /* A record with every measured field set to "not measured". */

@@ -8,6 +8,7 @@
 
 #include "common/checked.h"
 #include "common/clock.h"
+#include "measure/disturbance.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
 
@@ -38,6 +39,31 @@ static int time_calls(const struct fb_sweep *sw, struct fb_call *call, int calls
         rc = fb_call_run(call, err);
     if (rc == FB_OK)
         rc = sw->ops->timer_stop(sw->backend, seconds, err);
+    return rc;
+}
+
+/* time_calls, with the backend's contention readings taken at the edges, outside the marks
+ * (backend.h): *disturbed says whether another program got in the way (measure/disturbance.h;
+ * false when the backend cannot tell), and how in why (may be NULL; left alone when clean);
+ * *wall_s is the sample's host wall time. */
+static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, int calls,
+                             double *seconds, double *wall_s, bool *disturbed, char *why,
+                             size_t why_size, struct fb_error *err)
+{
+    struct fb_disturbance_reading before, after;
+    if (sw->ops->read_disturbance)
+        sw->ops->read_disturbance(sw->backend, false, &before);
+    double start = fb_now_s();
+    int rc = time_calls(sw, call, calls, seconds, err);
+    *wall_s = fb_now_s() - start;
+    *disturbed = false;
+    if (rc == FB_OK && sw->ops->read_disturbance) {
+        sw->ops->read_disturbance(sw->backend, true, &after);
+        char how[160];
+        *disturbed = fb_disturbance_judge(&before, &after, *wall_s, how, sizeof how);
+        if (*disturbed && why)
+            snprintf(why, why_size, "%s", how);
+    }
     return rc;
 }
 
@@ -212,12 +238,19 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
     if (sw->cfg->cache == FB_CACHE_COLD)
         return FB_OK; /* every call must start cold: one call per sample */
     const double target = fmax(200.0 * sw->device->timer_resolution_s, 20e-6);
-    double t = 0.0;
-    int calls = 1;
+    double t = 0.0, wall, retiming_s = 0.0;
+    int calls = 1, retimed = 0;
+    bool disturbed;
     for (;;) {
-        int rc = time_calls(sw, call, calls, &t, err);
+        int rc = time_calls_judged(sw, call, calls, &t, &wall, &disturbed, NULL, 0, err);
         if (rc != FB_OK)
             return rc;
+        /* A call that waited for a CPU looks long and would get a batch far too small for
+         * the timer: time it again (8 times and max_time at most, then take what there is). */
+        if (disturbed && retimed++ < 8 && retiming_s < sw->cfg->max_time_s) {
+            retiming_s += wall;
+            continue;
+        }
         if (t >= target || calls >= (1 << 20))
             break;
         /* grow towards the target, at most 10x a step so one slow outlier cannot mislead */
@@ -233,10 +266,14 @@ struct point {
     struct fb_call call;
     struct fb_record r;
     bool sampling;       /* verified: takes part in the sampling rounds */
-    int reps;
-    double sampled_s;    /* wall time spent taking this point's samples */
+    int reps;            /* clean samples, in `samples` */
+    int dropped;         /* disturbed samples, in `dropped_samples`: never in the statistics
+                            of a point that has clean ones */
+    double sampled_s;    /* wall time spent taking this point's samples, dropped ones too */
     double noise;
     double *samples;     /* max_reps per call */
+    double *dropped_samples; /* max_reps per call */
+    char disturbance[160];   /* how the last dropped sample was disturbed */
 };
 
 static int warm_up(const struct fb_sweep *sw, struct point *p, struct fb_error *err)
@@ -267,16 +304,33 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
         rc = sw->ops->synchronize(sw->backend, err);
     if (rc != FB_OK)
         return rc;
-    double start = fb_now_s(), t;
-    rc = time_calls(sw, &p->call, (int)p->r.batch, &t, err);
+    double t, wall;
+    bool disturbed;
+    rc = time_calls_judged(sw, &p->call, (int)p->r.batch, &t, &wall, &disturbed,
+                           p->disturbance, sizeof p->disturbance, err);
     if (rc != FB_OK)
         return rc;
-    p->sampled_s += fb_now_s() - start;
+    p->sampled_s += wall;
+    if (disturbed) {
+        p->dropped_samples[p->dropped++] = t / (double)p->r.batch;
+        return FB_OK; /* dropped: retaken in a later round, within the budget */
+    }
     p->samples[p->reps++] = t / (double)p->r.batch;
     memcpy(scratch, p->samples, (size_t)p->reps * sizeof *scratch);
     fb_stats_sort(scratch, (size_t)p->reps);
     p->noise = fb_stats_noise_sorted(scratch, (size_t)p->reps);
     return FB_OK;
+}
+
+/* Whether p has spent its sampling budget. The usual caps (max_reps clean samples, max_time)
+ * plus the retake budget for disturbed samples: at most max_reps of them are dropped and
+ * retaken, and their time counts towards max_time like any other, so contention can at most
+ * double a point's samples and never lengthen its time. */
+static bool out_of_budget(const struct fb_config *cfg, const struct fb_stop_rule *caps,
+                          const struct point *p)
+{
+    return fb_stats_should_stop(caps, p->reps, p->sampled_s, p->noise) ||
+           p->sampled_s >= cfg->max_time_s || p->dropped >= cfg->max_reps;
 }
 
 /* Step 3, for all the points of one size at once: rounds of one sample of each point, until
@@ -299,14 +353,15 @@ static int sample_interleaved(const struct fb_sweep *sw, struct point *points, i
         for (int i = 0; i < count; i++)
             if (points[i].sampling &&
                 !fb_stats_should_stop(&rule, points[i].reps, points[i].sampled_s,
-                                      points[i].noise))
+                                      points[i].noise) &&
+                !out_of_budget(cfg, &caps, &points[i]))
                 all_stable = false;
         if (all_stable)
             return FB_OK;
         bool sampled = false;
         for (int i = 0; i < count; i++) {
             struct point *p = &points[i];
-            if (!p->sampling || fb_stats_should_stop(&caps, p->reps, p->sampled_s, p->noise))
+            if (!p->sampling || out_of_budget(cfg, &caps, p))
                 continue;
             if (sw->interrupted && *sw->interrupted)
                 return fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
@@ -320,14 +375,20 @@ static int sample_interleaved(const struct fb_sweep *sw, struct point *points, i
     }
 }
 
+/* The statistics of the clean samples; of the disturbed ones only when there is no clean one
+ * (a noisy point: its times say what the calls took under contention, nothing more). */
 static int summarize_point(struct point *p, double *scratch, struct fb_error *err)
 {
     struct fb_stats_summary s;
-    int rc = fb_stats_summarize(p->samples, (size_t)p->reps, scratch, &s, err);
+    bool clean = p->reps > 0;
+    int rc = fb_stats_summarize(clean ? p->samples : p->dropped_samples,
+                                (size_t)(clean ? p->reps : p->dropped), scratch, &s, err);
     if (rc != FB_OK)
         return rc;
     struct fb_record *r = &p->r;
-    r->reps = p->reps;
+    r->reps = clean ? p->reps : p->dropped;
+    if (p->reps + p->dropped > 0)
+        r->preempted = (double)p->dropped / (double)(p->reps + p->dropped);
     r->time_median_s = s.median;
     r->time_min_s = s.min;
     r->time_max_s = s.max;
@@ -407,6 +468,8 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     snprintf(r->backend, sizeof r->backend, "%s", sw->ops->name);
     snprintf(r->device, sizeof r->device, "%s", sw->device->name);
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
+    snprintf(r->role, sizeof r->role, "%s", fb_variant_role_name(v->role));
+    snprintf(r->pair, sizeof r->pair, "%s", v->pair);
     snprintf(r->dtype, sizeof r->dtype, "%s", sw->cfg->dtype);
     snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
     r->n = n;
@@ -425,6 +488,22 @@ static int settle(struct point *p, int rc, const struct fb_error *err)
     return FB_OK;
 }
 
+/* ok, or noisy when disturbed samples kept the point from min_reps clean ones within its
+ * budget (out_of_budget). A point short of min_reps for its max_time alone, undisturbed,
+ * stays ok as before. */
+static void set_status(const struct fb_config *cfg, struct point *p)
+{
+    p->r.status = FB_POINT_OK;
+    if (p->dropped == 0 || p->reps >= cfg->min_reps)
+        return;
+    p->r.status = FB_POINT_NOISY;
+    snprintf(p->r.reason, sizeof p->r.reason,
+             "%d of %d samples disturbed by other programs, %d clean (min_reps %d); times are "
+             "%s; last: %.120s",
+             p->dropped, p->dropped + p->reps, p->reps, cfg->min_reps,
+             p->reps ? "of the clean ones" : "of disturbed samples", p->disturbance);
+}
+
 /* Measures every pending variant at size n: verify each (steps 1), warm each up (2), sample
  * them interleaved (3), probe each (4), then hand the records over in table order. */
 static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
@@ -434,10 +513,11 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
     const int max_reps = sw->cfg->max_reps;
     struct point points[FB_MAX_VARIANTS];
     int count = 0;
-    double *memory = calloc((set->count + 1) * (size_t)max_reps, sizeof *memory);
+    /* per point: max_reps clean and max_reps dropped samples; then the scratch */
+    double *memory = calloc((2 * set->count + 1) * (size_t)max_reps, sizeof *memory);
     if (!memory)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", max_reps);
-    double *scratch = memory + set->count * (size_t)max_reps;
+    double *scratch = memory + 2 * set->count * (size_t)max_reps;
 
     int rc = FB_OK;
     for (size_t vi = 0; rc == FB_OK && vi < set->count; vi++) {
@@ -451,7 +531,8 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         struct point *p = &points[count];
         *p = (struct point){.call = {sw->ops, sw->backend, v, sb->dev, n},
                             .noise = NAN,
-                            .samples = memory + (size_t)count * (size_t)max_reps};
+                            .samples = memory + 2 * (size_t)count * (size_t)max_reps,
+                            .dropped_samples = memory + (2 * (size_t)count + 1) * (size_t)max_reps};
         count++;
         init_record(sw, v, n, &p->r);
         if (cb->point_started)
@@ -476,7 +557,7 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         if (rc == FB_OK)
             rc = probe_point(sw, &p->call, &p->r, err);
         if (rc == FB_OK)
-            p->r.status = FB_POINT_OK;
+            set_status(sw->cfg, p);
         rc = settle(p, rc, err);
     }
     /* Nothing is handed over before the whole size is measured: Ctrl-C abandons it whole. */

@@ -12,6 +12,10 @@
  *      with no host synchronisation inside it (backend.h, the timer):
  *        warm: timer_start; batch calls; timer_stop
  *        cold: flush_cache; timer_start; one call; timer_stop
+ *      with the backend's contention readings (read_disturbance) just outside the marks; a
+ *      sample that another program disturbed (measure/disturbance.h) is dropped and retaken,
+ *      at most max_reps times and within max_time; a point left with fewer than min_reps
+ *      clean samples is noisy (record.h), and `preempted` is the fraction dropped;
  *   4. each: optional probe passes (CUPTI kernel records, then counters), each in its own
  *      pass, outside the timed samples, because tracing and replay perturb time; each pass
  *      sees the call in the point's cache mode (struct fb_probe), so that

@@ -45,6 +45,11 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"verified", FB_CSV_BOOL, FIELD(verified), 0},
     {"status", FB_CSV_STATUS, FIELD(status), 0},
     {"reason", FB_CSV_TEXT, FIELD(reason), 0},
+    /* appended later: older files without them still load (measure/pairing.h) */
+    {"role", FB_CSV_TEXT, FIELD(role), 0},
+    {"pair", FB_CSV_TEXT, FIELD(pair), 0},
+    {"speedup", FB_CSV_REAL, FIELD(speedup), 0},
+    {"preempted", FB_CSV_REAL, FIELD(preempted), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 

@@ -286,8 +286,10 @@ static int parse_cell(struct reader *r, const struct fb_csv_column *c, const cha
             v = FB_POINT_OK;
         else if (strcmp(cell, "failed") == 0)
             v = FB_POINT_FAILED;
+        else if (strcmp(cell, "noisy") == 0)
+            v = FB_POINT_NOISY;
         else
-            return bad_cell(r, c, cell, "is not ok, failed or skipped");
+            return bad_cell(r, c, cell, "is not ok, failed, skipped or noisy");
         memcpy(field, &v, sizeof v);
         break;
     }

@@ -11,7 +11,7 @@ enum fb_csv_kind {
     FB_CSV_REAL,      /* double, %.9g; NaN = empty cell */
     FB_CSV_BANDWIDTH, /* double, %.4f (GB/s: 0.1 MB/s resolution is plenty); NaN = empty */
     FB_CSV_BOOL,      /* bool, 1/0 */
-    FB_CSV_STATUS,    /* enum fb_point_status, ok/failed/skipped */
+    FB_CSV_STATUS,    /* enum fb_point_status, ok/failed/skipped/noisy */
 };
 
 struct fb_csv_column {

@@ -10,9 +10,10 @@
 #include "output/point_index.h"
 
 /* Rows in the order that puts one point's variants side by side: by n, then the rest of the
- * point key (backend, device, dtype, cache), then file position (so the later of two rows of
- * one point comes last). Sorting pointers makes the summary O(rows log rows): a 200k-row
- * resumed file used to take minutes with a linear search per size. */
+ * point key (backend, device, dtype, cache), then variant (so a pair is found by binary
+ * search), then file position (so the later of two rows of one point comes last). Sorting
+ * pointers makes the summary O(rows log rows): a 200k-row resumed file used to take minutes
+ * with a linear search per size. */
 static int compare_rows(const void *a, const void *b)
 {
     const struct fb_record *x = *(const struct fb_record *const *)a;
@@ -26,10 +27,31 @@ static int compare_rows(const void *a, const void *b)
         c = strcmp(fb_dtype_canonical(x->dtype), fb_dtype_canonical(y->dtype));
     if (!c)
         c = strcmp(x->cache, y->cache);
+    if (!c)
+        c = strcmp(x->variant, y->variant);
     return c ? c : (x > y) - (x < y);
 }
 
-/* A time in the unit that keeps 3-4 significant digits readable. */
+/* The last ok (or noisy) row of `variant` among rows[0..count-1] (one group, sorted), or
+ * NULL. */
+static const struct fb_record *find_variant(const struct fb_record *const *rows, size_t count,
+                                            const char *variant)
+{
+    size_t lo = 0, hi = count; /* first row whose variant sorts after `variant` */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(rows[mid]->variant, variant) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo > 0 && strcmp(rows[lo - 1]->variant, variant) == 0; lo--)
+        if (rows[lo - 1]->status == FB_POINT_OK || rows[lo - 1]->status == FB_POINT_NOISY)
+            return rows[lo - 1];
+    return NULL;
+}
+
+/* A time in the unit that keeps 3-4 significant digits readable; '*' after a noisy one. */
 static void format_time(char *buf, size_t size, const struct fb_record *r)
 {
     if (!r) {
@@ -45,6 +67,8 @@ static void format_time(char *buf, size_t size, const struct fb_record *r)
         snprintf(buf, size, "%.2f ms", t * 1e3);
     else
         snprintf(buf, size, "%.3f s", t);
+    if (r->status == FB_POINT_NOISY && strlen(buf) + 1 < size)
+        strcat(buf, "*");
 }
 
 static void format_size(char *buf, size_t size, int64_t n)
@@ -76,62 +100,75 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     const struct fb_record **rows = malloc(bytes);
     if (!rows)
         return;
-    size_t not_ok = 0;
+    size_t not_ok = 0, noisy = 0, retaken = 0;
     bool mixed_cache = false;
     for (size_t i = 0; i < count; i++) {
-        if (records[i].status != FB_POINT_OK)
+        if (records[i].status == FB_POINT_NOISY)
+            noisy++;
+        else if (records[i].status != FB_POINT_OK)
             not_ok++;
+        if (records[i].preempted > 0) /* NaN (not judged) compares false */
+            retaken++;
         if (strcmp(records[i].cache, records[0].cache) != 0)
             mixed_cache = true;
         rows[i] = &records[i];
     }
     qsort(rows, count, sizeof *rows, compare_rows);
 
-    fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", "n", "eager", "fused",
-            "speedup", "launches", "fused GB/s", "copy GB/s", "fused/copy");
+    fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n", "n", "variant",
+            "vs (pair)", "time", "pair time", "speedup", "launches", "pair GB/s", "copy GB/s",
+            "pair/copy");
     for (size_t i = 0; i < count;) {
-        /* One line per group of rows that differ only in variant; the last ok row of each
-         * variant in the group is the one shown. */
-        const struct fb_record *eager = NULL, *fused = NULL, *copy = NULL;
+        /* A group: the rows that differ only in variant. One line per variant of the group that
+         * has a pair, its last ok row shown; the copy ceiling found by role. */
         size_t j = i;
-        for (; j < count && fb_point_key_equal_but_variant(rows[i], rows[j]); j++) {
-            const struct fb_record *r = rows[j];
-            if (r->status != FB_POINT_OK)
+        const struct fb_record *ceiling = NULL;
+        for (; j < count && fb_point_key_equal_but_variant(rows[i], rows[j]); j++)
+            if (rows[j]->status == FB_POINT_OK && strcmp(rows[j]->role, "copy_ceiling") == 0)
+                ceiling = rows[j];
+        for (size_t k = i; k < j; k++) {
+            const struct fb_record *row = rows[k];
+            if (!row->pair[0] || find_variant(rows + i, j - i, row->variant) != row)
                 continue;
-            if (strcmp(r->variant, "eager_add_relu") == 0)
-                eager = r;
-            else if (strcmp(r->variant, "fused_add_relu") == 0)
-                fused = r;
-            else if (strcmp(r->variant, "copy") == 0)
-                copy = r;
+            const struct fb_record *pair = find_variant(rows + i, j - i, row->pair);
+            char size_text[48], row_time[32], pair_time[32], speedup[32], launches[48];
+            char row_launches[24], pair_launches[24], pair_bw[32], copy_bw[32], fraction[32];
+            format_size(size_text, sizeof size_text, row->n);
+            if (mixed_cache) /* two cache modes in one table: say which line is which */
+                snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
+                         " %.8s", row->cache);
+            format_time(row_time, sizeof row_time, row);
+            format_time(pair_time, sizeof pair_time, pair);
+            snprintf(speedup, sizeof speedup, "-");
+            if (!isnan(row->speedup)) /* computed once, in measure/pairing.c */
+                snprintf(speedup, sizeof speedup, "%.2fx", row->speedup);
+            format_launches(row_launches, sizeof row_launches, row);
+            format_launches(pair_launches, sizeof pair_launches, pair);
+            snprintf(launches, sizeof launches, "%s/%s", row_launches, pair_launches);
+            snprintf(pair_bw, sizeof pair_bw, pair ? "%.1f" : "-",
+                     pair ? pair->bandwidth_gbps : 0);
+            snprintf(copy_bw, sizeof copy_bw, ceiling ? "%.1f" : "-",
+                     ceiling ? ceiling->bandwidth_gbps : 0);
+            snprintf(fraction, sizeof fraction, "-");
+            if (pair && !isnan(pair->copy_fraction))
+                snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * pair->copy_fraction);
+            fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n",
+                    size_text, row->variant, row->pair, row_time, pair_time, speedup, launches,
+                    pair_bw, copy_bw, fraction);
         }
-        int64_t n = rows[i]->n;
-        char size_text[48], eager_text[32], fused_text[32], speedup[32], launches[48];
-        char eager_launches[24], fused_launches[24];
-        char fused_bw[32], copy_bw[32], fraction[32];
-        format_size(size_text, sizeof size_text, n);
-        if (mixed_cache) /* two cache modes in one table: say which line is which */
-            snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
-                     " %.8s", rows[i]->cache);
-        format_time(eager_text, sizeof eager_text, eager);
-        format_time(fused_text, sizeof fused_text, fused);
-        snprintf(speedup, sizeof speedup, "-");
-        if (eager && fused)
-            snprintf(speedup, sizeof speedup, "%.2fx", eager->time_median_s / fused->time_median_s);
-        format_launches(eager_launches, sizeof eager_launches, eager);
-        format_launches(fused_launches, sizeof fused_launches, fused);
-        snprintf(launches, sizeof launches, "%s/%s", eager_launches, fused_launches);
-        snprintf(fused_bw, sizeof fused_bw, fused ? "%.1f" : "-", fused ? fused->bandwidth_gbps : 0);
-        snprintf(copy_bw, sizeof copy_bw, copy ? "%.1f" : "-", copy ? copy->bandwidth_gbps : 0);
-        snprintf(fraction, sizeof fraction, "-");
-        if (fused && !isnan(fused->copy_fraction))
-            snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * fused->copy_fraction);
-        fprintf(out, "%10s  %10s  %10s  %7s  %8s  %11s  %10s  %9s\n", size_text, eager_text,
-                fused_text, speedup, launches, fused_bw, copy_bw, fraction);
         i = j;
     }
-    fprintf(out, "speedup = eager_add_relu time / fused_add_relu time (medians, same run); "
-                 "launches = eager/fused per call, counted\n");
+    fprintf(out, "speedup = time / pair time (medians, same run): for an eager variant, what "
+                 "fusing saves; launches = variant/pair per call, counted; copy = the copy "
+                 "ceiling\n");
+    if (retaken)
+        fprintf(out, "contention: %zu of %zu point%s had samples disturbed by other programs, "
+                     "dropped and retaken (preempted > 0)\n",
+                retaken, count, count == 1 ? "" : "s");
+    if (noisy)
+        fprintf(out, "* %zu point%s noisy: too few undisturbed samples within the budget, times "
+                     "not to be trusted (status noisy; see reason)\n",
+                noisy, noisy == 1 ? "" : "s");
     if (not_ok)
         fprintf(out, "%zu point%s failed or skipped: see the status and reason columns\n", not_ok,
                 not_ok == 1 ? "" : "s");

@@ -1,5 +1,8 @@
-/* The terminal summary printed after a sweep: per size, eager vs fused time and the
- * speedup, launches per call, and fused/copy bandwidth. Formatting only. */
+/* The terminal summary printed after a sweep: per size, every variant that has a pair (an
+ * eager variant and its fused one; the generic fused kernel and the handwritten one) with
+ * both times, the speedup and copy fraction as the records hold them (computed once, in
+ * measure/pairing.c: never recomputed here), launches per call, and the copy ceiling's
+ * bandwidth (its row found by role). Formatting only. */
 #ifndef FB_OUTPUT_SUMMARY_H
 #define FB_OUTPUT_SUMMARY_H
 
@@ -9,11 +12,13 @@
 #include "measure/fit.h"
 #include "measure/record.h"
 
-/* Prints one line per size found in records (rows with status ok; others are counted at the
- * end). Eager, fused and copy of a line are the same point but for the variant (backend,
- * device, dtype, cache: output/point_index.h); when the records hold both cache modes, each
- * line's size says which. A column missing for a size (variant not run, launches not
- * counted) prints as "-", e.g. launches "-/1". O(count log count). */
+/* Prints one line per size and paired variant found in records (rows with status ok, and
+ * noisy ones marked '*'; others are counted at the end, as are the points whose disturbed
+ * samples were retaken), variants in name order. A row, its pair and the copy ceiling of a
+ * line are the same point but for the variant (backend, device, dtype, cache:
+ * output/point_index.h); when the records hold both cache modes, each line's size says
+ * which. A column missing (pair not run, speedup empty, launches not counted) prints as "-",
+ * e.g. launches "2/-". O(count log count). */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);
 
 /* Prints the run's fitted model (fb_fit_decompose): the launch cost L and the bandwidths B

@@ -64,6 +64,7 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
      .description = "c = relu(a + b) by the generic fused kernel (the chain add, relu): "
                     "held against the handwritten fused_add_relu",
      .role = FB_ROLE_FUSED,
+     .pair = "fused_add_relu",
      .n_steps = 1,
      .steps = {STEP(FB_STEP_CHAIN, FB_BUF_A, FB_BUF_B, FB_BUF_C, ADD_RELU_CHAIN)},
      .elements_moved = 3,
@@ -71,6 +72,17 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
 };
 
 const size_t fb_variant_count = FB_BUILTIN_VARIANTS;
+
+const char *fb_variant_role_name(enum fb_variant_role role)
+{
+    switch (role) {
+    case FB_ROLE_COPY_CEILING: return "copy_ceiling";
+    case FB_ROLE_PLATFORM_REFERENCE: return "platform_reference";
+    case FB_ROLE_EAGER: return "eager";
+    case FB_ROLE_FUSED: return "fused";
+    }
+    return "";
+}
 
 const struct fb_variant *fb_variant_find(const char *name)
 {

@@ -70,8 +70,9 @@ struct fb_variant {
     char name[FB_VARIANT_NAME_MAX];
     char description[160];
     enum fb_variant_role role;
-    /* Eager variants: the name of the fused variant of the same chain (the speedup's
-     * denominator); "" for the others. */
+    /* The variant this one's speedup is taken against (measure/pairing.h): for an eager
+     * variant the fused variant of the same chain; for fused_generic_add_relu the
+     * handwritten fused_add_relu; "" for the others. */
     char pair[FB_VARIANT_NAME_MAX];
     int n_steps;
     struct fb_step steps[FB_MAX_STEPS];
@@ -87,6 +88,10 @@ struct fb_variant {
  * plan refuses a chain named generic_*). */
 extern const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS];
 extern const size_t fb_variant_count;
+
+/* The role's name as the CSV's role column writes it: "copy_ceiling",
+ * "platform_reference", "eager", "fused". */
+const char *fb_variant_role_name(enum fb_variant_role role);
 
 /* The built-in variant named `name`, or NULL. */
 const struct fb_variant *fb_variant_find(const char *name);

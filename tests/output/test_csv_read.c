@@ -71,6 +71,10 @@ static void assert_same_record(const struct fb_record *got, const struct fb_reco
     assert_int_equal(got->verified, want->verified);
     assert_int_equal(got->status, want->status);
     assert_string_equal(got->reason, want->reason);
+    assert_string_equal(got->role, want->role);
+    assert_string_equal(got->pair, want->pair);
+    assert_same_double(got->speedup, want->speedup, 1e-8, 0, "speedup");
+    assert_same_double(got->preempted, want->preempted, 1e-8, 0, "preempted");
 }
 
 static struct fb_record make(const char *backend, const char *variant, int64_t n)
@@ -89,7 +93,7 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
 {
     char path[256];
     in_dir(path, sizeof path, state, "r.csv");
-    struct fb_record rec[3];
+    struct fb_record rec[4];
     /* A fully measured GPU point. */
     rec[0] = make("cuda", "fused_add_relu", 100000000);
     rec[0].launches = 1;
@@ -104,6 +108,9 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     rec[0].noise = 0.00412345678;
     rec[0].bandwidth_gbps = 4171.6893;
     rec[0].copy_fraction = 0.912345678;
+    strcpy(rec[0].role, "eager");
+    strcpy(rec[0].pair, "fused_mul_relu");
+    rec[0].speedup = 1.712345678;
     rec[0].kernel_time_s = 2.7e-4;
     rec[0].launch_overhead_s = 1.765e-5;
     rec[0].dram_read_bytes = 800001024;
@@ -126,10 +133,19 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     strcpy(rec[1].cache, "cold");
     rec[1].verified = true;
     rec[1].status = FB_POINT_OK;
+    rec[1].preempted = 0.0;
     /* A failed point with a reason that needs quoting. */
     rec[2] = make("cuda", "eager_add_threshold", 1024);
     rec[2].status = FB_POINT_FAILED;
     strcpy(rec[2].reason, "element 7: got 1, want 0 (\"threshold\", NaN case)");
+    /* A noisy point: most samples disturbed by another program. */
+    rec[3] = make("cpu", "fused_add_relu", 1000);
+    rec[3].reps = 2;
+    rec[3].time_median_s = 0.016;
+    rec[3].preempted = 0.9;
+    rec[3].verified = true;
+    rec[3].status = FB_POINT_NOISY;
+    strcpy(rec[3].reason, "18 of 20 samples disturbed by other programs");
     const struct fb_csv_meta meta[] = {
         {"fusebench", "0.1.0"},
         {"git_commit", "0123456789ab"},
@@ -137,7 +153,7 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
         {"peak_bandwidth_gbps", ""},
         {"label", "h200, run 2: \"warm\""},
     };
-    assert_int_equal(fb_csv_write(path, meta, 5, rec, 3, NULL), FB_OK);
+    assert_int_equal(fb_csv_write(path, meta, 5, rec, 4, NULL), FB_OK);
 
     struct fb_csv_table t;
     struct fb_error err = {{0}};
@@ -150,8 +166,8 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
         assert_string_equal(t.meta[i].key, meta[i].key);
         assert_string_equal(t.meta[i].value, meta[i].value);
     }
-    assert_int_equal(t.n_records, 3);
-    for (size_t i = 0; i < 3; i++)
+    assert_int_equal(t.n_records, 4);
+    for (size_t i = 0; i < 4; i++)
         assert_same_record(&t.records[i], &rec[i]);
     assert_string_equal(fb_csv_meta_get(&t, "git_commit"), "0123456789ab");
     assert_null(fb_csv_meta_get(&t, "host"));
@@ -191,6 +207,7 @@ static void reads_an_older_csv_with_fewer_columns_in_another_order(void **state)
     assert_true(isnan(r->bandwidth_gbps));
     assert_int_equal(r->launches, -1);
     assert_int_equal(r->dram_read_bytes, -1);
+    assert_true(isnan(r->preempted)); /* a file from before the preempted column */
     assert_int_equal(r->status, FB_POINT_OK);
     assert_int_equal(t.records[1].status, FB_POINT_FAILED);
     assert_true(isnan(t.records[1].time_median_s));
@@ -340,7 +357,7 @@ static void bad_count_and_status_are_errors(void **state)
     expect_error_at(state, "backend,variant,dtype,n\ncpu,copy,float32,-8\n", 2, "column n");
     expect_error_at(state, "backend,variant,dtype,n\ncpu,copy,float32,8.5\n", 2, "column n");
     expect_error_at(state, "backend,variant,dtype,n,status\ncpu,copy,float32,8,done\n", 2,
-                    "not ok, failed or skipped");
+                    "not ok, failed, skipped or noisy");
 }
 
 static void unterminated_quote_is_an_error(void **state)

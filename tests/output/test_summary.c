@@ -1,5 +1,6 @@
-/* The terminal summary: "-" for what was not measured, and eager/fused paired only within
- * one point (same backend, device, dtype, cache). */
+/* The terminal summary: "-" for what was not measured, a row shown against its own pair
+ * (the record's pair, never a name the summary knows) only within one point (same backend,
+ * device, dtype, cache), and the speedup as the records hold it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/pairing.h"
 #include "output/summary.h"
 
 static struct fb_record row(const char *variant, int64_t n, const char *cache, double t,
@@ -27,6 +29,12 @@ static struct fb_record row(const char *variant, int64_t n, const char *cache, d
     r.launches = launches;
     r.bandwidth_gbps = 1.0;
     r.status = FB_POINT_OK;
+    if (strncmp(variant, "eager_", 6) == 0) { /* as the runner fills them (plan/variants.h) */
+        snprintf(r.role, sizeof r.role, "eager");
+        snprintf(r.pair, sizeof r.pair, "fused_%s", variant + 6);
+    } else {
+        snprintf(r.role, sizeof r.role, "fused");
+    }
     return r;
 }
 
@@ -60,36 +68,45 @@ static void launches_not_measured_print_as_a_dash(void **state)
 {
     (void)state;
     struct fb_record r[3] = {
-        row("fused_add_relu", 8, "warm", 1e-6, 1),           /* no eager row at 8 */
+        row("eager_add_relu", 8, "warm", 2e-6, 2),           /* no fused row at 8 */
         row("eager_add_relu", 16, "warm", 2e-6, -1),         /* eager launches not counted */
         row("fused_add_relu", 16, "warm", 1e-6, 1),
     };
+    fb_pairing_derive_all(r, 3);
     char *text = summary_of(r, 3);
-    char b8[160], b16[160];
+    char b8[200], b16[200];
     const char *l8 = line_for(text, "8", b8, sizeof b8);
     const char *l16 = line_for(text, "16", b16, sizeof b16);
     assert_non_null(l8);
     assert_non_null(l16);
-    if (!strstr(l8, " -/1 ") || !strstr(l16, " -/1 ") || strstr(text, "-1/")) {
+    if (!strstr(l8, " 2/- ") || !strstr(l16, " -/1 ") || strstr(text, "-1/") ||
+        !strstr(l16, " 2.00x ") || strstr(l8, "x ")) {
         print_error("summary:\n%s", text);
         fail();
     }
     free(text);
 }
 
-static void eager_and_fused_pair_only_within_one_cache_mode(void **state)
+static void each_row_is_shown_against_its_own_pair_within_one_cache_mode(void **state)
 {
     (void)state;
-    struct fb_record r[3] = {
+    struct fb_record r[6] = {
         row("eager_add_relu", 1000, "warm", 4e-6, 2),
         row("fused_add_relu", 1000, "cold", 1e-6, 1), /* another point: no 4.00x speedup */
         row("fused_add_relu", 1000, "warm", 2e-6, 1),
+        row("eager_add_relu", 1000, "cold", 3e-6, 2),
+        row("eager_mul_relu", 1000, "warm", 9e-6, 2),  /* against fused_mul_relu: 3x, */
+        row("fused_mul_relu", 1000, "warm", 3e-6, 1),  /* not 4.5x against fused_add_relu */
     };
-    char *text = summary_of(r, 3);
-    char bw[160], bc[160];
-    const char *warm = line_for(text, "1K warm", bw, sizeof bw);
-    const char *cold = line_for(text, "1K cold", bc, sizeof bc);
-    if (!warm || !cold || !strstr(warm, "2.00x") || strstr(text, "4.00x")) {
+    fb_pairing_derive_all(r, 6);
+    char *text = summary_of(r, 6);
+    if (!strstr(text, "1K warm  eager_add_relu           fused_add_relu              4.00 us"
+                      "     2.00 us    2.00x") ||
+        !strstr(text, "1K cold  eager_add_relu           fused_add_relu              3.00 us"
+                      "     1.00 us    3.00x") ||
+        !strstr(text, "1K warm  eager_mul_relu           fused_mul_relu              9.00 us"
+                      "     3.00 us    3.00x") ||
+        strstr(text, "4.00x") || strstr(text, "4.50x")) {
         print_error("summary:\n%s", text);
         fail();
     }
@@ -100,7 +117,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(launches_not_measured_print_as_a_dash),
-        cmocka_unit_test(eager_and_fused_pair_only_within_one_cache_mode),
+        cmocka_unit_test(each_row_is_shown_against_its_own_pair_within_one_cache_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,6 +143,83 @@ check "older CSV without fit lines: no predicted speedup" \
 check "older CSV without fit lines: the regimes come from the data" \
     not_grep 'fit: launches' "$work/old/older-run-summary.svg"
 
+# --- pairs are data (issue 11, item 4) ----------------------------------------------------------
+# extract.awk's tables for one CSV: TAG.speedup (eager, pair, dat) and the speedup dat files.
+extract() { # CSV DIR
+    rm -rf "$2"; mkdir -p "$2"
+    awk -v out="$2" -v tag=t1 -f "$src/plots/extract.awk" "$1"
+}
+# speedup_at DIR EAGER N: the speedup extract.awk charts for EAGER at size N ("" when none).
+speedup_at() {
+    local dat
+    dat=$(awk -F '\t' -v e="$2" '$1 == e { print $3 }' "$1/t1.speedup")
+    [ -n "$dat" ] && awk -v n="$3" '$1 == n { print $2 }' "$dat"
+}
+pair_of() { awk -F '\t' -v e="$2" '$1 == e { print $2 }' "$1/t1.speedup"; }
+
+# Several chains, each row naming its pair and carrying the speedup fusebench computed.
+extract "$data/chains.csv" "$work/ex-chains"
+check "chains: every eager chain is charted against its own pair" \
+    [ "$(cut -f1,2 "$work/ex-chains/t1.speedup" | tr '\t\n' '>;')" = \
+      "eager_add_relu>fused_add_relu;eager_mul_relu>fused_mul_relu;eager_scale_bias_sigmoid>fused_scale_bias_sigmoid;" ]
+check "chains: eager_mul_relu's speedup is the CSV's (3 over fused_mul_relu, not 6 over fused_add_relu)" \
+    [ "$(speedup_at "$work/ex-chains" eager_mul_relu 1000)" = 3 ]
+check "chains: no point where the pair failed (empty speedup)" \
+    [ -z "$(speedup_at "$work/ex-chains" eager_mul_relu 100000000)" ]
+check "chains: the generic fused kernel is not an eager/fused speedup series" \
+    not_grep fused_generic "$work/ex-chains/t1.speedup"
+check "chains: model launches by role (eager: one per op; the platform's copy 0)" \
+    [ "$(awk -F '\t' '{ printf "%s=%s ", $1, $8 }' "$work/ex-chains/t1.series")" = \
+      "copy=1 eager_add_relu=2 fused_add_relu=1 memcpy=0 fused_generic_add_relu=1 eager_mul_relu=2 fused_mul_relu=1 eager_scale_bias_sigmoid=3 fused_scale_bias_sigmoid=1 " ]
+check "chains: the copy ceiling is found by role" \
+    grep -q '^copy_bandwidth_max.2487' "$work/ex-chains/t1.meta"
+
+# An older file (no pair column) holding mul_relu: pairs by name, eager_X with fused_X.
+extract "$data/mul-relu-older.csv" "$work/ex-older"
+check "older file: eager_mul_relu is paired with fused_mul_relu (got $(pair_of "$work/ex-older" eager_mul_relu))" \
+    [ "$(pair_of "$work/ex-older" eager_mul_relu)" = fused_mul_relu ]
+check "older file: its speedup is t_eager / t_fused_mul_relu" \
+    [ "$(speedup_at "$work/ex-older" eager_mul_relu 1000)" = 3 ]
+check "older file: eager_add_relu keeps fused_add_relu" \
+    [ "$(pair_of "$work/ex-older" eager_add_relu)" = fused_add_relu ]
+extract "$data/sample-torch.csv" "$work/ex-torch"
+check "older peer file: each eager series over the compiled one" \
+    [ "$(pair_of "$work/ex-torch" torch_eager_threshold)" = torch_compile_add_relu ]
+
+"$render" "$data/chains.csv" "$data/mul-relu-older.csv" -o "$work/chains" >/dev/null 2>"$work/err"
+rc=$?
+check "several chains render, with an older file overlaid (rc $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || cat "$work/err"
+expect_charts "$work/chains" chains time speedup bandwidth launches summary
+for e in eager_add_relu eager_mul_relu eager_scale_bias_sigmoid; do
+    check "the speedup chart has $e over its pair" \
+        grep -q "$e / fused" "$work/chains/chains-speedup.svg"
+done
+# --- noisy points (issue 12, item 1): left out of the lines, and said so on every chart -----
+# Two fused rows turned noisy, with the preempted column appended as the sweep writes it.
+awk -F, -v OFS=, '/^#/ { print; next }
+    !h { print $0 ",preempted"; h = 1; next }
+    $3 == "fused_add_relu" && ($5 == 8 || $5 == 32) { $26 = "noisy"; $27 = "\"9 of 10 disturbed\""
+                                                       print $0 ",0.9"; next }
+    { print $0 ",0" }' "$data/sample-cpu.csv" >"$work/noisy.csv"
+"$render" "$work/noisy.csv" -o "$work/noisy" >/dev/null 2>"$work/err"
+rc=$?
+check "a CSV with noisy rows renders (rc $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || cat "$work/err"
+for chart in time speedup bandwidth launches summary; do
+    check "the $chart chart says 2 noisy points were not drawn" \
+        grep -q '2 noisy points not drawn' "$work/noisy/noisy-$chart.svg"
+done
+check "a run without noisy rows says nothing of them" \
+    not_grep 'noisy point' "$work/cpu/sample-cpu-time.svg"
+mkdir -p "$work/noisy-x"
+awk -v out="$work/noisy-x" -v tag=t -f "$src/plots/extract.awk" "$work/noisy.csv"
+awk -v out="$work/noisy-x" -v tag=o -f "$src/plots/extract.awk" "$data/sample-cpu.csv"
+fused_rows() { awk -F '\t' '$1 == "fused_add_relu" { print $3 }' "$1"; }
+check "extract.awk leaves the noisy rows out of the fused series" \
+    [ "$(fused_rows "$work/noisy-x/t.series")" -eq "$(($(fused_rows "$work/noisy-x/o.series") - 2))" ]
+check "extract.awk counts them in the metadata" grep -q "^noisy_points.2\$" "$work/noisy-x/t.meta"
+
 # --- atomic charts (issue 10, item 8) --------------------------------------------------------
 real_gnuplot=$(command -v "${GNUPLOT:-gnuplot}")
 # fake_gnuplot NAME BODY: writes $work/NAME, a gnuplot that passes render.sh's pngcairo check

@@ -12,11 +12,15 @@ SCRIPT = os.path.join(SRC, "scripts", "gpu_check_summary.py")
 COLS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
         "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
         "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
-        "dram_bytes_per_element,cache,verified,status,reason")
+        "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup")
 
 
-def row(variant, n, launches, moved, t, status="ok", verified=1, dram=("", "")):
+def row(variant, n, launches, moved, t, status="ok", verified=1, dram=("", ""), role="",
+        pair="", speedup="", copy_fraction=""):
+    """A row as fusebench writes it; role, pair, speedup and copy_fraction are given (the
+    script only reads them)."""
     cells = dict.fromkeys(COLS.split(","), "")
+    cells.update(role=role, pair=pair, speedup=speedup, copy_fraction=copy_fraction)
     bm = moved * 4 * n
     cells.update(backend="cuda", device="GPU X", variant=variant, dtype="fp32", n=n,
                  launches=launches, bytes_model=bm, time_median_s=t,
@@ -73,12 +77,16 @@ class Summary(unittest.TestCase):
             return rc, f.read()
 
     def good_rows(self):
-        return [row("copy", 100000000, 1, 2, 200e-6), row("fused_add_relu", 100000000, 1, 3, 300e-6),
-                row("eager_add_relu", 100000000, 2, 5, 500e-6),
-                row("fused_add_relu", 8, 1, 3, 2e-6), row("eager_add_relu", 8, 2, 5, 4e-6),
-                row("fused_add_relu", 1000000, 1, 3, 10e-6,
-                    dram=(8000000, 4000000)),
-                row("eager_add_relu", 1000000, 2, 5, 15e-6, dram=(12000000, 8000000))]
+        fused = dict(role="fused")
+        eager = dict(role="eager", pair="fused_add_relu")
+        return [row("copy", 100000000, 1, 2, 200e-6, role="copy_ceiling", copy_fraction=1),
+                row("fused_add_relu", 100000000, 1, 3, 300e-6, copy_fraction=1.5, **fused),
+                row("eager_add_relu", 100000000, 2, 5, 500e-6, speedup=500 / 300, **eager),
+                row("fused_add_relu", 8, 1, 3, 2e-6, **fused),
+                row("eager_add_relu", 8, 2, 5, 4e-6, speedup=2.0, **eager),
+                row("fused_add_relu", 1000000, 1, 3, 10e-6, dram=(8000000, 4000000), **fused),
+                row("eager_add_relu", 1000000, 2, 5, 15e-6, dram=(12000000, 8000000),
+                    speedup=1.5, **eager)]
 
     def test_all_ok_passes_with_speedups_and_bandwidth(self):
         rc, text = self.run_summary(self.good_rows())
@@ -88,8 +96,23 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"\n  1M .* 1\.50x")         # 15 us / 10 us
         # fused at 100M: 3 * 4 * 1e8 B / 300 us = 4000 GB/s = 83.3% of 4800
         self.assertRegex(text, r"fused_add_relu +4000\.0 GB/s +83\.3% of peak")
+        self.assertRegex(text, r"fused_add_relu +4000\.0 GB/s +83\.3% of peak +150\.0% of copy")
         self.assertRegex(text, r"eager_add_relu +2")
         self.assertIn("GPU X", text)
+
+    def test_each_chain_is_listed_against_its_own_pair_with_the_speedup_as_written(self):
+        rows = self.good_rows() + [
+            row("eager_mul_relu", 8, 2, 5, 9e-6, role="eager", pair="fused_mul_relu",
+                speedup=3.0),
+            row("fused_mul_relu", 8, 1, 3, 3e-6, role="fused"),
+            # a pair that failed: fusebench left the speedup empty
+            row("eager_mul_relu", 1000000, 2, 5, 9e-6, role="eager", pair="fused_mul_relu"),
+            row("fused_mul_relu", 1000000, 1, 3, 3e-6, role="fused", status="skipped")]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  8 +eager_mul_relu +fused_mul_relu +9\.00 us +3\.00 us +3\.00x")
+        self.assertRegex(text, r"\n  8 +eager_add_relu +fused_add_relu +4\.00 us +2\.00 us +2\.00x")
+        self.assertRegex(text, r"\n  1M +eager_mul_relu +fused_mul_relu +9\.00 us +n/a +n/a")
 
     def test_a_failed_point_fails_loudly(self):
         rows = self.good_rows() + [row("copy", 8, 1, 2, 1e-6, status="failed", verified=0)]
@@ -119,8 +142,10 @@ class Summary(unittest.TestCase):
             lines = f.read().splitlines()
         self.assertEqual(len(lines), 4)  # comment, header, two launches
         self.assertIn("eager_add_relu,1000000,", lines[2])
-        cold = [row("eager_add_relu", 1000000, 2, 5, 16e-6, dram=(12000000, 8100000)),
-                row("fused_add_relu", 1000000, 1, 3, 11e-6, dram=(8000000, 4000000))]
+        cold = [row("eager_add_relu", 1000000, 2, 5, 16e-6, dram=(12000000, 8100000),
+                    role="eager", pair="fused_add_relu"),
+                row("fused_add_relu", 1000000, 1, 3, 11e-6, dram=(8000000, 4000000),
+                    role="fused")]
         rc, text = self.run_summary(self.good_rows(), ncu=out, cold=cold)
         # ncu: add 8M + 4M, relu 4 Mbyte + 4M = 20,000,000 bytes per call, the 5N model;
         # CUPTI cold 20.1M from the cold sweep; CUPTI warm 20M from the main sweep.
@@ -130,7 +155,7 @@ class Summary(unittest.TestCase):
         self.assertIn("cache state: cold for CUPTI and ncu alike", text)
 
     def test_cupti_and_ncu_sizes_come_from_the_cold_sweep(self):
-        cold = [row("eager_add_relu", 100000, 2, 5, 16e-6, dram=(1, 2))]
+        cold = [row("eager_add_relu", 100000, 2, 5, 16e-6, dram=(1, 2), role="eager")]
         rc, text = self.run_summary(self.good_rows(), cold=cold)
         self.assertEqual(rc, 0)
         self.assertRegex(text, r"eager_add_relu +100K +2,000,000 +3 +n/a")

@@ -225,7 +225,33 @@ class ConfigAndOutput(unittest.TestCase):
         self.assertEqual(lines[1], ",".join(columns))
         cells = lines[2].split(",")
         self.assertEqual(cells[columns.index("time_median_s")], "")
-        self.assertTrue(lines[2].endswith('"a, b",'))  # then the empty added_in_c
+        self.assertTrue(lines[2].endswith('"a, b",,,,'))  # then role, pair, speedup, added_in_c
+
+    def test_each_eager_row_gets_its_speedup_over_its_pair(self):
+        def row(name, t, status="ok"):
+            r = {c: "" for c in tp.PEER_COLUMNS}
+            r.update(variant=name, n=8, time_median_s=t, status=status,
+                     role=tp.PAIRS[name][0], pair=tp.PAIRS[name][1])
+            return r
+        rows = [row("torch_eager_add_relu", 6e-6), row("torch_compile_add_relu", 2e-6),
+                row("torch_eager_threshold", 5e-6)]
+        tp.derive_speedups(rows)
+        self.assertAlmostEqual(rows[0]["speedup"], 3.0)
+        self.assertAlmostEqual(rows[2]["speedup"], 2.5)
+        self.assertEqual(rows[1]["speedup"], "")  # the compiled one has no pair
+        rows[1]["status"] = "failed"
+        tp.derive_speedups(rows)
+        self.assertEqual(rows[0]["speedup"], "")
+
+    def test_a_chain_eager_row_is_paired_with_its_compiled_row(self):
+        ops = ({"op": "add", "arity": 2, "ulp_bound": 0, "params": []},)
+        chains = {"torch_eager_c": tp.Variant("torch-eager", "chain_eager", 1, 3, False, ops),
+                  "torch_compile_c": tp.Variant("torch-compile", "chain_compile", 1, 3, False,
+                                                ops)}
+        peer = tp.Peer(None, type("D", (), {"type": "cpu"})(), {}, chains=chains)
+        self.assertEqual(peer.pair_of("torch_eager_c"), ("eager", "torch_compile_c"))
+        self.assertEqual(peer.pair_of("torch_compile_c"), ("fused", ""))
+        self.assertEqual(peer.pair_of("torch_eager_add_relu"), tp.PAIRS["torch_eager_add_relu"])
 
     def test_row_entries_outside_the_schema_are_not_written(self):
         # measure() keeps the bytes allocated per call in the row for the log only.

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "app/results.h"
+#include "measure/pairing.h"
 #include "output/summary.h"
 
 static struct fb_record point(const char *variant, int64_t n, double gbps)
@@ -27,6 +28,7 @@ static struct fb_record point(const char *variant, int64_t n, double gbps)
     snprintf(r.backend, sizeof r.backend, "cpu");
     snprintf(r.device, sizeof r.device, "test cpu");
     snprintf(r.variant, sizeof r.variant, "%s", variant);
+    fb_pairing_fill_builtin_roles(&r, 1); /* role and pair as the runner fills them */
     snprintf(r.dtype, sizeof r.dtype, "fp32");
     r.n = n;
     r.bandwidth_gbps = gbps;
@@ -329,6 +331,55 @@ static void a_second_lock_is_refused_naming_the_holder(void **unused)
     rmdir(dir);
 }
 
+/* The speedup is filled once both rows of a pair are in, whichever came first; a file written
+ * before the role, pair and speedup columns gets them on --resume (from the built-ins). */
+static void speedup_is_derived_as_rows_arrive_and_for_older_files_on_load(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    struct fb_device_info dev = {.name = "test cpu"};
+    struct fb_results res;
+    fb_results_init(&res, path, &cfg, "cpu", &dev, 1, "n/a");
+    struct fb_error err;
+    struct fb_record eager = point("eager_add_relu", 100, 5.0);
+    struct fb_record fused = point("fused_add_relu", 100, 6.0);
+    eager.time_median_s = 3e-6;
+    fused.time_median_s = 2e-6;
+    assert_int_equal(fb_results_add(&res, &eager, &err), FB_OK);
+    assert_true(isnan(res.records[0].speedup)); /* its pair is not measured yet */
+    assert_int_equal(fb_results_add(&res, &fused, &err), FB_OK);
+    assert_true(fabs(res.records[0].speedup - 1.5) < 1e-12);
+    fb_results_free(&res);
+    unlink(res.partial_path);
+
+    /* an older file: no role, pair or speedup column */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# fusebench: 0.0.9\n"
+          "backend,device,variant,dtype,n,time_median_s,bandwidth_gbps,cache,verified,status\n"
+          "cpu,test cpu,copy,fp32,100,1e-6,10,warm,1,ok\n"
+          "cpu,test cpu,fused_add_relu,fp32,100,2e-6,8,warm,1,ok\n"
+          "cpu,test cpu,eager_add_threshold,fp32,100,5e-6,4,warm,1,ok\n", f);
+    fclose(f);
+    fb_results_init(&res, path, &cfg, "cpu", &dev, 1, "n/a");
+    size_t loaded = 0;
+    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+    assert_int_equal(loaded, 3);
+    assert_string_equal(res.records[0].role, "copy_ceiling");
+    assert_string_equal(res.records[2].role, "eager");
+    assert_string_equal(res.records[2].pair, "fused_add_relu");
+    assert_true(fabs(res.records[2].speedup - 2.5) < 1e-12);
+    assert_true(fabs(res.records[1].copy_fraction - 0.8) < 1e-12);
+    fb_results_free(&res);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +388,7 @@ int main(void)
         cmocka_unit_test(resume_from_another_config_warns_and_records_both_hashes),
         cmocka_unit_test(resume_of_200k_rows_is_not_quadratic),
         cmocka_unit_test(copy_fraction_comes_from_the_copy_row_at_the_same_size),
+        cmocka_unit_test(speedup_is_derived_as_rows_arrive_and_for_older_files_on_load),
         cmocka_unit_test(unwritable_output_is_a_usage_error_naming_the_path),
         cmocka_unit_test(a_second_lock_is_refused_naming_the_holder),
     };

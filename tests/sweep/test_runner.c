@@ -82,6 +82,8 @@ static struct fb_backend_ops recording_backend(void)
     ops.timer_stop = rec_timer_stop;
     ops.synchronize = rec_synchronize;
     ops.run_step = rec_run_step;
+    /* the order tests look at the queue alone; contention has tests of its own below */
+    ops.read_disturbance = NULL;
     return ops;
 }
 
@@ -131,6 +133,8 @@ static struct fb_backend_ops faulty_backend(void)
 {
     struct fb_backend_ops ops = fb_cpu_backend;
     ops.run_step = faulty_run_step;
+    /* a shared test machine must not make these points noisy: contention is tested below */
+    ops.read_disturbance = NULL;
     return ops;
 }
 
@@ -158,6 +162,8 @@ static const struct fb_record *find(const struct collected *c, const char *varia
 
 /* Runs a tiny sweep (sizes 1000 and 4099, every variant) on ops, in `cache` mode, with
  * `probe` (may be NULL). */
+static int max_reps_override; /* > 0: replaces max_reps 5 */
+
 static int run_sweep_with(const struct fb_backend_ops *ops, enum fb_cache_mode cache,
                           const struct fb_probe *probe, struct collected *out, int *failed)
 {
@@ -168,7 +174,7 @@ static int run_sweep_with(const struct fb_backend_ops *ops, enum fb_cache_mode c
     cfg.sizes[1] = 4099;
     cfg.warmup = 1;
     cfg.min_reps = 3;
-    cfg.max_reps = 5;
+    cfg.max_reps = max_reps_override > 0 ? max_reps_override : 5;
     cfg.min_time_s = 0.0;
     cfg.max_time_s = 0.01;
     cfg.cache = cache;
@@ -365,6 +371,105 @@ static void launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode(
     assert_true(isnan(find(&c, "memcpy", 4099)->launch_overhead_s));
 }
 
+/* Injected contention: readings whose run delay jumps by a second (far over the 2% of any
+ * sample here) at the end of the chosen samples, and is still otherwise. */
+enum disturb { DISTURB_NEVER, DISTURB_ALWAYS, DISTURB_A_QUARTER };
+static enum disturb disturb;
+static double fake_run_delay_s;
+static uint32_t fake_random = 12345, fake_pairs, fake_pairs_disturbed;
+
+static void fake_read_disturbance(void *state, bool at_end, struct fb_disturbance_reading *out)
+{
+    (void)state;
+    fb_disturbance_reading_clear(out);
+    out->involuntary_switches = 0;
+    if (at_end) {
+        /* xorshift32: a pattern that cannot line up with the round-robin of the variants */
+        fake_random ^= fake_random << 13;
+        fake_random ^= fake_random >> 17;
+        fake_random ^= fake_random << 5;
+        bool hit = disturb == DISTURB_ALWAYS || (disturb == DISTURB_A_QUARTER && fake_random % 4 == 0);
+        fake_pairs++;
+        fake_pairs_disturbed += hit;
+        if (hit)
+            fake_run_delay_s += 1.0;
+    }
+    out->run_delay_s = fake_run_delay_s;
+}
+
+static int run_disturbed_sweep(enum disturb how, int max_reps, struct collected *c)
+{
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = fake_read_disturbance;
+    disturb = how;
+    fake_pairs = fake_pairs_disturbed = 0;
+    max_reps_override = max_reps;
+    int failed = -1;
+    int rc = run_sweep_with(&ops, FB_CACHE_WARM, NULL, c, &failed);
+    max_reps_override = 0;
+    assert_int_equal(failed, 0);
+    return rc;
+}
+
+static void undisturbed_samples_give_ok_points_with_preempted_zero(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_disturbed_sweep(DISTURB_NEVER, 5, &c), FB_OK);
+    assert_true(fake_pairs > 0);
+    for (int i = 0; i < c.count; i++) {
+        assert_int_equal(c.records[i].status, FB_POINT_OK);
+        assert_true(c.records[i].preempted == 0.0);
+    }
+}
+
+static void disturbed_samples_are_dropped_retaken_and_counted(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    /* max_reps 40: room to retake, so a quarter disturbed never exhausts the budget */
+    assert_int_equal(run_disturbed_sweep(DISTURB_A_QUARTER, 40, &c), FB_OK);
+    assert_true(fake_pairs_disturbed > 0);
+    int with_drops = 0;
+    for (int i = 0; i < c.count; i++) {
+        const struct fb_record *r = &c.records[i];
+        assert_true(r->preempted >= 0.0 && r->preempted <= 1.0);
+        if (r->status == FB_POINT_NOISY) {
+            /* only when max_time ran out (a loaded test machine) before min_reps clean ones */
+            assert_true(r->preempted > 0.0 && r->reps < 3);
+            continue;
+        }
+        assert_int_equal(r->status, FB_POINT_OK);
+        assert_true(r->preempted < 1.0);
+        /* ok with drops means min_reps clean samples (a loaded test machine may still stop an
+         * undisturbed point at max_time with fewer) */
+        assert_true(r->reps >= 3 || r->preempted == 0.0);
+        /* the statistics hold only clean samples: none is near the injected second */
+        assert_true(r->time_max_s < 0.5);
+        with_drops += r->preempted > 0;
+    }
+    assert_true(with_drops > 0);
+}
+
+static void a_point_never_undisturbed_is_noisy_within_its_budget(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    assert_int_equal(run_disturbed_sweep(DISTURB_ALWAYS, 5, &c), FB_OK);
+    assert_int_equal(c.count, 2 * (int)fb_variant_count);
+    for (int i = 0; i < c.count; i++) {
+        const struct fb_record *r = &c.records[i];
+        assert_int_equal(r->status, FB_POINT_NOISY);
+        assert_true(r->verified);
+        assert_true(r->preempted == 1.0);
+        /* the budget: at most max_reps (5) samples dropped, and its times are still there */
+        assert_true(r->reps >= 1 && r->reps <= 5);
+        assert_true(r->time_median_s > 0);
+        assert_non_null(strstr(r->reason, "disturbed by other programs, 0 clean"));
+        assert_non_null(strstr(r->reason, "waited 1e+03 ms"));
+    }
+}
+
 /* A chain from the config, run end to end through the runner on the CPU backend: its eager
  * variant counts one launch per op, its fused variant 1, both verified against the
  * reference, and their model bytes are derived from the chain. */
@@ -441,7 +546,9 @@ static void chain_variants_run_end_to_end_with_derived_launches_and_bytes(void *
             const int64_t n = s ? 4099 : 1000;
             const struct fb_record *r = find(&c, want[i].variant, n);
             assert_non_null(r);
-            assert_int_equal(r->status, FB_POINT_OK);
+            /* noisy: measured and verified, but another program disturbed the samples (this
+             * machine may be shared while the tests run) */
+            assert_true(r->status == FB_POINT_OK || r->status == FB_POINT_NOISY);
             assert_true(r->verified);
             assert_int_equal(r->launches, want[i].launches);
             assert_int_equal(r->bytes_model, (int64_t)want[i].elements * 4 * n);
@@ -453,6 +560,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
+        cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
+        cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
+        cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
         cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
         cmocka_unit_test(wrong_result_fails_the_point_before_timing),
         cmocka_unit_test(contradicted_launch_count_fails_the_point),

@@ -13,6 +13,7 @@
 #include "backends/cpu/cpu_flush.h"
 #include "backends/cpu/cpu_info.h"
 #include "backends/cpu/cpu_kernels.h"
+#include "backends/host_disturbance.h"
 #include "common/clock.h"
 
 struct cpu_state {
@@ -22,6 +23,7 @@ struct cpu_state {
     uint64_t flush_sum;  /* what the flush read, kept so the reads cannot be optimised away */
     double timer_start_s;
     uint64_t cache_bytes;
+    struct fb_host_disturbance contention; /* every thread of the process: OpenMP's team too */
 };
 
 static int cpu_init(void **state, const struct fb_backend_params *params, struct fb_error *err)
@@ -32,6 +34,7 @@ static int cpu_init(void **state, const struct fb_backend_params *params, struct
     if (params->cpu_threads > 0)
         omp_set_num_threads(params->cpu_threads);
     s->cache_bytes = fb_cpu_last_level_cache(NULL, 0);
+    fb_host_disturbance_open(&s->contention);
     *state = s;
     return FB_OK;
 }
@@ -42,12 +45,12 @@ static void cpu_fini(void *state)
     if (!s)
         return;
     free(s->flush_buffer);
+    fb_host_disturbance_close(&s->contention);
     free(s);
 }
 
 static int cpu_describe(void *state, struct fb_device_info *info, struct fb_error *err)
 {
-    (void)state;
     (void)err;
     memset(info, 0, sizeof *info);
     fb_cpu_model_name(info->name, sizeof info->name);
@@ -56,6 +59,8 @@ static int cpu_describe(void *state, struct fb_device_info *info, struct fb_erro
     info->compute_units = omp_get_max_threads();
     info->timer_resolution_s = fb_cpu_timer_resolution();
     snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d", _OPENMP);
+    fb_host_disturbance_describe(&((struct cpu_state *)state)->contention,
+                                 info->contention_probe, sizeof info->contention_probe);
     return FB_OK;
 }
 
@@ -162,6 +167,15 @@ static int cpu_flush_cache(void *state, struct fb_error *err)
     return FB_OK;
 }
 
+/* Contention (backend.h): the host counters of the whole process, which covers the OpenMP
+ * team whatever threads it is made of (host_disturbance.h says why these counters). */
+static void cpu_read_disturbance(void *state, bool at_end, struct fb_disturbance_reading *out)
+{
+    (void)at_end;
+    fb_disturbance_reading_clear(out);
+    fb_host_disturbance_read(&((struct cpu_state *)state)->contention, out);
+}
+
 const struct fb_backend_ops fb_cpu_backend = {
     .name = "cpu",
     .init = cpu_init,
@@ -178,4 +192,5 @@ const struct fb_backend_ops fb_cpu_backend = {
     .timer_stop = cpu_timer_stop,
     .launch_count = cpu_launch_count,
     .flush_cache = cpu_flush_cache,
+    .read_disturbance = cpu_read_disturbance,
 };

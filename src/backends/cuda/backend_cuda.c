@@ -10,6 +10,8 @@
 
 #include "backends/backend.h"
 #include "common/cuda_check.h"
+#include "backends/host_disturbance.h"
+#include "backends/nvml.h"
 #include "cache_flush.h"
 #include "kernels.h"
 
@@ -22,6 +24,9 @@ struct cuda_state {
     void *flush_buffer; /* fb_cache_flush_bytes(L2), allocated on the first flush */
     size_t flush_bytes;
     int l2_bytes;
+    struct fb_host_disturbance host; /* contention: the host threads that launch */
+    struct fb_nvml *nvml;            /* and the GPU's clocks; NULL without NVML */
+    char nvml_note[192];             /* why there is no NVML */
 };
 
 /* Everything init needs beyond the state's memory; on failure the caller tears down what
@@ -36,6 +41,15 @@ static int open_device(struct cuda_state *s, struct fb_error *err)
                                        s->device));
     FB_CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
     s->launch.stream = s->stream;
+    /* Contention probes, both optional: without them samples are simply not judged. */
+    fb_host_disturbance_open(&s->host);
+    char bus[32];
+    FB_CUDA_TRY(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device));
+    struct fb_error nvml_err = {{0}};
+    if (fb_nvml_open(&s->nvml, NULL, bus, &nvml_err) != FB_OK)
+        snprintf(s->nvml_note, sizeof s->nvml_note,
+                 "%.110s: GPU clocks, throttling and other processes on the GPU go unchecked",
+                 nvml_err.msg);
     return FB_OK;
 }
 
@@ -77,6 +91,8 @@ static void cuda_fini(void *state)
         cudaEventDestroy(s->stop);
     if (s->stream)
         cudaStreamDestroy(s->stream);
+    fb_nvml_close(s->nvml);
+    fb_host_disturbance_close(&s->host);
     free(s);
 }
 
@@ -114,6 +130,11 @@ static int cuda_describe(void *state, struct fb_device_info *info, struct fb_err
         2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_bits / 8.0) / 1e9;
     /* cudaEventElapsedTime's documented resolution. */
     info->timer_resolution_s = 0.5e-6;
+    char host[160];
+    fb_host_disturbance_describe(&s->host, host, sizeof host);
+    snprintf(info->contention_probe, sizeof info->contention_probe, "%.120s; GPU: %s", host,
+             s->nvml ? "NVML SM clock, clock event reasons, compute processes" : "not watched");
+    snprintf(info->contention_note, sizeof info->contention_note, "%s", s->nvml_note);
     return FB_OK;
 }
 
@@ -240,6 +261,17 @@ static int cuda_flush_cache(void *state, struct fb_error *err)
     return fb_cuda_cache_flush(&s->launch, s->flush_buffer, s->flush_bytes, err);
 }
 
+/* Contention (backend.h): the host's counters at both edges (a preempted launching thread
+ * delays a launch-bound sample), NVML's instantaneous GPU state at the end. */
+static void cuda_read_disturbance(void *state, bool at_end, struct fb_disturbance_reading *out)
+{
+    struct cuda_state *s = state;
+    fb_disturbance_reading_clear(out);
+    fb_host_disturbance_read(&s->host, out);
+    if (at_end && s->nvml)
+        fb_nvml_read(s->nvml, out);
+}
+
 static void *cuda_stream(void *state)
 {
     return ((struct cuda_state *)state)->stream;
@@ -262,4 +294,5 @@ const struct fb_backend_ops fb_cuda_backend = {
     .launch_count = cuda_launch_count,
     .flush_cache = cuda_flush_cache,
     .stream = cuda_stream,
+    .read_disturbance = cuda_read_disturbance,
 };

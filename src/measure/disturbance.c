@@ -1,0 +1,92 @@
+#include "measure/disturbance.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+/* Appends "; text" (or text when why is empty) to why. */
+static void add_reason(char *why, size_t size, size_t *len, const char *text)
+{
+    if (!why || *len + 1 >= size)
+        return;
+    int k = snprintf(why + *len, size - *len, "%s%s", *len ? "; " : "", text);
+    if (k > 0)
+        *len = *len + (size_t)k < size ? *len + (size_t)k : size - 1;
+}
+
+static bool host_disturbed(const struct fb_disturbance_reading *b,
+                           const struct fb_disturbance_reading *a, double wall_s, char *text,
+                           size_t size)
+{
+    int64_t switches = b->involuntary_switches >= 0 && a->involuntary_switches >= 0
+                           ? a->involuntary_switches - b->involuntary_switches
+                           : -1;
+    if (!isnan(b->run_delay_s) && !isnan(a->run_delay_s)) {
+        double waited = a->run_delay_s - b->run_delay_s;
+        if (waited <= FB_DISTURB_MAX_DELAY_FRACTION * wall_s)
+            return false;
+        int k = snprintf(text, size, "threads waited %.3g ms in all for a CPU in a %.3g ms sample",
+                         waited * 1e3, wall_s * 1e3);
+        if (switches > 0 && k > 0 && (size_t)k < size)
+            snprintf(text + k, size - (size_t)k, ", %" PRId64 " involuntary context switch%s",
+                     switches, switches == 1 ? "" : "es");
+        return true;
+    }
+    if (switches > 0) { /* no run delay on this kernel: any preemption counts */
+        snprintf(text, size, "%" PRId64 " involuntary context switch%s", switches,
+                 switches == 1 ? "" : "es");
+        return true;
+    }
+    return false;
+}
+
+bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
+                          const struct fb_disturbance_reading *after, double wall_s, char *why,
+                          size_t size)
+{
+    char text[160];
+    size_t len = 0;
+    bool disturbed = false;
+    if (why && size)
+        why[0] = '\0';
+    if (wall_s > 0 && host_disturbed(before, after, wall_s, text, sizeof text)) {
+        add_reason(why, size, &len, text);
+        disturbed = true;
+    }
+    if (!after->gpu_valid)
+        return disturbed;
+    if (after->sm_clock_max_mhz > 0 &&
+        after->sm_clock_mhz < FB_DISTURB_MIN_CLOCK_FRACTION * after->sm_clock_max_mhz) {
+        snprintf(text, sizeof text, "SM clock %u of %u MHz", after->sm_clock_mhz,
+                 after->sm_clock_max_mhz);
+        add_reason(why, size, &len, text);
+        disturbed = true;
+    }
+    uint64_t reasons = after->clock_event_reasons & FB_GPU_REASONS_DISTURBING;
+    if (reasons) {
+        static const struct { uint64_t bit; const char *name; } names[] = {
+            {FB_GPU_REASON_HW_SLOWDOWN, "hardware slowdown"},
+            {FB_GPU_REASON_SW_THERMAL, "software thermal slowdown"},
+            {FB_GPU_REASON_HW_THERMAL, "hardware thermal slowdown"},
+            {FB_GPU_REASON_HW_POWER_BRAKE, "power brake"},
+        };
+        size_t k = (size_t)snprintf(text, sizeof text, "GPU clocks held down by");
+        const char *sep = " ";
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && k < sizeof text; i++)
+            if (reasons & names[i].bit) {
+                k += (size_t)snprintf(text + k, sizeof text - k, "%s%s", sep, names[i].name);
+                sep = ", ";
+            }
+        add_reason(why, size, &len, text);
+        disturbed = true;
+    }
+    if (after->compute_processes > 1) {
+        /* Counted, not matched by pid: in a container NVML reports the host's pids. This
+         * process has a context on the device, so it is one of them. */
+        snprintf(text, sizeof text, "%d other process%s on the GPU",
+                 after->compute_processes - 1, after->compute_processes == 2 ? "" : "es");
+        add_reason(why, size, &len, text);
+        disturbed = true;
+    }
+    return disturbed;
+}
