@@ -6,6 +6,7 @@
 
 #include "app/config_load.h"
 #include "app/plots.h"
+#include "app/print_plan.h"
 #include "app/profile.h"
 #include "app/sweep.h"
 #include "cli/cli.h"
@@ -36,6 +37,8 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
                                 cli->plot_dir);
     if (rc != FB_OK)
         return exit_code_for(rc);
+    if (cli->print_plan)
+        return exit_code_for(fb_app_print_plan(cfg));
     if (cli->profile_size)
         return exit_code_for(fb_app_profile(cfg, cli->profile_size));
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,

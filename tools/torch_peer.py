@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
-"""PyTorch as a peer: times what PyTorch does for c = relu(a + b) at fusebench's sizes and
-writes the rows in fusebench's CSV schema, so the plots can overlay them on our own variants.
+"""PyTorch as a peer: times what PyTorch does for c = relu(a + b), and for every [chain NAME]
+of the config, at fusebench's sizes and writes the rows in fusebench's CSV schema, so the plots
+can overlay them on our own variants.
+
+The plan comes from fusebench itself (`fusebench CONFIG --print-plan`, JSON: the sizes, the
+enabled variants with their ops, the [measure] stop rule, the CSV columns): nothing of the
+config's syntax, the size parser or the column list is re-implemented here. The binary is
+build/fusebench of this repository unless --fusebench says otherwise.
 
 Variants (backend column / variant column), the model's kernels and fp32 arrays of n moved:
   torch-eager   torch_eager_add_relu      (a + b).relu()                  2 kernels, 5 arrays
@@ -12,6 +18,17 @@ Variants (backend column / variant column), the model's kernels and fp32 arrays 
   torch-compile torch_compile_out         torch.compile of c.copy_((a + b).relu()) with c a
                                           preallocated argument: inductor stores the fused
                                           result straight into c      1 kernel, 3 arrays
+
+For each [chain NAME] of the config (its ops from the plan; TORCH_OPS below maps an op name to
+torch, the only place op names appear here), allocating like the first three rows:
+  torch-eager   torch_eager_NAME          one torch call per op, a fresh tensor each: as many
+                                          kernels as ops, the arrays of fusebench's eager_NAME
+  torch-compile torch_compile_NAME        torch.compile of the same function (dynamic=False,
+                                          fullgraph=True): one fused kernel, fused_NAME's arrays
+Chains are checked against a float32 reference computed op by op in float64 and rounded to
+float32 after each op: a chain of exact ops (ulp_bound 0 in fusebench's op table) is held bit
+for bit, NaN matching NaN; a chain holding a transcendental op (ulp_bound > 0) within
+|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL).
 
 Like for like: fusebench's kernels write preallocated buffers, so the *_out rows are the fair
 comparison with ours; the allocating rows show what an ordinary PyTorch call costs (a fresh
@@ -58,8 +75,8 @@ Exit status: 0 every point ok or skipped, 1 a point failed (error or wrong resul
 
 import argparse
 import collections
-import configparser
 import datetime
+import json
 import math
 import os
 import re
@@ -69,22 +86,24 @@ import sys
 import time
 import warnings
 
-FUSEBENCH_VERSION = "0.1.0"
-
-CSV_COLUMNS = [
+# The columns this peer writes values into. The CSV's columns and their order are fusebench's
+# schema, read from `--print-plan` at run time (every other column is left empty); check_columns
+# refuses to run when one of these is no longer in the schema (a rename in C).
+PEER_COLUMNS = (
     "backend", "device", "variant", "dtype", "n", "launches", "bytes_model", "reps", "batch",
     "time_median_s", "time_min_s", "time_max_s", "time_p10_s", "time_p90_s", "noise",
-    "bandwidth_gbps", "copy_fraction", "kernel_time_s", "launch_overhead_s", "dram_read_bytes",
-    "dram_write_bytes", "l2_bytes", "dram_bytes_per_element", "cache", "verified", "status",
-    "reason", "role", "pair", "speedup", "preempted",
-]
+    "bandwidth_gbps", "kernel_time_s", "launch_overhead_s", "cache", "verified", "status",
+    "reason", "role", "pair", "speedup",
+)
 
 # What a variant is: the backend column, what it runs (Peer.fn_for), the model's kernels per
 # call and fp32 arrays of n elements moved per call (bytes_model = arrays * 4 * n), and whether
 # it writes preallocated outputs (no allocation per call, like fusebench's own kernels).
 #   eager, 2 kernels: a, b -> tmp; tmp -> c          read 2 + write 1 + read 1 + write 1 = 5
 #   compiled, 1 fused kernel: a, b -> c               read 2 + write 1                    = 3
-Variant = collections.namedtuple("Variant", "backend kind launches arrays preallocated")
+# Chain variants also carry their ops (tuple of plan op dicts); the add_relu ones None.
+Variant = collections.namedtuple("Variant", "backend kind launches arrays preallocated ops",
+                                 defaults=(None,))
 
 VARIANTS = {
     "torch_eager_add_relu": Variant("torch-eager", "eager_relu", 2, 5, False),
@@ -137,12 +156,29 @@ def bytes_model(variant, n, launches=None):
     return arrays_moved(variant, launches) * SIZEOF_FP32 * n
 
 
-# Defaults of [measure] when the config does not set them (the values configs/default.ini
-# documents; the file wins when it has the key).
-MEASURE_DEFAULTS = {
-    "warmup": 3, "min_reps": 5, "max_reps": 200, "min_time": 0.02, "max_time": 0.5,
-    "target_noise": 0.02,
+# The op name -> torch mapping: fn(torch, inputs, params) -> a fresh tensor, one torch call
+# (one pass over memory) per op. inputs: (a, b) for a binary op, (x,) for a unary one (the
+# arity comes from fusebench's op table, through the plan). The reference runs the same
+# functions on float64 tensors.
+TORCH_OPS = {
+    "copy": lambda torch, xs, p: xs[0].clone(),
+    "add": lambda torch, xs, p: torch.add(xs[0], xs[1]),
+    "mul": lambda torch, xs, p: torch.mul(xs[0], xs[1]),
+    # aten::relu runs as clamp_min(x, 0) (NaN passes); calling it directly is the same pass.
+    "relu": lambda torch, xs, p: torch.clamp_min(xs[0], 0.0),
+    "threshold": lambda torch, xs, p: torch.threshold(xs[0], p[0], p[1]),
+    "scale": lambda torch, xs, p: torch.mul(xs[0], p[0]),
+    "bias": lambda torch, xs, p: torch.add(xs[0], p[0]),
+    "sigmoid": lambda torch, xs, p: torch.sigmoid(xs[0]),
+    "gelu": lambda torch, xs, p: torch.nn.functional.gelu(xs[0], approximate="tanh"),
 }
+
+# Chains with a transcendental op (ulp_bound > 0 in fusebench's op table) are held to
+# |out - ref| <= atol + rtol |ref| against the float64 reference: torch's float32 exp / tanh
+# are within a few ulp (rtol 1e-5 is ~84 ulp of float32), and a formula of the form
+# 0.5 x (1 + tanh(u)) cancels in 1 + tanh(u) for x << 0: an absolute error up to about
+# |x| 2^-24 (~6e-7 at x = -10; the inputs are N(0, 1) sums), hence atol 1e-5.
+CHAIN_TRANSCENDENTAL_TOL = (1e-5, 1e-5)  # (atol, rtol)
 
 # One timed sample should last at least this long, so that timer resolution (~1 us for CUDA
 # events' start/stop pair, ~0.1 us for perf_counter_ns) and the event overhead stay < ~2%.
@@ -165,57 +201,8 @@ def log(msg):
 
 
 # --------------------------------------------------------------------------------------------
-# Sizes: the same syntax as fb_sizes_parse() (src/config/config.h)
+# The plan: from fusebench itself
 # --------------------------------------------------------------------------------------------
-
-# As src/config/sizes.c: K (or k) M G = 1e3, 1e6, 1e9; Ki Mi Gi = 2^10, 2^20, 2^30.
-_SUFFIX = {"": 1, "K": 1000, "k": 1000, "M": 1000 ** 2, "G": 1000 ** 3,
-           "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
-_SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)(Ki|Mi|Gi|k|K|M|G)?\s*$")
-
-
-def parse_size(token):
-    """One size ("8", "1K", "1Mi", "1e6", "2.5K") -> int >= 1; UsageError otherwise."""
-    m = _SIZE_RE.match(token)
-    if not m:
-        raise UsageError('size "%s": expected an integer with an optional K M G Ki Mi Gi '
-                         'suffix' % token.strip())
-    mult = _SUFFIX[m.group(2) or ""]
-    value = float(m.group(1)) * mult
-    if value < 1 or value != math.floor(value) or value > 2 ** 62:
-        raise UsageError('size "%s": must be an integer >= 1' % token.strip())
-    return int(value)
-
-
-def parse_sizes(text, points_per_decade):
-    """A size list ("8..100M", "8, 1K, 1Mi", "1K..1M, 4099") -> sorted unique ints.
-
-    A range lo..hi holds lo, hi and the points of the grid round(10^(k / points_per_decade))
-    (k integer) strictly between them; the grid holds every exact power of ten."""
-    if points_per_decade < 1:
-        raise UsageError("points_per_decade must be >= 1")
-    sizes = set()
-    for token in text.split(","):
-        if not token.strip():
-            raise UsageError('size list "%s": empty item' % text)
-        if ".." in token:
-            lo_text, hi_text = token.split("..", 1)
-            lo, hi = parse_size(lo_text), parse_size(hi_text)
-            if lo > hi:
-                raise UsageError('size range "%s": low end above high end' % token.strip())
-            sizes.update((lo, hi))
-            k = math.floor(math.log10(lo) * points_per_decade) - 1
-            while True:
-                v = int(round(10 ** (k / points_per_decade)))
-                if v > hi:
-                    break
-                if v > lo:
-                    sizes.add(v)
-                k += 1
-        else:
-            sizes.add(parse_size(token))
-    return sorted(sizes)
-
 
 def sizes_from_csv(path):
     """The distinct n of a fusebench CSV (so a peer run uses exactly the sweep's sizes)."""
@@ -241,14 +228,6 @@ def sizes_from_csv(path):
 # Configuration
 # --------------------------------------------------------------------------------------------
 
-def _seconds(text, key):
-    """ "2", "2s", "500ms", "50us" -> seconds."""
-    m = re.match(r"^\s*([0-9.eE+-]+)\s*(s|ms|us|ns)?\s*$", text)
-    if not m:
-        raise UsageError("[measure] %s: \"%s\" is not a duration" % (key, text))
-    return float(m.group(1)) * {"s": 1, None: 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[m.group(2)]
-
-
 def fnv1a64(data):
     """FNV-1a 64 of bytes, as the sweep stores config_hash (src/config/config.h)."""
     h = 0xcbf29ce484222325
@@ -258,32 +237,70 @@ def fnv1a64(data):
     return h
 
 
-def load_config(path):
-    """Reads the keys the peer needs from a fusebench INI file."""
-    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), interpolation=None)
+def read_plan(fusebench, config, sizes=None):
+    """The plan of `config` as `fusebench CONFIG --print-plan` prints it (a dict: see
+    src/output/plan_json.h), with --sizes passed on when given (fusebench parses it).
+    UsageError with fusebench's own message when it refuses the config (exit 2)."""
+    if not os.access(fusebench, os.X_OK):
+        raise UsageError("%s: no fusebench binary there (build it: scripts/ensure-build build; "
+                         "or give --fusebench PATH)" % fusebench)
+    cmd = [fusebench, config, "--print-plan"] + (["--sizes", sizes] if sizes else [])
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-        cp.read_string(raw.decode("utf-8"), source=path)
-    except (OSError, UnicodeDecodeError, configparser.Error) as e:
-        raise UsageError("%s: %s" % (path, e))
-    cfg = {"path": path, "hash": "%016x" % fnv1a64(raw)}
-    cfg["points_per_decade"] = cp.getint("sweep", "points_per_decade", fallback=6)
-    cfg["sizes_text"] = cp.get("sweep", "sizes", fallback="8..100M").strip().strip('"')
-    cfg["label"] = cp.get("sweep", "label", fallback="").strip().strip('"')
-    cfg["cpu_threads"] = cp.getint("backend", "cpu_threads", fallback=0)
-    for key, default in MEASURE_DEFAULTS.items():
-        text = cp.get("measure", key, fallback=None)
-        if text is None:
-            cfg[key] = default
-        elif key in ("min_time", "max_time"):
-            cfg[key] = _seconds(text, key)
-        elif key == "target_noise":
-            t = text.strip()
-            cfg[key] = float(t[:-1]) / 100 if t.endswith("%") else float(t)
-        else:
-            cfg[key] = int(text)
-    return cfg
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise UsageError("%s: %s" % (" ".join(cmd), e))
+    if out.returncode != 0:
+        raise UsageError("%s (exit %d): %s" % (" ".join(cmd), out.returncode,
+                                               out.stderr.strip()))
+    try:
+        return json.loads(out.stdout)
+    except ValueError as e:
+        raise UsageError("%s: not JSON: %s" % (" ".join(cmd), e))
+
+
+def check_columns(columns):
+    """UsageError when a column this peer fills is not in fusebench's schema."""
+    missing = [c for c in PEER_COLUMNS if c not in columns]
+    if missing:
+        raise UsageError("fusebench's CSV schema has no column %s, which torch_peer.py writes: "
+                         "update PEER_COLUMNS" % ", ".join(missing))
+
+
+def chain_variants(plan):
+    """torch_eager_NAME / torch_compile_NAME for each [chain NAME] whose eager_NAME /
+    fused_NAME is enabled in the plan, in plan order: launches and arrays are fusebench's
+    model of the matching variant (elements_moved), the ops the plan's."""
+    variants = collections.OrderedDict()
+    for v in plan["variants"]:
+        if not v.get("chain"):
+            continue
+        for op in v["ops"]:
+            if op["op"] not in TORCH_OPS:
+                raise UsageError('[chain %s]: op "%s" has no torch mapping in TORCH_OPS'
+                                 % (v["chain"], op["op"]))
+        if v["role"] == "eager":
+            variants["torch_eager_" + v["chain"]] = Variant(
+                "torch-eager", "chain_eager", v["launches"], v["elements_moved"], False,
+                tuple(v["ops"]))
+        elif v["role"] == "fused":
+            variants["torch_compile_" + v["chain"]] = Variant(
+                "torch-compile", "chain_compile", v["launches"], v["elements_moved"], False,
+                tuple(v["ops"]))
+    return variants
+
+
+def run_chain(torch, ops, a, b):
+    """The chain's ops in order through TORCH_OPS: the first on (a, b) or (a,), each next on
+    the previous result."""
+    x = None
+    for i, op in enumerate(ops):
+        xs = ((a, b) if op["arity"] == 2 else (a,)) if i == 0 else (x,)
+        x = TORCH_OPS[op["op"]](torch, xs, op["params"])
+    return x
+
+
+def chain_is_exact(ops):
+    return all(op["ulp_bound"] == 0 for op in ops)
 
 
 # --------------------------------------------------------------------------------------------
@@ -385,11 +402,30 @@ def git_commit(repo_dir):
 # --------------------------------------------------------------------------------------------
 
 class Peer:
-    def __init__(self, torch, device, measure):
+    def __init__(self, torch, device, measure, columns=PEER_COLUMNS, chains=None):
+        """measure: the plan's stop rule (warmup, min_reps, ...); columns: the CSV's (the
+        plan's); chains: chain_variants(plan), looked up before VARIANTS."""
         self.torch = torch
         self.device = device
         self.cuda = device.type == "cuda"
         self.m = measure
+        self.columns = list(columns)
+        self.chains = chains or {}
+
+    def variant(self, name):
+        return self.chains[name] if name in self.chains else VARIANTS[name]
+
+    def pair_of(self, name):
+        """(role, pair) for the CSV's role and pair columns: PAIRS for the add_relu rows; a
+        chain's torch_eager_NAME is held against its torch_compile_NAME."""
+        if name in PAIRS:
+            return PAIRS[name]
+        v = self.chains.get(name)
+        if v is not None and v.kind == "chain_eager":
+            return "eager", "torch_compile_" + name[len("torch_eager_"):]
+        if v is not None and v.kind == "chain_compile":
+            return "fused", ""
+        return "", ""
 
     # ---- the functions measured ----
     @staticmethod
@@ -403,13 +439,16 @@ class Peer:
         allocates nothing)."""
         return c.copy_((a + b).relu())
 
-    def fn_for(self, kind, a):
+    def fn_for(self, variant, a):
         """(fn, metrics, outs) for one point: fn(a, b) runs the variant once and returns its
         result; metrics is inductor's metrics module for a compiled variant (its
         generated_kernel_count counts the kernels of the graph just compiled), else None; outs
         are the preallocated buffers the call writes, the result's last (empty when the call
         allocates its own)."""
         torch = self.torch
+        kind = variant.kind
+        if kind == "chain_eager":  # allocating: a fresh tensor per op, as plain PyTorch code
+            return (lambda a, b: run_chain(torch, variant.ops, a, b)), None, ()
         if kind == "eager_relu":
             return self.add_relu, None, ()
         if kind == "eager_threshold":
@@ -438,6 +477,12 @@ class Peer:
             c = torch.empty_like(a)
             compiled = torch.compile(self.add_relu_into, dynamic=False, fullgraph=True)
             return (lambda a, b: compiled(a, b, c)), inductor_metrics, (c,)
+        if kind == "chain_compile":  # allocating, like compile_relu: its output is fresh
+            ops = variant.ops
+
+            def chain(a, b):
+                return run_chain(torch, ops, a, b)
+            return torch.compile(chain, dynamic=False, fullgraph=True), inductor_metrics, ()
         raise ValueError("unknown variant kind %s" % kind)
 
     # ---- clocks ----
@@ -524,13 +569,35 @@ class Peer:
         s = a_cpu + b_cpu
         return torch.where(s <= 0, torch.zeros_like(s), s)
 
-    def verify(self, out, ref):
+    def chain_reference(self, ops, a_cpu, b_cpu):
+        """The chain in float64 through TORCH_OPS, rounded to float32 after every op: for the
+        exact ops that is IEEE float32 arithmetic (a float64 sum or product of two floats is
+        exact or rounds once more harmlessly: 53 >= 2 * 24 + 2 bits), computed without torch's
+        float32 kernels; for the transcendental ops a more accurate value than float32's."""
+        torch = self.torch
+        x = None
+        for i, op in enumerate(ops):
+            if i == 0:
+                xs = (a_cpu.double(), b_cpu.double()) if op["arity"] == 2 else (a_cpu.double(),)
+            else:
+                xs = (x.double(),)
+            x = TORCH_OPS[op["op"]](torch, xs, op["params"]).float()
+        return x
+
+    def verify(self, out, ref, tol=None):
+        """Bit for bit (NaN matching NaN), or within tol = (atol, rtol) when given."""
         torch = self.torch
         o = out.detach().to("cpu")
         if o.shape != ref.shape or o.dtype != ref.dtype:
             return False, "output shape/dtype %s/%s, expected %s/%s" % (
                 tuple(o.shape), o.dtype, tuple(ref.shape), ref.dtype)
-        same = (o == ref) | (torch.isnan(o) & torch.isnan(ref))
+        if tol is None:
+            close = o == ref
+        else:  # infinities must match exactly (inf - inf is NaN: not close)
+            atol, rtol = tol
+            close = (o == ref) | ((o.double() - ref.double()).abs()
+                                  <= atol + rtol * ref.double().abs())
+        same = close | (torch.isnan(o) & torch.isnan(ref))
         bad = int((~same).sum())
         if bad:
             i = int((~same).nonzero()[0])
@@ -539,18 +606,31 @@ class Peer:
         return True, ""
 
     def prepare(self, n):
-        """Inputs on the device and the CPU reference for size n, shared by the variants."""
+        """Inputs on the device and the CPU references for size n, shared by the variants:
+        relu(a + b), and each chain's (made on first use, by reference_for)."""
         a_cpu, b_cpu = self.inputs(n, seed=n)
-        ref = self.reference(a_cpu, b_cpu)
-        return a_cpu.to(self.device), b_cpu.to(self.device), ref
+        return {"a": a_cpu.to(self.device), "b": b_cpu.to(self.device), "a_cpu": a_cpu,
+                "b_cpu": b_cpu, "ref": self.reference(a_cpu, b_cpu), "chain_refs": {}}
+
+    def reference_for(self, variant, data):
+        """(reference, tolerance or None for bit-exact) of a variant at data's size."""
+        if variant.ops is None:
+            return data["ref"], None
+        key = json.dumps(variant.ops, sort_keys=True)
+        if key not in data["chain_refs"]:
+            data["chain_refs"][key] = self.chain_reference(variant.ops, data["a_cpu"],
+                                                           data["b_cpu"])
+        tol = None if chain_is_exact(variant.ops) else CHAIN_TRANSCENDENTAL_TOL
+        return data["chain_refs"][key], tol
 
     def measure(self, name, n, device_name, data):
         """One CSV row for variant `name` at size n; data = prepare(n), or an exception
         raised by prepare(n) (the point then fails or is skipped with its message). The row's
         "allocated" entry (bytes per call; not a CSV column) is for the log."""
-        variant = VARIANTS[name]
-        row = {c: "" for c in CSV_COLUMNS}
-        row.update(role=PAIRS.get(name, ("", ""))[0], pair=PAIRS.get(name, ("", ""))[1])
+        variant = self.variant(name)
+        row = {c: "" for c in self.columns}
+        role, pair = self.pair_of(name)
+        row.update(role=role, pair=pair)
         row.update(backend=variant.backend, device=device_name, variant=name, dtype="fp32", n=n,
                    bytes_model=bytes_model(variant, n), cache="warm", verified=0,
                    status="failed", allocated="")
@@ -558,8 +638,9 @@ class Peer:
         try:
             if isinstance(data, BaseException):
                 raise data
-            a, b, ref = data
-            fn, metrics, outs = self.fn_for(variant.kind, a)
+            a, b = data["a"], data["b"]
+            ref, tol = self.reference_for(variant, data)
+            fn, metrics, outs = self.fn_for(variant, a)
             # A value relu(a + b) never takes: an output left unwritten cannot pass.
             for buf in outs:
                 buf.fill_(OUTPUT_POISON)
@@ -571,7 +652,7 @@ class Peer:
             if outs and out.data_ptr() != outs[-1].data_ptr():
                 row["reason"] = "result not written into the preallocated output"
                 return row
-            ok, why = self.verify(out, ref)
+            ok, why = self.verify(out, ref, tol)
             del out
             if not ok:
                 row["reason"] = "verification failed: " + why
@@ -643,17 +724,18 @@ def fmt_cell(v):
     return s
 
 
-def write_csv_atomic(path, meta, rows):
-    """tmp file in the same directory, fsync, rename: a reader never sees half a file."""
+def write_csv_atomic(path, meta, rows, columns):
+    """tmp file in the same directory, fsync, rename: a reader never sees half a file.
+    columns: fusebench's, in order (the plan's); a row's other entries are not written."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         for key, value in meta:
             f.write("# %s: %s\n" % (key, value))
-        f.write(",".join(CSV_COLUMNS) + "\n")
+        f.write(",".join(columns) + "\n")
         for r in rows:
-            f.write(",".join(fmt_cell(r[c]) for c in CSV_COLUMNS) + "\n")
+            f.write(",".join(fmt_cell(r.get(c, "")) for c in columns) + "\n")
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
@@ -666,18 +748,24 @@ def write_csv_atomic(path, meta, rows):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="torch_peer.py",
-        description="Time PyTorch's eager and torch.compile'd relu(a + b) at fusebench's sizes "
-                    "and write fusebench-schema CSV rows (see the module docstring).")
+        description="Time PyTorch's eager and torch.compile'd relu(a + b) and the config's "
+                    "chains at fusebench's sizes and write fusebench-schema CSV rows (see the "
+                    "module docstring).")
     p.add_argument("--config", default=None,
-                   help="fusebench INI: [sweep] sizes, points_per_decade, label; [measure] "
-                        "warmup, min_reps, max_reps, min_time, max_time, target_noise; "
-                        "[backend] cpu_threads (default configs/default.ini when it exists)")
-    p.add_argument("--sizes", help='override the sizes, same syntax as the config: "8..100M", '
+                   help="fusebench INI (default configs/default.ini); its plan (sizes, chains, "
+                        "stop rule, label, cpu_threads, CSV columns) is read from "
+                        "`fusebench CONFIG --print-plan`")
+    p.add_argument("--fusebench", metavar="PATH", default=None,
+                   help="the fusebench binary that prints the plan (default build/fusebench "
+                        "of this repository)")
+    p.add_argument("--sizes", help='override the sizes, passed to fusebench --sizes: "8..100M", '
                                    '"1K,1M,100M"')
     p.add_argument("--sizes-from-csv", metavar="CSV",
                    help="use the distinct n of a fusebench CSV (the sweep's exact sizes)")
-    p.add_argument("--variants", default=",".join(VARIANTS),
-                   help="comma list of: " + ", ".join(VARIANTS) + " (default: all)")
+    p.add_argument("--variants", default=None,
+                   help="comma list of: " + ", ".join(VARIANTS) + ", and torch_eager_NAME, "
+                        "torch_compile_NAME of each [chain NAME] the config enables (default: "
+                        "all of them)")
     p.add_argument("--device", choices=["cpu", "cuda", "auto"], default="auto",
                    help="auto: cuda when torch sees a GPU, else cpu")
     p.add_argument("--output", help="CSV path (default results/torch-<cpu|cuda>-<device-slug>.csv)")
@@ -692,31 +780,40 @@ def parse_args(argv):
         p.error("--max-time must be > 0")
     if args.threads is not None and args.threads < 0:
         p.error("--threads must be >= 0")
-    names = [v.strip() for v in args.variants.split(",") if v.strip()]
-    for v in names:
-        if v not in VARIANTS:
-            p.error('--variants: unknown variant "%s" (known: %s)' % (v, ", ".join(VARIANTS)))
-    args.variant_list = names
+    # None: all (checked against the plan's chains in main, once the plan is read).
+    args.variant_list = None if args.variants is None else \
+        [v.strip() for v in args.variants.split(",") if v.strip()]
     return args
+
+
+def select_variants(names, chains):
+    """The variants to run: names (None = the add_relu ones, then the chains'); UsageError
+    for an unknown name."""
+    known = list(VARIANTS) + list(chains)
+    if names is None:
+        return known
+    for v in names:
+        if v not in known:
+            raise UsageError('--variants: unknown variant "%s" (known: %s)'
+                             % (v, ", ".join(known)))
+    return names
 
 
 def main(argv):
     args = parse_args(argv)
     repo_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        config_path = args.config
-        if config_path is None:
-            default = os.path.join(repo_dir, "configs", "default.ini")
-            config_path = default if os.path.exists(default) else None
-        if config_path:
-            cfg = load_config(config_path)
-        else:
-            cfg = dict(MEASURE_DEFAULTS, path="", hash="",
-                       points_per_decade=6, sizes_text="8..100M", label="", cpu_threads=0)
-        if args.sizes_from_csv:
-            sizes = sizes_from_csv(args.sizes_from_csv)
-        else:
-            sizes = parse_sizes(args.sizes or cfg["sizes_text"], cfg["points_per_decade"])
+        config_path = args.config or os.path.join(repo_dir, "configs", "default.ini")
+        fusebench = args.fusebench or os.path.join(repo_dir, "build", "fusebench")
+        plan = read_plan(fusebench, config_path, args.sizes)
+        columns = plan["columns"]
+        check_columns(columns)
+        chains = chain_variants(plan)
+        variant_list = select_variants(args.variant_list, chains)
+        with open(config_path, "rb") as f:
+            config_hash = "%016x" % fnv1a64(f.read())
+        cfg = dict(plan["measure"])
+        sizes = sizes_from_csv(args.sizes_from_csv) if args.sizes_from_csv else plan["sizes"]
         if args.max_time is not None:
             cfg["max_time"] = args.max_time
             cfg["min_time"] = min(cfg["min_time"], args.max_time)
@@ -739,7 +836,7 @@ def main(argv):
               file=sys.stderr)
         return 2
     device = torch.device(dev_kind)
-    threads = args.threads if args.threads is not None else cfg["cpu_threads"]
+    threads = args.threads if args.threads is not None else plan["cpu_threads"]
     if threads and threads > 0:
         torch.set_num_threads(threads)
 
@@ -758,7 +855,7 @@ def main(argv):
     output = args.output or os.path.join(repo_dir, "results", "torch-%s-%s.csv"
                                          % (dev_kind, slug(device_name)))
     meta = [
-        ("fusebench", FUSEBENCH_VERSION),
+        ("fusebench", plan["fusebench"]),
         ("tool", "tools/torch_peer.py"),
         ("git_commit", git_commit(repo_dir)),
         ("date", datetime.datetime.now(datetime.timezone.utc).astimezone().isoformat(timespec="seconds")),
@@ -768,37 +865,41 @@ def main(argv):
         ("cache_name", cache_name),
         ("cache_bytes", cache_bytes),
         ("peak_bandwidth_gbps", peak),
-        ("config", cfg["path"]),
-        ("config_hash", cfg["hash"]),
-        ("label", cfg["label"]),
+        ("config", config_path),
+        ("config_hash", config_hash),
+        ("label", plan["label"]),
         ("torch", torch.__version__),
         ("torch_cuda", torch.version.cuda or ""),
         ("torch_threads", torch.get_num_threads() if dev_kind == "cpu" else ""),
         ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset and one "
                           "compile per size, warmed up before timing; torch_compile_out "
-                          "compiles c.copy_((a + b).relu()) with c an argument"),
+                          "compiles c.copy_((a + b).relu()) with c an argument; "
+                          "torch_compile_NAME compiles the chain's function (allocating)"),
         ("timing", "CUDA events around a batch" if dev_kind == "cuda"
          else "time.perf_counter_ns around a batch"),
         ("launches", "profiler device kernels per call" if dev_kind == "cuda" else
          "eager: leaf aten ops per call; compile: inductor generated_kernel_count"),
         ("outputs", "*_out variants write preallocated buffers (the like-for-like comparison "
                     "with fusebench's kernels), checked to allocate 0 bytes per call; the others "
-                    "allocate their outputs on every call"),
+                    "(chains included) allocate their outputs on every call"),
+        ("chain_check", "float64 reference rounded to float32 per op; bit-exact for exact "
+                        "chains, |out - ref| <= %g + %g |ref| with a transcendental op"
+         % CHAIN_TRANSCENDENTAL_TOL),
         ("measure", "warmup=%d min_reps=%d max_reps=%d min_time=%gs max_time=%gs target_noise=%g"
          % (cfg["warmup"], cfg["min_reps"], cfg["max_reps"], cfg["min_time"], cfg["max_time"],
             cfg["target_noise"])),
     ]
     log("%s (%s), torch %s, %d sizes x %d variants -> %s" % (
-        device_name, dev_kind, torch.__version__, len(sizes), len(args.variant_list), output))
+        device_name, dev_kind, torch.__version__, len(sizes), len(variant_list), output))
 
-    peer = Peer(torch, device, cfg)
+    peer = Peer(torch, device, cfg, columns, chains)
     rows, failed = [], 0
     for n in sizes:
         try:
             data = peer.prepare(n)
         except Exception as e:  # out of memory and the like: every variant reports it
             data = e
-        for name in args.variant_list:
+        for name in variant_list:
             row = peer.measure(name, n, device_name, data)
             rows.append(row)
             if row["status"] == "ok":
@@ -810,13 +911,13 @@ def main(argv):
                 failed += row["status"] == "failed"
                 log("%-24s n=%-10d %s: %s" % (name, n, row["status"], row["reason"]))
             try:
-                write_csv_atomic(output, meta, rows)
+                write_csv_atomic(output, meta, rows, columns)
             except OSError as e:
                 print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
                 return 1
         derive_speedups([r for r in rows if r["n"] == n])
         try:
-            write_csv_atomic(output, meta, rows)
+            write_csv_atomic(output, meta, rows, columns)
         except OSError as e:
             print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
             return 1

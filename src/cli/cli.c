@@ -32,6 +32,9 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --resume                  keep the rows already measured, measure the rest: from\n"
 "                            CSV.partial (an unfinished run) when there is one, else CSV\n"
 "  --dry-run                 print the plan and the memory it needs, measure nothing\n"
+"  --print-plan              print the plan as JSON on stdout (sizes, enabled variants with\n"
+"                            their ops, the stop rule, dtype, cache, the CSV columns) and\n"
+"                            exit 0; opens no backend, measures nothing\n"
 "  --profile N               print a kernel table (name, calls, time) per variant at N\n"
 "                            elements (same syntax, limits and memory check as --sizes)\n"
 "  --no-plot                 do not draw the charts after the sweep\n"
@@ -68,7 +71,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
-       OPT_VERSION };
+       OPT_VERSION, OPT_PRINT_PLAN };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -82,6 +85,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"set", required_argument, NULL, OPT_SET},
         {"resume", no_argument, NULL, OPT_RESUME},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"print-plan", no_argument, NULL, OPT_PRINT_PLAN},
         {"profile", required_argument, NULL, OPT_PROFILE},
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
@@ -121,6 +125,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         }
         case OPT_RESUME: cli->resume = true; break;
         case OPT_DRY_RUN: cli->dry_run = true; break;
+        case OPT_PRINT_PLAN: cli->print_plan = true; break;
         case OPT_PROFILE:
             /* Checked later, by the same parser, limits and memory check as --sizes. */
             cli->profile_size = optarg;

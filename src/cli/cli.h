@@ -18,6 +18,7 @@ struct fb_cli {
     struct fb_cli_override overrides[FB_CLI_MAX_OVERRIDES];
     int n_overrides;
     bool resume, dry_run, no_plot, quiet, help, version;
+    bool print_plan;                 /* --print-plan: the plan as JSON, nothing measured */
     const char *profile_size;        /* --profile N: kernel table at N elements (the text,
                                         checked like --sizes by main); NULL = off */
     const char *plot_files[FB_CLI_MAX_PLOT_FILES]; /* --plot: redraw from these CSVs */

@@ -1,0 +1,175 @@
+/* The plan as JSON (contract and shape in plan_json.h). */
+#include "output/plan_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "fb_build_config.h"
+#include "op_table.h"
+#include "output/csv_schema.h"
+#include "plan/variants.h"
+
+void fb_json_write_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\f': fputs("\\f", out); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* A double as a JSON number (JSON has no NaN or infinity: null). */
+static void write_number(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.17g", x);
+    else
+        fputs("null", out);
+}
+
+static const char *role_name(enum fb_variant_role role)
+{
+    switch (role) {
+    case FB_ROLE_COPY_CEILING: return "copy_ceiling";
+    case FB_ROLE_PLATFORM_REFERENCE: return "platform_reference";
+    case FB_ROLE_EAGER: return "eager";
+    case FB_ROLE_FUSED: return "fused";
+    }
+    return "unknown";
+}
+
+/* The table's "threshold, value" as a JSON list of names. */
+static void write_param_names(FILE *out, const char *names)
+{
+    fputc('[', out);
+    const char *p = names;
+    for (int first = 1; *p; first = 0) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        if (!first)
+            fputs(", ", out);
+        fb_json_write_string(out, name);
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    fputc(']', out);
+}
+
+static void write_op(FILE *out, const struct fb_chain_op *op, int first)
+{
+    const struct fb_op_info *info = &fb_op_infos[op->op];
+    fputs(first ? "" : ", ", out);
+    fputs("{\"op\": ", out);
+    fb_json_write_string(out, info->name);
+    fprintf(out, ", \"arity\": %d, \"ulp_bound\": %d, \"params\": [", info->arity,
+            info->ulp_bound);
+    for (int i = 0; i < info->n_params; i++) {
+        fputs(i ? ", " : "", out);
+        /* %.9g: a float's value, round-trippable. */
+        if (isfinite(op->params.v[i]))
+            fprintf(out, "%.9g", (double)op->params.v[i]);
+        else
+            fputs("null", out);
+    }
+    fputs("], \"param_names\": ", out);
+    write_param_names(out, info->param_names);
+    fputc('}', out);
+}
+
+/* The ops the variant computes, in order, over all its steps. */
+static void write_ops(FILE *out, const struct fb_variant *v)
+{
+    fputc('[', out);
+    int written = 0;
+    for (int s = 0; s < v->n_steps; s++) {
+        const struct fb_step *step = &v->steps[s];
+        if (step->kind == FB_STEP_MEMCPY)
+            continue;
+        for (int k = 0; k < step->chain.n_ops; k++)
+            write_op(out, &step->chain.ops[k], written++ == 0);
+    }
+    fputc(']', out);
+}
+
+/* The [chain NAME] of cfg that made variant v (eager_NAME, fused_NAME), or "". */
+static const char *chain_of(const struct fb_config *cfg, const struct fb_variant *v)
+{
+    for (size_t c = 0; c < cfg->n_chains; c++) {
+        char eager[FB_VARIANT_NAME_MAX + 8], fused[FB_VARIANT_NAME_MAX + 8];
+        snprintf(eager, sizeof eager, "eager_%s", cfg->chains[c].name);
+        snprintf(fused, sizeof fused, "fused_%s", cfg->chains[c].name);
+        if (strcmp(v->name, eager) == 0 || strcmp(v->name, fused) == 0)
+            return cfg->chains[c].name;
+    }
+    return "";
+}
+
+int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set)
+{
+    fputs("{\"fusebench\": ", out);
+    fb_json_write_string(out, FB_VERSION);
+    fputs(",\n \"config\": ", out);
+    fb_json_write_string(out, cfg->path);
+    fputs(",\n \"dtype\": ", out);
+    fb_json_write_string(out, cfg->dtype);
+    fputs(",\n \"cache\": ", out);
+    fb_json_write_string(out, fb_cache_mode_name(cfg->cache));
+    fputs(",\n \"label\": ", out);
+    fb_json_write_string(out, cfg->label);
+    fprintf(out, ",\n \"cpu_threads\": %d", cfg->cpu_threads);
+    fputs(",\n \"sizes\": [", out);
+    for (size_t i = 0; i < cfg->n_sizes; i++)
+        fprintf(out, "%s%" PRIu64, i ? ", " : "", cfg->sizes[i]);
+    fprintf(out, "],\n \"measure\": {\"warmup\": %d, \"min_reps\": %d, \"max_reps\": %d, "
+                 "\"min_time\": ",
+            cfg->warmup, cfg->min_reps, cfg->max_reps);
+    write_number(out, cfg->min_time_s);
+    fputs(", \"max_time\": ", out);
+    write_number(out, cfg->max_time_s);
+    fputs(", \"target_noise\": ", out);
+    write_number(out, cfg->target_noise);
+    fputs("},\n \"variants\": [", out);
+    int written = 0;
+    for (size_t i = 0; i < set->count; i++) {
+        if (!fb_variant_set_enabled(cfg, set, i))
+            continue;
+        const struct fb_variant *v = &set->v[i];
+        fputs(written++ ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+        fb_json_write_string(out, v->name);
+        fputs(", \"role\": ", out);
+        fb_json_write_string(out, role_name(v->role));
+        fputs(", \"pair\": ", out);
+        fb_json_write_string(out, v->pair);
+        fprintf(out, ", \"launches\": %d, \"elements_moved\": %d, \"chain\": ", v->launches,
+                v->elements_moved);
+        fb_json_write_string(out, chain_of(cfg, v));
+        fputs(", \"ops\": ", out);
+        write_ops(out, v);
+        fputc('}', out);
+    }
+    fputs("],\n \"columns\": [", out);
+    for (size_t i = 0; i < fb_csv_schema_count; i++) {
+        fputs(i ? ", " : "", out);
+        fb_json_write_string(out, fb_csv_schema[i].name);
+    }
+    fputs("]}\n", out);
+    return ferror(out) ? -1 : 0;
+}

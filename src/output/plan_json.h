@@ -1,0 +1,37 @@
+/* The plan of a run as JSON (fusebench CONFIG --print-plan), for tools that follow fusebench
+ * instead of re-implementing it (tools/torch_peer.py): the sizes, the enabled variants with
+ * their ops, the [measure] stop rule, dtype, cache and the CSV columns in the file's order.
+ *
+ * Shape (one object; numbers in JSON notation, parameters as written by %.9g):
+ *   {"fusebench": VERSION, "config": PATH, "dtype": "fp32", "cache": "warm"|"cold",
+ *    "label": TEXT, "cpu_threads": N (0 = all cores), "sizes": [8, ...],
+ *    "measure": {"warmup": N, "min_reps": N, "max_reps": N, "min_time": S, "max_time": S,
+ *                "target_noise": X},
+ *    "variants": [{"name": ..., "role": "copy_ceiling"|"platform_reference"|"eager"|"fused",
+ *                  "pair": "" or the fused variant's name, "launches": N,
+ *                  "elements_moved": N, "chain": NAME or "" (a [chain NAME] of the config),
+ *                  "ops": [{"op": "threshold", "arity": 1, "ulp_bound": 0,
+ *                           "params": [0, 0], "param_names": ["threshold", "value"]}, ...]},
+ *                 ...],
+ *    "columns": ["backend", ...]}
+ * "ops" is the chain the variant computes, in order (every step's ops; the handwritten
+ * fused_add_relu computes add, relu; memcpy: none); arity and ulp_bound are the op table's
+ * (kernels/op_table.h: 0 = exact, else a transcendental op). The column list is read from the CSV
+ * schema table at run time, so a column added there appears here by itself. */
+#ifndef FB_OUTPUT_PLAN_JSON_H
+#define FB_OUTPUT_PLAN_JSON_H
+
+#include <stdio.h>
+
+struct fb_config;
+struct fb_variant_set;
+
+/* Writes `s` as a JSON string (quoted; '"', '\\' and control bytes escaped, \uXXXX for the
+ * ones without a short form; other bytes, UTF-8 included, as they are). */
+void fb_json_write_string(FILE *out, const char *s);
+
+/* Writes the plan of cfg (its enabled variants of set, built from cfg) as one JSON object and
+ * a newline. Returns 0, or -1 when writing failed (ferror). */
+int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set);
+
+#endif
