@@ -14,7 +14,9 @@
 # A pair whose chain holds a transcendental op (a name with "trans" in it: the experiment's own
 # naming convention, see configs/chain-length.ini) is drawn with its own marker: there the CPU
 # computes more than it moves, and fusion's gain falls below the traffic model.
-# Rows without a pair (copy, memcpy, fused rows) and rows whose status is not ok are ignored.
+# Rows without a pair (copy, memcpy, fused rows), rows whose status is not ok, and eager rows
+# whose pair is also another row's pair (the built-in add_relu variants, which repeat add_k1)
+# are ignored.
 #
 # The chart is drawn into a temporary file beside the target and renamed over it only when
 # gnuplot succeeded. Exit status: 0 written; 1 gnuplot failed or nothing to draw; 2 usage or an
@@ -54,6 +56,8 @@ awk -F, -v out="$tmp/points.dat" -v meta="$tmp/meta.txt" '
         v = $col["variant"]; n = $col["n"]
         if ($col["status"] != "ok") next
         launches[v, n] = $col["launches"]; bytes[v, n] = $col["bytes_model"]
+        if (("pair" in col) && $col["pair"] != "")
+            paired_by[$col["pair"], n]++
         if (("pair" in col) && $col["pair"] != "" && ("speedup" in col) && $col["speedup"] != "") {
             eager[++count] = v; size[count] = n; pair[count] = $col["pair"]
             speedup[count] = $col["speedup"]
@@ -63,6 +67,10 @@ awk -F, -v out="$tmp/points.dat" -v meta="$tmp/meta.txt" '
         for (i = 1; i <= count; i++) {
             e = eager[i]; f = pair[i]; n = size[i]
             if (!((f, n) in launches) || launches[e, n] < 2 || launches[f, n] != 1) continue
+            # A chain'"'"'s fused variant is the pair of its eager variant alone; the built-in
+            # fused_add_relu is also the reference of eager_add_threshold and of the generic
+            # kernel, so the built-ins (which repeat add_k1) stay off this chart.
+            if (paired_by[f, n] != 1) continue
             k = launches[e, n] - 1
             le = launches[e, n]; be = bytes[e, n] / (4 * n); bf = bytes[f, n] / (4 * n)
             # write-allocate: every store also reads its line; eager has le stores, fused 1
