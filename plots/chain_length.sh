@@ -11,7 +11,7 @@
 #   launches: (k + 1) / 1               eager launches one kernel per op, fused one in all
 #   traffic:  (3 + 2k) / 3              array transfers, eager over fused (bytes_model ratio)
 # and, on a CPU (write-allocate: every store first reads its line), (4 + 3k) / 4.
-# A pair whose chain holds a transcendental op (a name with "trans" in it: the experiment's own
+# A pair whose chain holds a transcendental op (a chain of ops with a ULP bound, named with "trans" in it: the experiment's own
 # naming convention, see configs/chain-length.ini) is drawn with its own marker: there the CPU
 # computes more than it moves, and fusion's gain falls below the traffic model.
 # Rows without a pair (copy, memcpy, fused rows), rows whose status is not ok, and eager rows
@@ -115,7 +115,7 @@ plot x + 1 with lines dt 2 lw 1.5 lc rgb '#555555' title 'model: launches (k + 1
      for [i = 1:words(sizes)] '$tmp/sorted.dat' using 1:((\$2 == word(sizes, i) + 0 && \$7 == 0) ? \$3 : NaN) \
          with linespoints pt 7 ps 1.4 lw 2 lc rgb colour(i) title label(word(sizes, i) + 0), \
      for [i = 1:words(sizes)] '$tmp/sorted.dat' using 1:((\$2 == word(sizes, i) + 0 && \$7 == 1) ? \$3 : NaN) \
-         with points pt 5 ps 2 lc rgb colour(i) title label(word(sizes, i) + 0).', sigmoid/gelu chain'
+         with points pt 5 ps 2 lc rgb colour(i) title label(word(sizes, i) + 0).', transcendental chain'
 EOF
     if grep -qi "warning\|error" "$tmp/gnuplot.log"; then cat "$tmp/gnuplot.log" >&2; exit 1; fi
     mv -f "$tmp/chart.$fmt" "$outdir/$stem-speedup-k.$fmt" || exit 1
