@@ -42,7 +42,7 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.min_reps, 8);
     assert_int_equal(cfg.max_reps, 200);
     assert_true(cfg.min_time_s == 0.02);
-    assert_true(cfg.max_time_s == 0.5);
+    assert_true(cfg.max_time_s == 1.5);
     assert_true(cfg.target_noise == 0.02);
     assert_int_equal(cfg.cache, FB_CACHE_WARM);
     assert_true(cfg.cupti_activity);
