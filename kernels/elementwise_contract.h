@@ -57,6 +57,29 @@
  *   FLT_EVAL_METHOD == 0, true on x86-64 and AArch64.
  * - Rounding mode: round to nearest even on both; nothing here changes it.
  *
+ * fp16 and bf16 storage (kernels/dtype.h): every implementation widens the stored inputs to
+ * fp32 (exact), computes the op (or the whole fused chain) in fp32 exactly as above, and
+ * rounds the one result to the storage type when it stores it, to nearest even
+ * (kernels/dtype_convert.h). The result is a function of the stored inputs with one right
+ * answer per exact op, so the rule is the same, on the stored type's bits: the same 16 bits,
+ * except that any NaN matches a NaN (fb_dtype_result_matches). An eager chain stores (and so
+ * rounds) each temporary; the fused chain keeps them in fp32: the two may differ in the last
+ * bit of the type, and each is checked against a reference that does what it does (the
+ * runner's reference runs the variant's own steps). This is what PyTorch does for half
+ * tensors on both devices (computation in float, one rounding per stored result).
+ *
+ * The transcendental ops at fp16 and bf16: within FB_DTYPE_ULP_BOUND = 1 unit in the last
+ * place of the storage type, of the reference's fp32 result rounded to the type. Why 1 holds:
+ * the fp32 results of two implementations differ by at most B units of fp32 (the table's
+ * bound, at most 256), which is B x 2^-13 units of fp16 and B x 2^-16 of bf16 in the normal
+ * range (fp16's subnormal units are larger still): under 1/16 of the smaller unit just below
+ * a power of two, so the two fp32 values straddle at most one rounding boundary of the type
+ * and round to the same value or to neighbours (1 apart in the ordering of the type's bit
+ * patterns, even across a power of two). The reference's own double rounding
+ * (double -> fp32 -> the type) sits inside the same argument. An infinity only where one is
+ * expected, as for fp32: the ops that can reach fp16's overflow (gelu(x) = x for large x)
+ * are exact there (sigmoid(2u) is 1 exactly), so no result straddles 65520.
+ *
  * Plain C (C11 and C++), bits compared as uint32_t so that no float comparison (which would
  * call -0 equal to +0, and a NaN unequal to itself) is involved. */
 #ifndef FB_KERNELS_ELEMENTWISE_CONTRACT_H
@@ -64,6 +87,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "dtype.h"
 
 #ifdef __cplusplus
 #define FB_CONTRACT_INLINE inline
@@ -87,6 +112,29 @@ FB_CONTRACT_INLINE bool fb_result_matches(uint32_t expected, uint32_t got)
 }
 
 
+/* ---- at a storage type: the bits of one element of the type (16-bit ones zero-extended) ---- */
+
+/* The bound, in units of the storage type, for the transcendental ops at fp16 and bf16. */
+#define FB_DTYPE_ULP_BOUND 1
+
+/* True when the element with bits u of type d is a NaN. */
+FB_CONTRACT_INLINE bool fb_dtype_bits_are_nan(enum fb_dtype d, uint32_t u)
+{
+    if (d == FB_DTYPE_FP16)
+        return (u & 0x7fffu) > 0x7c00u;
+    if (d == FB_DTYPE_BF16)
+        return (u & 0x7fffu) > 0x7f80u;
+    return (u & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* fb_result_matches at type d. */
+FB_CONTRACT_INLINE bool fb_dtype_result_matches(enum fb_dtype d, uint32_t expected, uint32_t got)
+{
+    if (fb_dtype_bits_are_nan(d, expected))
+        return fb_dtype_bits_are_nan(d, got);
+    return got == expected;
+}
+
 /* The float's position on a line where consecutive floats are 1 apart and -0 == +0: the
  * distance between two non-NaN floats in units in the last place. */
 FB_CONTRACT_INLINE int64_t fb_bits_ordinal(uint32_t u)
@@ -109,6 +157,24 @@ FB_CONTRACT_INLINE bool fb_result_within_ulps(uint32_t expected, uint32_t got, i
         return expected == got;
     int64_t d = fb_bits_ordinal(expected) - fb_bits_ordinal(got);
     return (d < 0 ? -d : d) <= ulps;
+}
+
+/* fb_result_within_ulps at type d: for fp16 and bf16, the same rules on the 16-bit patterns
+ * (within `ulps` units of the type; NaN for NaN; an infinity only where expected). */
+FB_CONTRACT_INLINE bool fb_dtype_result_within_ulps(enum fb_dtype d, uint32_t expected,
+                                                    uint32_t got, int64_t ulps)
+{
+    if (d == FB_DTYPE_FP32)
+        return fb_result_within_ulps(expected, got, ulps);
+    if (fb_dtype_bits_are_nan(d, expected) || fb_dtype_bits_are_nan(d, got))
+        return fb_dtype_bits_are_nan(d, expected) && fb_dtype_bits_are_nan(d, got);
+    const uint32_t inf = d == FB_DTYPE_FP16 ? 0x7c00u : 0x7f80u;
+    if ((expected & 0x7fffu) == inf || (got & 0x7fffu) == inf)
+        return expected == got;
+    const int64_t oe = (expected & 0x8000u) ? -(int64_t)(expected & 0x7fffu) : (int64_t)expected;
+    const int64_t og = (got & 0x8000u) ? -(int64_t)(got & 0x7fffu) : (int64_t)got;
+    const int64_t diff = oe - og;
+    return (diff < 0 ? -diff : diff) <= ulps;
 }
 
 #endif

@@ -1,7 +1,16 @@
 /* The CUDA kernels themselves: one template per shape (unary, binary) and per path
- * (float4 vector, scalar), instantiated with the element operations of
- * kernels/elementwise_ops.h. Both paths of a shape share one loop (fb_unary_pass,
- * fb_binary_pass), templated over the item type (float4 or float) and the op.
+ * (16-byte vector, scalar), instantiated with the element operations of
+ * kernels/elementwise_ops.h and with the storage type T of the arrays: float (fp32),
+ * __half (fp16) or __nv_bfloat16 (bf16). Both paths of a shape share one loop
+ * (fb_unary_pass, fb_binary_pass), templated over the item type and the op. Items: on the
+ * vector path 16 bytes, a float4 (4 floats) or 8 halves (fb_fp16x8, fb_bf16x8: a uint4,
+ * loaded and stored as ld.global.v4.u32 / st.global.v4.u32); on the scalar path one element.
+ *
+ * Storage is T; arithmetic is fp32. An item's elements are widened to float (exact), the op
+ * computes in float, and the result is rounded once, to nearest even, when it is stored
+ * (__float2half_rn, __float2bfloat16_rn; kernels/dtype_convert.h states the rule the CPU and
+ * the host reference share). The generic fused kernel keeps a chain's intermediates in
+ * float: only its last result is rounded.
  *
  * This header is included by kernels/launchers.cu (nvcc, for the GPU) and by
  * tests/kernels/emulated_launchers.cpp (the host C++ compiler, with a small emulation of
@@ -16,8 +25,8 @@
  * flight per thread. Each load instruction of a warp reads 32 consecutive items, so every
  * access coalesces. The main loop runs while all P items exist; the fewer than P a thread
  * has left then go in one last turn, each load and store guarded, loads first (remainder).
- * On the vector path the last n % 4 floats, past the last whole float4, go one each to
- * threads 0 .. n % 4 - 1 (scalar tail). Every index in [0, n) is written exactly once,
+ * On the vector path the last n % L elements (L = 4 floats or 8 halves), past the last whole
+ * vector, go one each to threads 0 .. n % L - 1 (scalar tail). Every index in [0, n) is written exactly once,
  * which test_kernels_emulated checks by running these very loops over items that count
  * their reads and writes.
  *
@@ -32,6 +41,11 @@
 
 #include <stdint.h>
 
+#ifdef __CUDACC__
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+
 #include "elementwise_ops.h"
 #include "launch_plan.h"
 
@@ -41,6 +55,8 @@
  * (and ignore it) on GPUs with fewer threads per SM, and nvcc accepts only one of the two.
  * ptx_audit.py checks the registers and that nothing spills. */
 #define FB_KERNEL_REGISTERS 32
+/* The generic fused kernel with transcendental ops on 16-bit storage (fb_chain_functor). */
+#define FB_CHAIN_HALF_REGISTERS 48
 
 /* Loads per input per turn of a table op's kernels: FB_LOADS_PER_INPUT(arity) (4 for one
  * input, 2 for two), except for the transcendental ops (ULP_BOUND > 0): 2, because expf's
@@ -87,11 +103,16 @@ struct fb_add_relu_op {
  *   41 registers (ptxas -v, no cap) and spilled at 32; it gets 40 (ptx_audit.py checks: no
  *   spill) and so 65536 / (40 x 128) = 12 resident blocks per SM, which its grid uses
  *   (launch_plan.h). Such a chain is compute-heavy (expf per element per op): 3/4 of the
- *   threads in flight cost it less than spilling would. */
-template <bool Exact>
+ *   threads in flight cost it less than spilling would.
+ * - Exact = false on fp16 / bf16 storage (Registers = FB_CHAIN_HALF_REGISTERS, 48): a vector
+ *   item is 8 elements, not 4, so 8 widened floats per input are live where a float4 gives
+ *   4; the binary vector kernel needs 46 registers (ptxas -v, no cap) and spilled 16 bytes
+ *   at 40 however the lanes were ordered. It gets 48: 65536 / (48 x 128) = 10 blocks per
+ *   SM. */
+template <bool Exact, int Registers = (Exact ? FB_KERNEL_REGISTERS : 40)>
 struct fb_chain_functor {
     static constexpr int loads_per_input = 2;
-    static constexpr int registers = Exact ? FB_KERNEL_REGISTERS : 40;
+    static constexpr int registers = Registers;
     static constexpr int blocks_per_sm = 65536 / (registers * FB_BLOCK_THREADS) < FB_BLOCKS_PER_SM
                                              ? 65536 / (registers * FB_BLOCK_THREADS)
                                              : FB_BLOCKS_PER_SM;
@@ -123,7 +144,75 @@ struct fb_chain_functor {
 };
 
 
-/* An op applied to one item: a float, or each lane of a float4. */
+/* ---- storage types ---- */
+
+/* 16 bytes of fp16 or bf16: 8 elements, two per 32-bit word (element 2k in the low half of
+ * word k, as in memory on a little-endian GPU). A uint4 inside, so that a copy is one
+ * 16-byte load or store; two types, so that the item says how to widen its lanes. */
+struct fb_fp16x8 {
+    uint4 bits;
+};
+struct fb_bf16x8 {
+    uint4 bits;
+};
+
+/* Per storage type T: its vector item and the number of elements in one. */
+template <typename T>
+struct fb_storage;
+template <>
+struct fb_storage<float> {
+    typedef float4 vector;
+    static constexpr int lanes = 4;
+};
+template <>
+struct fb_storage<__half> {
+    typedef fb_fp16x8 vector;
+    static constexpr int lanes = 8;
+};
+template <>
+struct fb_storage<__nv_bfloat16> {
+    typedef fb_bf16x8 vector;
+    static constexpr int lanes = 8;
+};
+
+/* One 16-bit element widened to float (exact), and a float rounded to one (to nearest
+ * even, a NaN kept a NaN), by the toolkit's conversions. */
+__device__ inline float fb_widen(__half x)
+{
+    return __half2float(x);
+}
+__device__ inline float fb_widen(__nv_bfloat16 x)
+{
+    return __bfloat162float(x);
+}
+__device__ inline __half fb_narrow(__half, float v)
+{
+    return __float2half_rn(v);
+}
+__device__ inline __nv_bfloat16 fb_narrow(__nv_bfloat16, float v)
+{
+    return __float2bfloat16_rn(v);
+}
+
+/* A lane's 16 bits widened, and a float rounded to 16 bits, for each vector type. */
+__device__ inline float fb_lane_widen(const fb_fp16x8 &, unsigned short bits)
+{
+    return __half2float(__ushort_as_half(bits));
+}
+__device__ inline float fb_lane_widen(const fb_bf16x8 &, unsigned short bits)
+{
+    return __bfloat162float(__ushort_as_bfloat16(bits));
+}
+__device__ inline unsigned short fb_lane_narrow(const fb_fp16x8 &, float v)
+{
+    return __half_as_ushort(__float2half_rn(v));
+}
+__device__ inline unsigned short fb_lane_narrow(const fb_bf16x8 &, float v)
+{
+    return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+}
+/* An op applied to one item: a float, each lane of a float4, a 16-bit element or each lane
+ * of a vector of 8 (widened, computed in float, rounded once). */
 template <typename Op>
 __device__ inline float fb_apply(const Op &op, float x)
 {
@@ -144,17 +233,93 @@ __device__ inline float4 fb_apply(const Op &op, float4 a, float4 b)
 {
     return make_float4(op(a.x, b.x), op(a.y, b.y), op(a.z, b.z), op(a.w, b.w));
 }
+template <typename Op>
+__device__ inline __half fb_apply(const Op &op, __half x)
+{
+    return fb_narrow(x, op(fb_widen(x)));
+}
+template <typename Op>
+__device__ inline __half fb_apply(const Op &op, __half a, __half b)
+{
+    return fb_narrow(a, op(fb_widen(a), fb_widen(b)));
+}
+template <typename Op>
+__device__ inline __nv_bfloat16 fb_apply(const Op &op, __nv_bfloat16 x)
+{
+    return fb_narrow(x, op(fb_widen(x)));
+}
+template <typename Op>
+__device__ inline __nv_bfloat16 fb_apply(const Op &op, __nv_bfloat16 a, __nv_bfloat16 b)
+{
+    return fb_narrow(a, op(fb_widen(a), fb_widen(b)));
+}
+/* 8 lanes: widened, the op lane by lane in float, rounded back; one 32-bit word (two
+ * lanes) at a time, so that only two floats are live (the transcendental ops' bf16 kernels
+ * spilled with all eight). */
+template <typename Op, typename V>
+__device__ inline V fb_apply8(const Op &op, const V &x)
+{
+    const V kind = V();
+    uint32_t w[4] = {x.bits.x, x.bits.y, x.bits.z, x.bits.w};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float lo = op(fb_lane_widen(kind, (unsigned short)w[k]));
+        const float hi = op(fb_lane_widen(kind, (unsigned short)(w[k] >> 16)));
+        w[k] = (uint32_t)fb_lane_narrow(kind, lo) | ((uint32_t)fb_lane_narrow(kind, hi) << 16);
+    }
+    V out;
+    out.bits = make_uint4(w[0], w[1], w[2], w[3]);
+    return out;
+}
+template <typename Op, typename V>
+__device__ inline V fb_apply8(const Op &op, const V &a, const V &b)
+{
+    const V kind = V();
+    uint32_t w[4] = {a.bits.x, a.bits.y, a.bits.z, a.bits.w};
+    const uint32_t u[4] = {b.bits.x, b.bits.y, b.bits.z, b.bits.w};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float lo = op(fb_lane_widen(kind, (unsigned short)w[k]),
+                            fb_lane_widen(kind, (unsigned short)u[k]));
+        const float hi = op(fb_lane_widen(kind, (unsigned short)(w[k] >> 16)),
+                            fb_lane_widen(kind, (unsigned short)(u[k] >> 16)));
+        w[k] = (uint32_t)fb_lane_narrow(kind, lo) | ((uint32_t)fb_lane_narrow(kind, hi) << 16);
+    }
+    V out;
+    out.bits = make_uint4(w[0], w[1], w[2], w[3]);
+    return out;
+}
+template <typename Op>
+__device__ inline fb_fp16x8 fb_apply(const Op &op, fb_fp16x8 x)
+{
+    return fb_apply8(op, x);
+}
+template <typename Op>
+__device__ inline fb_fp16x8 fb_apply(const Op &op, fb_fp16x8 a, fb_fp16x8 b)
+{
+    return fb_apply8(op, a, b);
+}
+template <typename Op>
+__device__ inline fb_bf16x8 fb_apply(const Op &op, fb_bf16x8 x)
+{
+    return fb_apply8(op, x);
+}
+template <typename Op>
+__device__ inline fb_bf16x8 fb_apply(const Op &op, fb_bf16x8 a, fb_bf16x8 b)
+{
+    return fb_apply8(op, a, b);
+}
 
-/* The chain on the four lanes of a float4: each op's switch taken once for all four lanes
- * (not once per lane), then the op applied lane by lane. */
-template <bool Exact>
-__device__ inline void fb_chain_op4(const struct fb_chain_op &op, float v[4], const float *w)
+/* The chain on the N lanes of a vector (4 of a float4, 8 of 8 halves): each op's switch
+ * taken once for all lanes (not once per lane), then the op applied lane by lane. */
+template <bool Exact, int N>
+__device__ inline void fb_chain_opN(const struct fb_chain_op &op, float v[N], const float *w)
 {
     switch (op.op) {
 #define FB_CHAIN_OP4_CASE(name, arity, n_params, param_names, ulp)                             \
     case FB_OPID_##name:                                                                       \
         if (!Exact || (ulp) == 0) {                                                            \
-            for (int l = 0; l < 4; l++)                                                        \
+            for (int l = 0; l < N; l++)                                                        \
                 v[l] = fb_op_##name(v[l], w ? w[l] : 0.0f, op.params);                         \
             return;                                                                            \
         }                                                                                      \
@@ -164,11 +329,11 @@ __device__ inline void fb_chain_op4(const struct fb_chain_op &op, float v[4], co
     default:
         break;
     }
-    for (int l = 0; l < 4; l++)
+    for (int l = 0; l < N; l++)
         v[l] = __builtin_nanf("");
 }
-template <bool Exact>
-__device__ inline float4 fb_chain_apply4(const fb_chain_functor<Exact> &f, float4 a,
+template <bool Exact, int R>
+__device__ inline float4 fb_chain_apply4(const fb_chain_functor<Exact, R> &f, float4 a,
                                          const float4 *b)
 {
     float v[4] = {a.x, a.y, a.z, a.w};
@@ -176,21 +341,74 @@ __device__ inline float4 fb_chain_apply4(const fb_chain_functor<Exact> &f, float
     if (b) {
         w[0] = b->x, w[1] = b->y, w[2] = b->z, w[3] = b->w;
     }
-    fb_chain_op4<Exact>(f.chain.ops[0], v, b ? w : NULL);
+    fb_chain_opN<Exact, 4>(f.chain.ops[0], v, b ? w : NULL);
 #pragma unroll 1
     for (int k = 1; k < f.chain.n_ops; k++)
-        fb_chain_op4<Exact>(f.chain.ops[k], v, NULL);
+        fb_chain_opN<Exact, 4>(f.chain.ops[k], v, NULL);
     return make_float4(v[0], v[1], v[2], v[3]);
 }
-template <bool Exact>
-__device__ inline float4 fb_apply(const fb_chain_functor<Exact> &f, float4 x)
+template <bool Exact, int R>
+__device__ inline float4 fb_apply(const fb_chain_functor<Exact, R> &f, float4 x)
 {
     return fb_chain_apply4(f, x, NULL);
 }
-template <bool Exact>
-__device__ inline float4 fb_apply(const fb_chain_functor<Exact> &f, float4 a, float4 b)
+template <bool Exact, int R>
+__device__ inline float4 fb_apply(const fb_chain_functor<Exact, R> &f, float4 a, float4 b)
 {
     return fb_chain_apply4(f, a, &b);
+}
+/* The chain on 8 halves: widened, every op in float, rounded once. The first op takes its
+ * lanes straight from the input words (so the inputs' 16 bits die as they are widened: 8
+ * floats live after it, as many as a float4 pair), then each later op runs over the 8 lanes
+ * with its switch taken once. */
+template <bool Exact, int R, typename V>
+__device__ inline V fb_chain_apply8(const fb_chain_functor<Exact, R> &f, const V &a, const V *b)
+{
+    const uint32_t wa[4] = {a.bits.x, a.bits.y, a.bits.z, a.bits.w};
+    float v[8], w[8];
+#pragma unroll
+    for (int l = 0; l < 8; l++)
+        v[l] = fb_lane_widen(a, (unsigned short)(wa[l / 2] >> (16 * (l % 2))));
+    if (b) {
+        const uint32_t wb[4] = {b->bits.x, b->bits.y, b->bits.z, b->bits.w};
+#pragma unroll
+        for (int l = 0; l < 8; l++)
+            w[l] = fb_lane_widen(a, (unsigned short)(wb[l / 2] >> (16 * (l % 2))));
+    }
+    fb_chain_opN<Exact, 8>(f.chain.ops[0], v, b ? w : NULL);
+#pragma unroll 1
+    for (int k = 1; k < f.chain.n_ops; k++)
+        fb_chain_opN<Exact, 8>(f.chain.ops[k], v, NULL);
+    uint32_t out[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+        out[k] = (uint32_t)fb_lane_narrow(a, v[2 * k]) |
+                 ((uint32_t)fb_lane_narrow(a, v[2 * k + 1]) << 16);
+    V r;
+    r.bits = make_uint4(out[0], out[1], out[2], out[3]);
+    return r;
+}
+template <bool Exact, int R>
+__device__ inline fb_fp16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_fp16x8 x)
+{
+    return fb_chain_apply8(f, x, (const fb_fp16x8 *)NULL);
+}
+template <bool Exact, int R>
+__device__ inline fb_fp16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_fp16x8 a,
+                                     fb_fp16x8 b)
+{
+    return fb_chain_apply8(f, a, &b);
+}
+template <bool Exact, int R>
+__device__ inline fb_bf16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_bf16x8 x)
+{
+    return fb_chain_apply8(f, x, (const fb_bf16x8 *)NULL);
+}
+template <bool Exact, int R>
+__device__ inline fb_bf16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_bf16x8 a,
+                                     fb_bf16x8 b)
+{
+    return fb_chain_apply8(f, a, &b);
 }
 
 /* First global thread index and grid stride, in 64 bits: blockIdx.x * blockDim.x overflows
@@ -270,43 +488,48 @@ __device__ inline void fb_binary_pass(const Item *__restrict__ a, const Item *__
             c[i + k * stride] = fb_apply(op, u[k], v[k]);
 }
 
-template <typename Op>
+/* The kernels, per op and storage type T (float, __half, __nv_bfloat16). The vector path
+ * reads and writes 16-byte items (fb_storage<T>::vector); the n % lanes elements past the
+ * last whole one go to the scalar tail. */
+template <typename Op, typename T>
 __global__ void __maxnreg__(Op::registers)
-    fb_unary_vector_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, Op op)
+    fb_unary_vector_kernel(const T *__restrict__ x, T *__restrict__ y, int64_t n, Op op)
 {
-    const int64_t vectors = n / FB_VECTOR_FLOATS;
-    fb_unary_pass<Op::loads_per_input>(reinterpret_cast<const float4 *>(x),
-                                         reinterpret_cast<float4 *>(y), vectors, op);
-    const int64_t tail = vectors * FB_VECTOR_FLOATS + fb_thread_index();
+    typedef typename fb_storage<T>::vector V;
+    const int64_t vectors = n / fb_storage<T>::lanes;
+    fb_unary_pass<Op::loads_per_input>(reinterpret_cast<const V *>(x), reinterpret_cast<V *>(y),
+                                       vectors, op);
+    const int64_t tail = vectors * fb_storage<T>::lanes + fb_thread_index();
     if (tail < n)
-        y[tail] = op(x[tail]);
+        y[tail] = fb_apply(op, x[tail]);
 }
 
-template <typename Op>
+template <typename Op, typename T>
 __global__ void __maxnreg__(Op::registers)
-    fb_unary_scalar_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, Op op)
+    fb_unary_scalar_kernel(const T *__restrict__ x, T *__restrict__ y, int64_t n, Op op)
 {
     fb_unary_pass<Op::loads_per_input>(x, y, n, op);
 }
 
-template <typename Op>
+template <typename Op, typename T>
 __global__ void __maxnreg__(Op::registers)
-    fb_binary_vector_kernel(const float *__restrict__ a, const float *__restrict__ b,
-                            float *__restrict__ c, int64_t n, Op op)
+    fb_binary_vector_kernel(const T *__restrict__ a, const T *__restrict__ b,
+                            T *__restrict__ c, int64_t n, Op op)
 {
-    const int64_t vectors = n / FB_VECTOR_FLOATS;
-    fb_binary_pass<Op::loads_per_input>(reinterpret_cast<const float4 *>(a),
-                                          reinterpret_cast<const float4 *>(b),
-                                          reinterpret_cast<float4 *>(c), vectors, op);
-    const int64_t tail = vectors * FB_VECTOR_FLOATS + fb_thread_index();
+    typedef typename fb_storage<T>::vector V;
+    const int64_t vectors = n / fb_storage<T>::lanes;
+    fb_binary_pass<Op::loads_per_input>(reinterpret_cast<const V *>(a),
+                                        reinterpret_cast<const V *>(b),
+                                        reinterpret_cast<V *>(c), vectors, op);
+    const int64_t tail = vectors * fb_storage<T>::lanes + fb_thread_index();
     if (tail < n)
-        c[tail] = op(a[tail], b[tail]);
+        c[tail] = fb_apply(op, a[tail], b[tail]);
 }
 
-template <typename Op>
+template <typename Op, typename T>
 __global__ void __maxnreg__(Op::registers)
-    fb_binary_scalar_kernel(const float *__restrict__ a, const float *__restrict__ b,
-                            float *__restrict__ c, int64_t n, Op op)
+    fb_binary_scalar_kernel(const T *__restrict__ a, const T *__restrict__ b,
+                            T *__restrict__ c, int64_t n, Op op)
 {
     fb_binary_pass<Op::loads_per_input>(a, b, c, n, op);
 }

@@ -3,7 +3,9 @@
  * Each launcher plans the launch (kernels/launch_plan.h), launches one kernel on the given
  * stream (none when n == 0), checks the launch with cudaGetLastError, and returns FB_OK or
  * FB_ERR_RUNTIME with "call (file:line): message" in err. Launches are asynchronous: the
- * caller synchronizes. Pointers are device pointers; n is a 64-bit element count.
+ * caller synchronizes. Pointers are device pointers to arrays of n elements of the storage
+ * type `dtype` (kernels/dtype.h: fp32, fp16, bf16; computed in fp32, rounded once at the
+ * store); n is a 64-bit element count.
  * The only header of kernels/ that host C code includes. */
 #ifndef FB_KERNELS_KERNELS_H
 #define FB_KERNELS_KERNELS_H
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "dtype.h"
 #include "op_table.h"
 
 #ifdef __cplusplus
@@ -25,16 +28,17 @@ struct fb_cuda_launch_context {
 /* One kernel of op `op` of the table (kernels/op_table.h) with its parameters: c = op(a)
  * for a unary op (b is ignored, may be NULL), c = op(a, b) for a binary one. */
 int fb_cuda_op(const struct fb_cuda_launch_context *ctx, enum fb_op_id op,
-               struct fb_op_params params, const float *a, const float *b, float *c, int64_t n,
-               struct fb_error *err);
+               struct fb_op_params params, enum fb_dtype dtype, const void *a, const void *b,
+               void *c, int64_t n, struct fb_error *err);
 /* The generic fused kernel: c = the chain's ops applied in registers, in one kernel; the
  * first op reads a (unary) or a and b (binary). FB_ERR_RUNTIME for an empty or too long
  * chain. */
 int fb_cuda_chain(const struct fb_cuda_launch_context *ctx, const struct fb_chain *chain,
-                  const float *a, const float *b, float *c, int64_t n, struct fb_error *err);
+                  enum fb_dtype dtype, const void *a, const void *b, void *c, int64_t n,
+                  struct fb_error *err);
 /* The handwritten fused kernel: c = relu(a + b). */
-int fb_cuda_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
-                     float *c, int64_t n, struct fb_error *err);
+int fb_cuda_add_relu(const struct fb_cuda_launch_context *ctx, enum fb_dtype dtype,
+                     const void *a, const void *b, void *c, int64_t n, struct fb_error *err);
 
 #ifdef __cplusplus
 }

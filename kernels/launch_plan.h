@@ -47,7 +47,7 @@
 #define FB_BLOCK_THREADS 128
 #define FB_BLOCKS_PER_SM 16 /* 2048 resident threads per SM / 128 */
 #define FB_VECTOR_FLOATS 4  /* one 16-byte float4 */
-#define FB_VECTOR_BYTES 16
+#define FB_VECTOR_BYTES 16  /* a vector item: 4 floats, or 8 fp16 / bf16 elements */
 #define FB_LOADS_PER_THREAD 4 /* loads in flight per thread per turn, all inputs together */
 /* Loads per input per turn for a kernel with `inputs` inputs (1 or 2): 4 or 2. */
 #define FB_LOADS_PER_INPUT(inputs) (FB_LOADS_PER_THREAD / (inputs))
@@ -84,19 +84,21 @@ FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
     return fb_grid_blocks_per_sm(items, FB_BLOCKS_PER_SM, sm_count);
 }
 
-/* The plan for n elements of a kernel with `per_input` loads per input per turn and at most
- * blocks_per_sm resident blocks per SM, over up to three pointers (pass NULL for unused
- * ones). A work item is one thread's turn of the main loop: per_input vectors (or floats, on
- * the scalar path) of each input. The vector path also needs n % 4 threads for its scalar
- * tail, so it takes max(ceil((n / 4) / per_input), n % 4) work items, the scalar one
- * ceil(n / per_input). Kernels of other than the default shape: the transcendental ops (2
- * loads per input) and the generic fused kernel (2 per input; 12 blocks per SM when it
- * holds transcendental ops), kernels/elementwise_kernels.cuh. */
-FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_shaped(int64_t n, int per_input,
-                                                           int blocks_per_sm, const void *p0,
-                                                           const void *p1, const void *p2,
-                                                           int sm_count)
+/* The plan for n elements of `elem_bytes` bytes each (4: fp32, 2: fp16 and bf16; a 16-byte
+ * vector holds L = 16 / elem_bytes of them) of a kernel with `per_input` loads per input per
+ * turn and at most blocks_per_sm resident blocks per SM, over up to three pointers (pass
+ * NULL for unused ones). A work item is one thread's turn of the main loop: per_input
+ * vectors (or elements, on the scalar path) of each input. The vector path also needs n % L
+ * threads for its scalar tail, so it takes max(ceil((n / L) / per_input), n % L) work
+ * items, the scalar one ceil(n / per_input). Kernels of other than the default shape: the
+ * transcendental ops (2 loads per input) and the generic fused kernel (2 per input; 12
+ * blocks per SM when it holds transcendental ops), kernels/elementwise_kernels.cuh. */
+FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_typed(int64_t n, int elem_bytes,
+                                                          int per_input, int blocks_per_sm,
+                                                          const void *p0, const void *p1,
+                                                          const void *p2, int sm_count)
 {
+    const int64_t lanes = FB_VECTOR_BYTES / elem_bytes;
     struct fb_launch_plan plan;
     plan.threads = FB_BLOCK_THREADS;
     plan.vector = fb_is_vector_aligned(p0) && (!p1 || fb_is_vector_aligned(p1)) &&
@@ -107,7 +109,7 @@ FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_shaped(int64_t n, int per_in
     }
     int64_t items;
     if (plan.vector) {
-        int64_t vectors = n / FB_VECTOR_FLOATS, tail = n % FB_VECTOR_FLOATS;
+        int64_t vectors = n / lanes, tail = n % lanes;
         items = (vectors + per_input - 1) / per_input;
         if (items < tail)
             items = tail;
@@ -116,6 +118,15 @@ FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_shaped(int64_t n, int per_in
     }
     plan.blocks = fb_grid_blocks_per_sm(items, blocks_per_sm, sm_count);
     return plan;
+}
+
+/* The same for fp32 elements. */
+FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_shaped(int64_t n, int per_input,
+                                                           int blocks_per_sm, const void *p0,
+                                                           const void *p1, const void *p2,
+                                                           int sm_count)
+{
+    return fb_plan_launch_typed(n, 4, per_input, blocks_per_sm, p0, p1, p2, sm_count);
 }
 
 /* The default shape for a kernel with `inputs` inputs (1 or 2): FB_LOADS_PER_INPUT(inputs)

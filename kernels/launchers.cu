@@ -19,12 +19,12 @@ static int check_launch(const char *kernel, const char *file, int line, struct f
     return fb_cuda_check(status, call, file, line, err);
 }
 
-template <typename Op>
-static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
-                        float *y, int64_t n, Op op, struct fb_error *err)
+template <typename Op, typename T>
+static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const T *x, T *y,
+                        int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, x, y,
-                                                 NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
+                                                Op::blocks_per_sm, x, y, NULL, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -35,12 +35,12 @@ static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, con
     return check_launch(name, __FILE__, __LINE__, err);
 }
 
-template <typename Op>
-static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                         const float *b, float *c, int64_t n, Op op, struct fb_error *err)
+template <typename Op, typename T>
+static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const T *a,
+                         const T *b, T *c, int64_t n, Op op, struct fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, a, b,
-                                                 c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
+                                                Op::blocks_per_sm, a, b, c, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -53,38 +53,57 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
     return check_launch(name, __FILE__, __LINE__, err);
 }
 
-/* The launcher of each op of the table, by arity: a unary op runs the unary kernels on x
- * (b is ignored), a binary one the binary kernels on a and b. */
+/* The launcher of a kernel by arity (known at compile time, so that only the kernels that
+ * exist are instantiated): a unary op runs the unary kernels on a (b is ignored), a binary
+ * one the binary kernels on a and b. */
 template <int Arity>
 struct fb_launch_by_arity;
 template <>
 struct fb_launch_by_arity<1> {
-    template <typename Op>
-    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                   const float *, float *c, int64_t n, Op op, struct fb_error *err)
+    template <typename Op, typename T>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const T *a, const T *,
+                   T *c, int64_t n, Op op, struct fb_error *err)
     {
         return launch_unary(ctx, name, a, c, n, op, err);
     }
 };
 template <>
 struct fb_launch_by_arity<2> {
-    template <typename Op>
-    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                   const float *b, float *c, int64_t n, Op op, struct fb_error *err)
+    template <typename Op, typename T>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const T *a, const T *b,
+                   T *c, int64_t n, Op op, struct fb_error *err)
     {
         return launch_binary(ctx, name, a, b, c, n, op, err);
     }
 };
 
+/* One kernel on arrays of the storage type `dtype`: the launcher's void pointers typed. */
+template <int Arity, typename Op>
+static int launch_typed(const fb_cuda_launch_context *ctx, const char *name, enum fb_dtype dtype,
+                        const void *a, const void *b, void *c, int64_t n, Op op,
+                        struct fb_error *err)
+{
+    typedef fb_launch_by_arity<Arity> L;
+    switch (dtype) {
+    case FB_DTYPE_FP32:
+        return L::run(ctx, name, (const float *)a, (const float *)b, (float *)c, n, op, err);
+    case FB_DTYPE_FP16:
+        return L::run(ctx, name, (const __half *)a, (const __half *)b, (__half *)c, n, op, err);
+    case FB_DTYPE_BF16:
+        return L::run(ctx, name, (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
+                      (__nv_bfloat16 *)c, n, op, err);
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "%s: unknown dtype %d", name, (int)dtype);
+}
+
 extern "C" int fb_cuda_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
-                          struct fb_op_params params, const float *a, const float *b, float *c,
-                          int64_t n, struct fb_error *err)
+                          struct fb_op_params params, enum fb_dtype dtype, const void *a,
+                          const void *b, void *c, int64_t n, struct fb_error *err)
 {
     switch (op) {
 #define FB_CUDA_OP_CASE(name, arity, n_params, param_names, ulp)                               \
     case FB_OPID_##name:                                                                       \
-        return fb_launch_by_arity<arity>::run(ctx, #name, a, b, c, n, fb_##name##_op{params},  \
-                                              err);
+        return launch_typed<arity>(ctx, #name, dtype, a, b, c, n, fb_##name##_op{params}, err);
         FB_OP_TABLE(FB_CUDA_OP_CASE)
 #undef FB_CUDA_OP_CASE
     default:
@@ -94,8 +113,8 @@ extern "C" int fb_cuda_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
 }
 
 extern "C" int fb_cuda_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
-                             const float *a, const float *b, float *c, int64_t n,
-                             struct fb_error *err)
+                             enum fb_dtype dtype, const void *a, const void *b, void *c,
+                             int64_t n, struct fb_error *err)
 {
     if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
         (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
@@ -103,16 +122,38 @@ extern "C" int fb_cuda_chain(const fb_cuda_launch_context *ctx, const struct fb_
     const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
     if (fb_chain_is_exact(chain)) {
         const fb_chain_functor<true> f{*chain};
-        return binary ? launch_binary(ctx, "chain", a, b, c, n, f, err)
-                      : launch_unary(ctx, "chain", a, c, n, f, err);
+        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, err)
+                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, err);
     }
+    /* with transcendental ops: 40 registers on fp32, 48 on 16-bit storage
+     * (elementwise_kernels.cuh says why) */
+    typedef fb_launch_by_arity<1> U;
+    typedef fb_launch_by_arity<2> B;
     const fb_chain_functor<false> f{*chain};
-    return binary ? launch_binary(ctx, "chain", a, b, c, n, f, err)
-                  : launch_unary(ctx, "chain", a, c, n, f, err);
+    const fb_chain_functor<false, FB_CHAIN_HALF_REGISTERS> h{*chain};
+    switch (dtype) {
+    case FB_DTYPE_FP32:
+        return binary ? B::run(ctx, "chain", (const float *)a, (const float *)b, (float *)c, n, f,
+                               err)
+                      : U::run(ctx, "chain", (const float *)a, (const float *)b, (float *)c, n, f,
+                               err);
+    case FB_DTYPE_FP16:
+        return binary ? B::run(ctx, "chain", (const __half *)a, (const __half *)b, (__half *)c, n,
+                               h, err)
+                      : U::run(ctx, "chain", (const __half *)a, (const __half *)b, (__half *)c, n,
+                               h, err);
+    case FB_DTYPE_BF16:
+        return binary ? B::run(ctx, "chain", (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
+                               (__nv_bfloat16 *)c, n, h, err)
+                      : U::run(ctx, "chain", (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
+                               (__nv_bfloat16 *)c, n, h, err);
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "chain: unknown dtype %d", (int)dtype);
 }
 
-extern "C" int fb_cuda_add_relu(const fb_cuda_launch_context *ctx, const float *a,
-                                const float *b, float *c, int64_t n, struct fb_error *err)
+extern "C" int fb_cuda_add_relu(const fb_cuda_launch_context *ctx, enum fb_dtype dtype,
+                                const void *a, const void *b, void *c, int64_t n,
+                                struct fb_error *err)
 {
-    return launch_binary(ctx, "add_relu", a, b, c, n, fb_add_relu_op{}, err);
+    return launch_typed<2>(ctx, "add_relu", dtype, a, b, c, n, fb_add_relu_op{}, err);
 }

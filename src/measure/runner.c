@@ -177,8 +177,8 @@ int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_bu
                          struct fb_error *err)
 {
     const size_t bytes = (size_t)n * sizeof(float);
-    fb_fill_random(sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
-    fb_fill_random(sb->host_b, n, sw->seed ^ ((uint64_t)n * 2 + 1));
+    fb_fill_random(FB_DTYPE_FP32, sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
+    fb_fill_random(FB_DTYPE_FP32, sb->host_b, n, sw->seed ^ ((uint64_t)n * 2 + 1));
     int rc = FB_OK;
     if (sb->dev[FB_BUF_A])
         rc = sw->ops->upload(sw->backend, sb->dev[FB_BUF_A], sb->host_a, bytes, err);
@@ -214,10 +214,11 @@ static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
         return rc;
     /* The reference's temporaries can share host_want with its output: every op is
      * elementwise, so a step reads tmp[i] before it writes c[i] at the same place. */
-    fb_reference_run(call->variant, sb->host_a, sb->host_b, sb->host_want, sb->host_want, n);
+    fb_reference_run(call->variant, FB_DTYPE_FP32, sb->host_a, sb->host_b, sb->host_want,
+                     sb->host_want, n);
     /* Exact variants: the same bits (but NaN payloads); with transcendental ops: within the
      * ULP bound of their ops (reference.h says how, and why). */
-    int64_t bad = fb_first_mismatch_ulps(sb->host_out, sb->host_want, n,
+    int64_t bad = fb_first_mismatch_ulps(FB_DTYPE_FP32, sb->host_out, sb->host_want, n,
                                          fb_variant_ulp_bound(call->variant));
     if (bad >= 0)
         return fb_fail(err, FB_ERR_VERIFY,

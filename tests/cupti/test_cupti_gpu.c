@@ -136,7 +136,8 @@ static void each_add_call_is_one_counted_kernel(void **state)
         if (fb_cuda_cache_flush(&fx->launch, fx->flush, fx->flush_bytes, &err) != FB_OK)
             fail_msg("fb_cuda_cache_flush: %s", err.msg);
         const struct fb_op_params none = {{0.0f, 0.0f}};
-        if (fb_cuda_op(&fx->launch, FB_OPID_add, none, fx->a, fx->b, fx->c, fx->n, &err) != FB_OK)
+        if (fb_cuda_op(&fx->launch, FB_OPID_add, none, FB_DTYPE_FP32, fx->a, fx->b, fx->c, fx->n,
+                       &err) != FB_OK)
             fail_msg("fb_cuda_op(add): %s", err.msg);
     }
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -169,7 +170,8 @@ static int run_add(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
     const struct fb_op_params none = {{0.0f, 0.0f}};
-    int rc = fb_cuda_op(&fx->launch, FB_OPID_add, none, fx->a, fx->b, fx->c, fx->n, err);
+    int rc = fb_cuda_op(&fx->launch, FB_OPID_add, none, FB_DTYPE_FP32, fx->a, fx->b, fx->c,
+                        fx->n, err);
     if (rc == FB_OK)
         rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
     return rc;

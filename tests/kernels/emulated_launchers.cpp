@@ -6,9 +6,11 @@
  * What passing the kernel checks through these launchers proves:
  * - indexing: every element of [0, n) is written, with the right operation, and nothing
  *   outside it (kernel_check's guards), for each size and sm_count tested;
- * - the vector path (float4 loads and stores: the main loop of 4 loads per input per turn
- *   for one input, 2 for two, the last partial turn, and the scalar tail of n % 4 elements
- *   taken by the first threads), and the scalar path (the same loops over floats);
+ * - the vector path (16-byte items, a float4 or 8 fp16 / bf16 lanes packed in a uint4: the
+ *   main loop of 4 loads per input per turn for one input, 2 for two, the last partial
+ *   turn, and the scalar tail of n % 4 (fp32) or n % 8 (fp16, bf16) elements taken by the
+ *   first threads), and the scalar path (the same loops over single elements), at every
+ *   storage type: the lanes' packing and order, and one rounding per stored element;
  * - grid-stride coverage: with sm_count 2 the grid is 32 blocks, so at 2^20 elements each
  *   thread takes 17 or 33 turns; with 132 (an H200) sizes around one full wave make the
  *   main loop run once, and once plus a partial turn;
@@ -101,36 +103,35 @@ static int record(const fb_launch_plan &plan, const char *name, fb_emu_launch *l
     return FB_OK;
 }
 
-template <typename Op>
-static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const float *x,
-                        float *y, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
+template <typename Op, typename T>
+static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const T *x, T *y,
+                        int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, x, y,
-                                                 NULL, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
+                                                Op::blocks_per_sm, x, y, NULL, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
     if (plan.vector)
-        run_grid(plan, fb_unary_vector_kernel<Op>, x, y, n, op);
+        run_grid(plan, fb_unary_vector_kernel<Op, T>, x, y, n, op);
     else
-        run_grid(plan, fb_unary_scalar_kernel<Op>, x, y, n, op);
+        run_grid(plan, fb_unary_scalar_kernel<Op, T>, x, y, n, op);
     return FB_OK;
 }
 
-template <typename Op>
-static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                         const float *b, float *c, int64_t n, Op op, fb_emu_launch *launch,
-                         fb_error *err)
+template <typename Op, typename T>
+static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const T *a,
+                         const T *b, T *c, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
-    fb_launch_plan plan = fb_plan_launch_shaped(n, Op::loads_per_input, Op::blocks_per_sm, a, b,
-                                                 c, ctx->sm_count);
+    fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
+                                                Op::blocks_per_sm, a, b, c, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
     if (plan.vector)
-        run_grid(plan, fb_binary_vector_kernel<Op>, a, b, c, n, op);
+        run_grid(plan, fb_binary_vector_kernel<Op, T>, a, b, c, n, op);
     else
-        run_grid(plan, fb_binary_scalar_kernel<Op>, a, b, c, n, op);
+        run_grid(plan, fb_binary_scalar_kernel<Op, T>, a, b, c, n, op);
     return FB_OK;
 }
 
@@ -139,34 +140,53 @@ template <int Arity>
 struct fb_emu_by_arity;
 template <>
 struct fb_emu_by_arity<1> {
-    template <typename Op>
-    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                   const float *, float *c, int64_t n, Op op, fb_emu_launch *launch,
-                   fb_error *err)
+    template <typename Op, typename T>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const T *a, const T *,
+                   T *c, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
     {
         return launch_unary(ctx, name, a, c, n, op, launch, err);
     }
 };
 template <>
 struct fb_emu_by_arity<2> {
-    template <typename Op>
-    static int run(const fb_cuda_launch_context *ctx, const char *name, const float *a,
-                   const float *b, float *c, int64_t n, Op op, fb_emu_launch *launch,
-                   fb_error *err)
+    template <typename Op, typename T>
+    static int run(const fb_cuda_launch_context *ctx, const char *name, const T *a, const T *b,
+                   T *c, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
     {
         return launch_binary(ctx, name, a, b, c, n, op, launch, err);
     }
 };
 
+/* One kernel on arrays of the storage type `dtype`, as launchers.cu's launch_typed. */
+template <int Arity, typename Op>
+static int launch_typed(const fb_cuda_launch_context *ctx, const char *name, enum fb_dtype dtype,
+                        const void *a, const void *b, void *c, int64_t n, Op op,
+                        fb_emu_launch *launch, fb_error *err)
+{
+    typedef fb_emu_by_arity<Arity> L;
+    switch (dtype) {
+    case FB_DTYPE_FP32:
+        return L::run(ctx, name, (const float *)a, (const float *)b, (float *)c, n, op, launch,
+                      err);
+    case FB_DTYPE_FP16:
+        return L::run(ctx, name, (const __half *)a, (const __half *)b, (__half *)c, n, op,
+                      launch, err);
+    case FB_DTYPE_BF16:
+        return L::run(ctx, name, (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
+                      (__nv_bfloat16 *)c, n, op, launch, err);
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "%s: unknown dtype %d", name, (int)dtype);
+}
+
 extern "C" int fb_emu_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
-                         struct fb_op_params params, const float *a, const float *b, float *c,
-                         int64_t n, fb_emu_launch *launch, fb_error *err)
+                         struct fb_op_params params, enum fb_dtype dtype, const void *a,
+                         const void *b, void *c, int64_t n, fb_emu_launch *launch, fb_error *err)
 {
     switch (op) {
 #define FB_EMU_OP_CASE(name, arity, n_params, param_names, ulp)                                \
     case FB_OPID_##name:                                                                       \
-        return fb_emu_by_arity<arity>::run(ctx, #name, a, b, c, n, fb_##name##_op{params},     \
-                                           launch, err);
+        return launch_typed<arity>(ctx, #name, dtype, a, b, c, n, fb_##name##_op{params},      \
+                                   launch, err);
         FB_OP_TABLE(FB_EMU_OP_CASE)
 #undef FB_EMU_OP_CASE
     default:
@@ -176,8 +196,8 @@ extern "C" int fb_emu_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
 }
 
 extern "C" int fb_emu_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
-                            const float *a, const float *b, float *c, int64_t n,
-                            fb_emu_launch *launch, fb_error *err)
+                            enum fb_dtype dtype, const void *a, const void *b, void *c,
+                            int64_t n, fb_emu_launch *launch, fb_error *err)
 {
     if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
         (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
@@ -185,19 +205,25 @@ extern "C" int fb_emu_chain(const fb_cuda_launch_context *ctx, const struct fb_c
     const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
     if (fb_chain_is_exact(chain)) {
         const fb_chain_functor<true> f{*chain};
-        return binary ? launch_binary(ctx, "chain", a, b, c, n, f, launch, err)
-                      : launch_unary(ctx, "chain", a, c, n, f, launch, err);
+        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, launch, err)
+                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, launch, err);
     }
-    const fb_chain_functor<false> f{*chain};
-    return binary ? launch_binary(ctx, "chain", a, b, c, n, f, launch, err)
-                  : launch_unary(ctx, "chain", a, c, n, f, launch, err);
+    /* with transcendental ops: 40 registers on fp32, 48 on 16-bit storage, as launchers.cu */
+    if (dtype == FB_DTYPE_FP32) {
+        const fb_chain_functor<false> f{*chain};
+        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, launch, err)
+                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, launch, err);
+    }
+    const fb_chain_functor<false, FB_CHAIN_HALF_REGISTERS> h{*chain};
+    return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, h, launch, err)
+                  : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, h, launch, err);
 }
 
-extern "C" int fb_emu_add_relu(const fb_cuda_launch_context *ctx, const float *a,
-                               const float *b, float *c, int64_t n, fb_emu_launch *launch,
-                               fb_error *err)
+extern "C" int fb_emu_add_relu(const fb_cuda_launch_context *ctx, enum fb_dtype dtype,
+                               const void *a, const void *b, void *c, int64_t n,
+                               fb_emu_launch *launch, fb_error *err)
 {
-    return launch_binary(ctx, "add_relu", a, b, c, n, fb_add_relu_op{}, launch, err);
+    return launch_typed<2>(ctx, "add_relu", dtype, a, b, c, n, fb_add_relu_op{}, launch, err);
 }
 
 extern "C" int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread)

@@ -24,19 +24,20 @@ extern "C" {
 
 struct fb_emu_launch {
     bool launched;  /* false for n == 0: nothing is launched, as on the GPU */
-    bool vector;    /* the float4 kernel ran; false: the scalar kernel */
+    bool vector;    /* the 16-byte vector kernel ran; false: the scalar kernel */
     int64_t blocks; /* gridDim.x */
     int threads;    /* blockDim.x */
 };
 
 int fb_emu_op(const struct fb_cuda_launch_context *ctx, enum fb_op_id op,
-              struct fb_op_params params, const float *a, const float *b, float *c, int64_t n,
-              struct fb_emu_launch *launch, struct fb_error *err);
+              struct fb_op_params params, enum fb_dtype dtype, const void *a, const void *b,
+              void *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
 int fb_emu_chain(const struct fb_cuda_launch_context *ctx, const struct fb_chain *chain,
-                 const float *a, const float *b, float *c, int64_t n,
+                 enum fb_dtype dtype, const void *a, const void *b, void *c, int64_t n,
                  struct fb_emu_launch *launch, struct fb_error *err);
-int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, const float *a, const float *b,
-                    float *c, int64_t n, struct fb_emu_launch *launch, struct fb_error *err);
+int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, enum fb_dtype dtype,
+                    const void *a, const void *b, void *c, int64_t n,
+                    struct fb_emu_launch *launch, struct fb_error *err);
 
 /* The kernels' own index helpers (fb_thread_index, fb_grid_stride) evaluated at the given
  * coordinates, so a test can check their 64-bit arithmetic at indices past 2^32 without

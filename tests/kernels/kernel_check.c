@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "dtype_convert.h"
 #include "elementwise_contract.h"
 
 /* The reference below relies on a float add being rounded to float, not carried in a wider
@@ -38,16 +39,33 @@
  * where any NaN would be an acceptable result. */
 #define KC_POISON_BITS 0xffffffffu
 #define KC_POISON_QUIETS_TO 0xffbfffffu
+/* fp16 and bf16: 0xffff is a negative NaN with every payload bit set in both. No result can
+ * be it either: it would take an input NaN 0xffff, or one that quiets to it (fp16 0xfdff,
+ * bf16 0xffbf), and kc_draw16 draws none of them. */
+#define KC_POISON_BITS16 0xffffu
+
+/* The poison at a storage type, and the bytes of one element. */
+static uint32_t poison_bits(enum fb_dtype d)
+{
+    return d == FB_DTYPE_FP32 ? KC_POISON_BITS : KC_POISON_BITS16;
+}
+
+static size_t elem_bytes(enum fb_dtype d)
+{
+    return d == FB_DTYPE_FP32 ? 4 : 2;
+}
 
 /* Around every boundary of every implementation: the 4 floats of a vector, one thread's
  * turn of the CUDA main loop (4 loads per input for one input, 2 each for two: 16 and 8
  * floats on the vector path, 4 and 2 on the scalar one), the 128-thread block, a block's
  * turn (2048 and 1024 floats vector, 512 and 256 scalar), odd tails, and a size large enough
  * for the grid-stride loop to turn. kc_check_op_at_grid_boundaries adds one wave of a grid. */
+/* fp16 and bf16 move 8 elements per vector, so their turns are twice as long: 32 and 16
+ * elements per thread, 4096 and 2048 per block (4095..4097, 8195). */
 const int64_t kc_sizes[] = {0,    1,    2,    3,    4,    5,    7,    8,    9,    15,
                             16,   17,   31,   32,   33,   127,  128,  129,  255,  256,
                             257,  511,  512,  513,  1023, 1024, 1025, 2047, 2048, 2049,
-                            2051, 4099, (INT64_C(1) << 20) + 5};
+                            2051, 4095, 4096, 4097, 4099, 8195, (INT64_C(1) << 20) + 5};
 const size_t kc_size_count = sizeof kc_sizes / sizeof kc_sizes[0];
 
 /* Equal offsets 0..3: with a 64-byte aligned base only offset 0 is 16-byte aligned, so the
@@ -72,7 +90,7 @@ const size_t kc_param_pair_count = sizeof kc_param_pairs / sizeof kc_param_pairs
 
 struct kc_job kc_op_job(enum fb_op_id op, float p0, float p1)
 {
-    struct kc_job job = {.kind = KC_OP, .chain = {.n_ops = 1}};
+    struct kc_job job = {.kind = KC_OP, .chain = {.n_ops = 1}, .dtype = FB_DTYPE_FP32};
     job.chain.ops[0].op = op;
     job.chain.ops[0].params.v[0] = p0;
     job.chain.ops[0].params.v[1] = p1;
@@ -81,7 +99,7 @@ struct kc_job kc_op_job(enum fb_op_id op, float p0, float p1)
 
 struct kc_job kc_add_relu_job(void)
 {
-    struct kc_job job = {.kind = KC_ADD_RELU, .chain = {.n_ops = 2}};
+    struct kc_job job = {.kind = KC_ADD_RELU, .chain = {.n_ops = 2}, .dtype = FB_DTYPE_FP32};
     job.chain.ops[0].op = FB_OPID_add;
     job.chain.ops[1].op = FB_OPID_relu;
     return job;
@@ -89,8 +107,19 @@ struct kc_job kc_add_relu_job(void)
 
 struct kc_job kc_chain_job(const struct fb_chain *chain)
 {
-    struct kc_job job = {.kind = KC_CHAIN, .chain = *chain};
+    struct kc_job job = {.kind = KC_CHAIN, .chain = *chain, .dtype = FB_DTYPE_FP32};
     return job;
+}
+
+struct kc_job kc_job_in(struct kc_job job, enum fb_dtype dtype)
+{
+    job.dtype = dtype;
+    return job;
+}
+
+const char *kc_dtype_name(enum fb_dtype dtype)
+{
+    return dtype == FB_DTYPE_FP16 ? "fp16" : dtype == FB_DTYPE_BF16 ? "bf16" : "fp32";
 }
 
 int kc_job_is_binary(const struct kc_job *job)
@@ -98,8 +127,21 @@ int kc_job_is_binary(const struct kc_job *job)
     return fb_op_infos[job->chain.ops[0].op].arity == 2;
 }
 
-/* "gelu", "threshold(0.5, -2)", "add_relu", "chain[mul, bias(0.5), relu]" */
+/* "gelu", "threshold(0.5, -2)", "add_relu", "chain[mul, bias(0.5), relu]", with " fp16" or
+ * " bf16" after it for those types */
+static const char *job_name_fp32(const struct kc_job *job, char *buf, size_t size);
 const char *kc_job_name(const struct kc_job *job, char *buf, size_t size)
+{
+    job_name_fp32(job, buf, size);
+    if (job->dtype != FB_DTYPE_FP32) {
+        size_t len = strlen(buf);
+        if (len < size)
+            snprintf(buf + len, size - len, " %s", kc_dtype_name(job->dtype));
+    }
+    return buf;
+}
+
+static const char *job_name_fp32(const struct kc_job *job, char *buf, size_t size)
 {
     if (job->kind == KC_ADD_RELU) {
         snprintf(buf, size, "add_relu");
@@ -120,25 +162,28 @@ const char *kc_job_name(const struct kc_job *job, char *buf, size_t size)
 }
 
 /* The ULP bound the job's output is checked with: the last op's (a transcendental op comes
- * only last in a checked chain), 0 for add_relu and exact ops. */
+ * only last in a checked chain), 0 for add_relu and exact ops; on fp16 and bf16 storage 1
+ * unit of the type for a transcendental op (FB_DTYPE_ULP_BOUND, elementwise_contract.h). */
 static int64_t job_ulp_bound(const struct kc_job *job)
 {
     if (job->kind == KC_ADD_RELU)
         return 0;
-    return fb_op_infos[job->chain.ops[job->chain.n_ops - 1].op].ulp_bound;
+    const int64_t bound = fb_op_infos[job->chain.ops[job->chain.n_ops - 1].op].ulp_bound;
+    return job->dtype != FB_DTYPE_FP32 && bound > 0 ? FB_DTYPE_ULP_BOUND : bound;
 }
 
 struct kc_shape kc_job_shape(const struct kc_job *job)
 {
-    struct kc_shape shape = {kc_job_is_binary(job) ? 2 : 1, 0, 16};
+    struct kc_shape shape = {kc_job_is_binary(job) ? 2 : 1, 0, 16,
+                             job->dtype == FB_DTYPE_FP32 ? 4 : 8};
     shape.per_input = 4 / shape.inputs;
     int transcendental = 0;
     for (int k = 0; k < job->chain.n_ops; k++)
         transcendental |= fb_op_infos[job->chain.ops[k].op].ulp_bound > 0;
     if (job->kind == KC_CHAIN) {
         shape.per_input = 2;
-        if (transcendental)
-            shape.blocks_per_sm = 12; /* 65536 registers / (40 x 128 threads) */
+        if (transcendental) /* 65536 registers / (40 or 48 x 128 threads) */
+            shape.blocks_per_sm = job->dtype == FB_DTYPE_FP32 ? 12 : 10;
     } else if (transcendental) {
         shape.per_input = 2;
     }
@@ -286,11 +331,131 @@ static uint32_t kc_draw(uint64_t *rng, float th)
     return bits;
 }
 
+/* ---- fp16 and bf16, written out again (the reference's own conversions) ---- */
+
+/* 16 bits of fp16 or bf16 widened to fp32 bits: exact. fp16 through _Float16 where the
+ * compiler has it (libgcc's conversion, independent of kernels/dtype_convert.h), else by
+ * the definition (normal: rebias; subnormal: m x 2^-24; Inf/NaN: exponent 255). */
+static uint32_t ref_widen(enum fb_dtype d, uint32_t h)
+{
+    if (d == FB_DTYPE_BF16)
+        return h << 16;
+#ifdef __FLT16_MANT_DIG__
+    _Float16 x;
+    uint16_t h16 = (uint16_t)h;
+    memcpy(&x, &h16, sizeof x);
+    return float_bits((float)x);
+#else
+    const uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ffu;
+    if (e == 31)
+        return sign | 0x7f800000u | (m << 13);
+    if (e == 0)
+        return sign | float_bits((float)m * 0x1p-24f);
+    return sign | ((e + 112) << 23) | (m << 13);
+#endif
+}
+
+/* fp32 bits rounded to the 16-bit type, to nearest even; a NaN gives some NaN. fp16 through
+ * _Float16 where the compiler has it; bf16 by comparing the dropped half with the midpoint
+ * (no carry trick, unlike dtype_convert.h). */
+static uint32_t ref_narrow(enum fb_dtype d, uint32_t u)
+{
+    if (d == FB_DTYPE_BF16) {
+        if (fb_bits_are_nan(u))
+            return 0x7fc0u;
+        uint32_t kept = u >> 16, dropped = u & 0xffffu;
+        if (dropped > 0x8000u || (dropped == 0x8000u && (kept & 1u)))
+            kept++; /* up to the next magnitude: into the exponent, to Inf at the top */
+        return kept;
+    }
+#ifdef __FLT16_MANT_DIG__
+    _Float16 x = (_Float16)bits_float(u);
+    uint16_t h;
+    memcpy(&h, &x, sizeof h);
+    return h;
+#else
+    return fb_fp16_from_float(bits_float(u)); /* no second implementation at hand */
+#endif
+}
+
+static bool dtype_bits_are_nan(enum fb_dtype d, uint32_t u)
+{
+    return fb_dtype_bits_are_nan(d, u);
+}
+
+/* The 16-bit values that break elementwise kernels, per type (fp16, bf16). */
+static const uint32_t special16[2][18] = {
+    {0x7e00u, 0xfe00u, 0x7e12u, 0xfd01u, 0x7c01u, 0xfd23u, /* NaNs: quiet, signalling */
+     0x7c00u, 0xfc00u, 0x0000u, 0x8000u,                   /* +-Inf, +-0 */
+     0x7bffu, 0xfbffu, 0x0400u, 0x8400u,                   /* +-65504, +-2^-14 */
+     0x0001u, 0x8001u, 0x03ffu, 0x3c00u},                  /* subnormals, 1 */
+    {0x7fc0u, 0xffc0u, 0x7fc5u, 0xff81u, 0x7f81u, 0xff85u,
+     0x7f80u, 0xff80u, 0x0000u, 0x8000u,
+     0x7f7fu, 0xff7fu, 0x0080u, 0x8080u,
+     0x0001u, 0x8001u, 0x007fu, 0x3f80u},
+};
+
+/* The next 16-bit value after x towards +inf (dir > 0) or -inf; x is finite. */
+static uint32_t bits_step16(uint32_t x, int dir)
+{
+    bool negative = x & 0x8000u;
+    uint32_t magnitude = x & 0x7fffu;
+    if (magnitude == 0)
+        return dir > 0 ? 0x0001u : 0x8001u;
+    if (negative == (dir < 0))
+        return x + 1;
+    return x - 1;
+}
+
+/* One 16-bit input element, the mix of kc_draw: special values (1/16), random subnormals
+ * (1/16), values at and next to the threshold rounded to the type and to zero (2/16), raw
+ * random patterns (2/16) and ordinary values uniform in [-4, 4) rounded to the type. */
+static uint32_t kc_draw16(uint64_t *rng, float th, enum fb_dtype d)
+{
+    const int t = d == FB_DTYPE_BF16;
+    const uint32_t frac_mask = t ? 0x7fu : 0x3ffu;
+    uint64_t r = rng_next(rng);
+    uint32_t hi = (uint32_t)(r >> 32), bits;
+    switch (r & 15) {
+    case 0:
+        bits = special16[t][hi % 18];
+        break;
+    case 1:
+        bits = ((hi >> 16) & 0x8000u) | ((hi & frac_mask) ? (hi & frac_mask) : 1u);
+        break;
+    case 2:
+    case 3: {
+        uint32_t centre = (r & 16) ? ref_narrow(d, float_bits(th)) : ((r & 32) ? 0x8000u : 0u);
+        if (dtype_bits_are_nan(d, centre) || (centre & 0x7fffu) == (t ? 0x7f80u : 0x7c00u))
+            centre = 0;
+        switch ((r >> 6) % 4) {
+        case 0: bits = centre; break;
+        case 1: bits = bits_step16(centre, +1); break;
+        case 2: bits = bits_step16(centre, -1); break;
+        default: bits = centre ^ 0x8000u; break;
+        }
+        break;
+    }
+    case 4:
+    case 5:
+        bits = hi & 0xffffu;
+        break;
+    default:
+        bits = ref_narrow(d, float_bits((float)(int32_t)hi * 0x1p-29f));
+        break;
+    }
+    /* the poison, and the signalling NaN that quiets to it */
+    if (bits == KC_POISON_BITS16 || bits == (t ? 0xffbfu : 0xfdffu))
+        bits = t ? 0x3f80u : 0x3c00u;
+    return bits;
+}
+
 static uint64_t case_seed(uint64_t seed, const struct kc_job *job, int64_t n,
                           struct kc_offsets o)
 {
     uint64_t s = seed, parts[3 + 2 * FB_CHAIN_MAX_OPS] = {
-        (uint64_t)job->kind, (uint64_t)n, (uint64_t)(o.a | o.b << 8 | o.c << 16)};
+        (uint64_t)job->kind | (uint64_t)job->dtype << 8, (uint64_t)n,
+        (uint64_t)(o.a | o.b << 8 | o.c << 16)};
     for (int k = 0; k < job->chain.n_ops; k++)
         parts[3 + 2 * k] = (uint64_t)job->chain.ops[k].op,
                       parts[4 + 2 * k] = (uint64_t)float_bits(job->chain.ops[k].params.v[0])
@@ -373,7 +538,7 @@ static uint32_t ref_op(enum fb_op_id op, uint32_t x, uint32_t y, struct fb_op_pa
     return 0;
 }
 
-static uint32_t ref_job(const struct kc_job *job, uint32_t a, uint32_t b)
+static uint32_t ref_job_fp32(const struct kc_job *job, uint32_t a, uint32_t b)
 {
     if (job->kind == KC_ADD_RELU)
         return ref_relu(ref_add(a, b));
@@ -383,12 +548,49 @@ static uint32_t ref_job(const struct kc_job *job, uint32_t a, uint32_t b)
     return v;
 }
 
+/* The job's result for inputs a, b (bits of job->dtype): on fp16 and bf16 the inputs
+ * widened, the job computed in fp32 as for fp32 storage, its one result rounded. */
+static uint32_t ref_job(const struct kc_job *job, uint32_t a, uint32_t b)
+{
+    if (job->dtype == FB_DTYPE_FP32)
+        return ref_job_fp32(job, a, b);
+    return ref_narrow(job->dtype,
+                      ref_job_fp32(job, ref_widen(job->dtype, a), ref_widen(job->dtype, b)));
+}
+
 /* The contract's comparison for the job (kernels/elementwise_contract.h). */
 static bool job_result_matches(const struct kc_job *job, uint32_t expected, uint32_t got)
 {
     const int64_t bound = job_ulp_bound(job);
-    return bound > 0 ? fb_result_within_ulps(expected, got, bound)
-                     : fb_result_matches(expected, got);
+    return bound > 0 ? fb_dtype_result_within_ulps(job->dtype, expected, got, bound)
+                     : fb_dtype_result_matches(job->dtype, expected, got);
+}
+
+/* Element bits to and from the packed arrays an implementation sees. */
+static void pack_bits(enum fb_dtype d, const uint32_t *bits, size_t count, void *out)
+{
+    if (d == FB_DTYPE_FP32) {
+        memcpy(out, bits, count * sizeof(uint32_t));
+        return;
+    }
+    for (size_t j = 0; j < count; j++)
+        ((uint16_t *)out)[j] = (uint16_t)bits[j];
+}
+
+static void unpack_bits(enum fb_dtype d, const void *in, size_t count, uint32_t *bits)
+{
+    if (d == FB_DTYPE_FP32) {
+        memcpy(bits, in, count * sizeof(uint32_t));
+        return;
+    }
+    for (size_t j = 0; j < count; j++)
+        bits[j] = ((const uint16_t *)in)[j];
+}
+
+/* An element's value for messages. */
+static double bits_value(enum fb_dtype d, uint32_t u)
+{
+    return (double)bits_float(d == FB_DTYPE_FP32 ? u : ref_widen(d, u));
 }
 
 /* ---- one case ---- */
@@ -451,14 +653,16 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
                          const uint32_t *expect, const uint32_t *got)
 {
     const size_t start = KC_GUARD + (size_t)k->off.c, end = start + (size_t)k->n;
+    const enum fb_dtype d = k->job->dtype;
+    const uint32_t poison = poison_bits(d);
     size_t wrong = 0, first = 0;
     for (size_t j = 0; j < k->total; j++) {
         bool ok;
         if (j < start || j >= end) {
-            ok = got[j] == KC_POISON_BITS;
+            ok = got[j] == poison;
         } else {
             uint32_t e = expect[j - start], g = got[j];
-            ok = g != KC_POISON_BITS && job_result_matches(k->job, e, g);
+            ok = g != poison && job_result_matches(k->job, e, g);
         }
         if (!ok && wrong++ == 0)
             first = j;
@@ -475,21 +679,21 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
     size_t i = first - start;
     uint32_t a = ha[KC_GUARD + k->off.a + i];
     uint32_t b = hb ? hb[KC_GUARD + k->off.b + i] : 0;
-    if (got[first] == KC_POISON_BITS)
+    if (got[first] == poison)
         fail_msg("%s: %zu wrong elements; first: element %zu was not written (still the "
-                 "0xffffffff poison)",
-                 what, wrong, i);
+                 "0x%" PRIx32 " poison)",
+                 what, wrong, i, poison);
     char inputs[96];
     if (hb)
         snprintf(inputs, sizeof inputs, "a=0x%08" PRIx32 " (%g), b=0x%08" PRIx32 " (%g)", a,
-                 (double)bits_float(a), b, (double)bits_float(b));
+                 bits_value(d, a), b, bits_value(d, b));
     else
-        snprintf(inputs, sizeof inputs, "x=0x%08" PRIx32 " (%g)", a, (double)bits_float(a));
+        snprintf(inputs, sizeof inputs, "x=0x%08" PRIx32 " (%g)", a, bits_value(d, a));
     fail_msg("%s: %zu wrong elements; first: element %zu, %s: expected 0x%08" PRIx32
              " (%g)%s, got 0x%08" PRIx32 " (%g)",
-             what, wrong, i, inputs, expect[i], (double)bits_float(expect[i]),
+             what, wrong, i, inputs, expect[i], bits_value(d, expect[i]),
              job_ulp_bound(k->job) > 0 ? " within the ULP bound" : "", got[first],
-             (double)bits_float(got[first]));
+             bits_value(d, got[first]));
 }
 
 void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t n,
@@ -509,31 +713,41 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
         k.off.b = 0;
     assert_true(n >= 0 && offsets.a >= 0 && offsets.a <= KC_MAX_OFFSET && offsets.b >= 0 &&
                 offsets.b <= KC_MAX_OFFSET && offsets.c >= 0 && offsets.c <= KC_MAX_OFFSET);
-    const size_t bytes = k.total * sizeof(uint32_t);
+    const enum fb_dtype d = job->dtype;
+    const bool wide = d == FB_DTYPE_FP32;
+    const size_t es = elem_bytes(d);
+    const size_t bytes = k.total * es, bits_bytes = k.total * sizeof(uint32_t);
 
-    uint32_t *ha = malloc(bytes), *hb = binary ? malloc(bytes) : NULL;
-    uint32_t *got = malloc(bytes), *expect = malloc((size_t)n * sizeof(uint32_t) + 4);
+    /* the elements' bits, one uint32_t each (16-bit types in the low half) */
+    uint32_t *ha = malloc(bits_bytes), *hb = binary ? malloc(bits_bytes) : NULL;
+    uint32_t *got = malloc(bits_bytes), *expect = malloc((size_t)n * sizeof(uint32_t) + 4);
+    void *packed = malloc(bytes); /* what is uploaded and downloaded */
     assert_non_null(ha);
     assert_non_null(got);
     assert_non_null(expect);
+    assert_non_null(packed);
     if (binary)
         assert_non_null(hb);
 
     /* Inputs fill their whole allocation, guards included: a stray read finds data. */
     uint64_t rng = k.seed;
     for (size_t j = 0; j < k.total; j++)
-        ha[j] = kc_draw(&rng, threshold);
+        ha[j] = wide ? kc_draw(&rng, threshold) : kc_draw16(&rng, threshold, d);
     if (binary) {
         for (size_t j = 0; j < k.total; j++)
-            hb[j] = kc_draw(&rng, threshold);
+            hb[j] = wide ? kc_draw(&rng, threshold) : kc_draw16(&rng, threshold, d);
         /* Sums at and next to zero, where add_relu's relu decides: b = -a gives +0, b one
          * step off -a gives the smallest differences (subnormals among them). */
+        const uint32_t sign = wide ? 0x80000000u : 0x8000u;
+        const uint32_t inf = wide ? 0x7f800000u : d == FB_DTYPE_FP16 ? 0x7c00u : 0x7f80u;
         for (int64_t i = 0; i < n; i++) {
             uint64_t r = rng_next(&rng);
             uint32_t a = ha[KC_GUARD + offsets.a + i], *b = &hb[KC_GUARD + offsets.b + i];
-            if (fb_bits_are_nan(a) || (a & 0x7fffffffu) == 0x7f800000u || (r & 7) > 1)
+            if (dtype_bits_are_nan(d, a) || (a & (sign - 1)) == inf || (r & 7) > 1)
                 continue;
-            *b = (r & 8) ? a ^ 0x80000000u : bits_step(a ^ 0x80000000u, (r & 16) ? 1 : -1);
+            const int dir = (r & 16) ? 1 : -1;
+            *b = (r & 8) ? a ^ sign
+                         : (wide ? bits_step(a ^ sign, dir) : bits_step16(a ^ sign, dir));
         }
     }
     for (int64_t i = 0; i < n; i++)
@@ -546,22 +760,28 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
         KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
     KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
     assert_true((uintptr_t)da % 64 == 0 && (uintptr_t)dc % 64 == 0 && (uintptr_t)db % 64 == 0);
-    KC_CALL(&k, impl->upload(impl->ctx, da, ha, bytes, err));
-    if (binary)
-        KC_CALL(&k, impl->upload(impl->ctx, db, hb, bytes, err));
+    pack_bits(d, ha, k.total, packed);
+    KC_CALL(&k, impl->upload(impl->ctx, da, packed, bytes, err));
+    if (binary) {
+        pack_bits(d, hb, k.total, packed);
+        KC_CALL(&k, impl->upload(impl->ctx, db, packed, bytes, err));
+    }
     KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
 
-    const float *pa = (const float *)da + KC_GUARD + offsets.a;
-    const float *pb = binary ? (const float *)db + KC_GUARD + offsets.b : NULL;
-    float *pc = (float *)dc + KC_GUARD + offsets.c;
+    const void *pa = (const char *)da + (KC_GUARD + offsets.a) * es;
+    const void *pb = binary ? (const char *)db + (KC_GUARD + offsets.b) * es : NULL;
+    void *pc = (char *)dc + (KC_GUARD + offsets.c) * es;
     KC_CALL(&k, impl->run(impl->ctx, job, pa, pb, pc, n, err));
 
-    KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
+    KC_CALL(&k, impl->download(impl->ctx, packed, dc, bytes, err));
+    unpack_bits(d, packed, k.total, got);
     check_output(&k, ha, hb, expect, got);
-    KC_CALL(&k, impl->download(impl->ctx, got, da, bytes, err));
+    KC_CALL(&k, impl->download(impl->ctx, packed, da, bytes, err));
+    unpack_bits(d, packed, k.total, got);
     check_input_unchanged(&k, binary ? "a" : "x", ha, got);
     if (binary) {
-        KC_CALL(&k, impl->download(impl->ctx, got, db, bytes, err));
+        KC_CALL(&k, impl->download(impl->ctx, packed, db, bytes, err));
+        unpack_bits(d, packed, k.total, got);
         check_input_unchanged(&k, "b", hb, got);
     }
 
@@ -573,20 +793,24 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
     free(hb);
     free(got);
     free(expect);
+    free(packed);
 }
 
 /* ---- known answers: the contract of elementwise_contract.h on constant inputs ---- */
 
-/* Expected "a NaN, any one" (elementwise_contract.h): any NaN pattern stands for all. */
+/* Expected "a NaN, any one" (elementwise_contract.h): any NaN pattern stands for all
+ * (0x7fff: a NaN in fp16 and in bf16). */
 #define KC_SOME_NAN 0x7fc00000u
+#define KC_SOME_NAN16 0x7fffu
 
 struct kc_known_answer {
     enum kc_kind kind;      /* KC_OP or KC_ADD_RELU */
     enum fb_op_id op;       /* KC_OP: the op */
-    uint32_t a, b;          /* b for binary ops only */
+    uint32_t a, b;          /* b for binary ops only; bits of the storage type */
     float p0, p1;           /* the op's parameters, if it takes any */
     uint32_t expected;
     const char *why;
+    enum fb_dtype dtype;    /* fp32 where not written */
 };
 
 /* Each answer is written out as bits, not computed, so that a host that flushes subnormals
@@ -653,6 +877,40 @@ static const struct kc_known_answer kc_known_answers[] = {
     {KC_OP, FB_OPID_gelu, 0x42c80000u, 0, 0, 0, 0x42c80000u, "gelu(100) = 100"},
     {KC_OP, FB_OPID_gelu, 0xc2c80000u, 0, 0, 0, 0x80000000u, "gelu(-100) = -0 (underflow)"},
     {KC_OP, FB_OPID_gelu, 0x7fc12345u, 0, 0, 0, KC_SOME_NAN, "gelu(NaN) is a NaN"},
+    /* fp16 storage: computed in fp32, rounded once at the store */
+    {KC_OP, FB_OPID_copy, 0x0001u, 0, 0, 0, 0x0001u, "fp16 copy keeps 2^-24", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_copy, 0x8000u, 0, 0, 0, 0x8000u, "fp16 copy keeps -0", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_copy, 0xfd23u, 0, 0, 0, KC_SOME_NAN16, "fp16 copy of a signalling NaN is a NaN", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_relu, 0x8001u, 0, 0, 0, 0x0000u, "fp16 relu(-2^-24) = +0", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_relu, 0xfe00u, 0, 0, 0, KC_SOME_NAN16, "fp16 relu(-NaN) is a NaN", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x7bffu, 0x4c00u, 0, 0, 0x7c00u, "fp16 65504 + 16 = 65520: a tie, to even = +Inf", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x7bffu, 0x4bffu, 0, 0, 0x7bffu, "fp16 65504 + 15.99 rounds to 65504", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x3c00u, 0x1000u, 0, 0, 0x3c00u, "fp16 1 + 2^-11: a tie, to even (1)", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x3c01u, 0x1000u, 0, 0, 0x3c02u, "fp16 (1 + 2^-10) + 2^-11: tie, to even", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x0001u, 0x0001u, 0, 0, 0x0002u, "fp16 subnormal sum, exact", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_add, 0x0400u, 0x8001u, 0, 0, 0x03ffu, "fp16 2^-14 - 2^-24 = largest subnormal", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_scale, 0x0001u, 0, 0.5f, 0, 0x0000u, "fp16 2^-24 * 0.5: a tie, to even (+0)", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_scale, 0x0003u, 0, 0.5f, 0, 0x0002u, "fp16 3 x 2^-24 * 0.5: tie to even (2)", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_scale, 0x0001u, 0, 0.75f, 0, 0x0001u, "fp16 2^-24 * 0.75 rounds up to 2^-24", FB_DTYPE_FP16},
+    {KC_ADD_RELU, FB_OPID_add, 0x3c00u, 0xbc00u, 0, 0, 0x0000u, "fp16 relu(1 + -1) = +0", FB_DTYPE_FP16},
+    {KC_ADD_RELU, FB_OPID_add, 0x7c00u, 0xfc00u, 0, 0, KC_SOME_NAN16, "fp16 relu(Inf + -Inf) is a NaN", FB_DTYPE_FP16},
+    {KC_ADD_RELU, FB_OPID_add, 0x7bffu, 0x4c00u, 0, 0, 0x7c00u, "fp16 relu(65504 + 16) = +Inf", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_sigmoid, 0x0000u, 0, 0, 0, 0x3800u, "fp16 sigmoid(0) = 0.5", FB_DTYPE_FP16},
+    {KC_OP, FB_OPID_gelu, 0x7c00u, 0, 0, 0, 0x7c00u, "fp16 gelu(+Inf) = +Inf", FB_DTYPE_FP16},
+    /* bf16 storage */
+    {KC_OP, FB_OPID_copy, 0x0001u, 0, 0, 0, 0x0001u, "bf16 copy keeps its smallest subnormal", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_copy, 0xff81u, 0, 0, 0, KC_SOME_NAN16, "bf16 copy of a signalling NaN is a NaN", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_relu, 0x8001u, 0, 0, 0, 0x0000u, "bf16 relu(-tiny) = +0", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x7f7fu, 0x7f7fu, 0, 0, 0x7f80u, "bf16 max + max = +Inf", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x7f7fu, 0x7b00u, 0, 0, 0x7f80u, "bf16 max + 2^119 (half its ulp): a tie, to even = +Inf", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x7f7eu, 0x7b00u, 0, 0, 0x7f7eu, "bf16 (max - ulp) + half an ulp: tie, to even", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x3f80u, 0x3b80u, 0, 0, 0x3f80u, "bf16 1 + 2^-8: a tie, to even (1)", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x3f81u, 0x3b80u, 0, 0, 0x3f82u, "bf16 (1 + 2^-7) + 2^-8: tie, to even", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_add, 0x0001u, 0x0001u, 0, 0, 0x0002u, "bf16 subnormal sum, exact", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_mul, 0x0080u, 0x3f00u, 0, 0, 0x0040u, "bf16 min normal * 0.5: subnormal, exact", FB_DTYPE_BF16},
+    {KC_ADD_RELU, FB_OPID_add, 0x8001u, 0x8001u, 0, 0, 0x0000u, "bf16 relu(-subnormal sum) = +0", FB_DTYPE_BF16},
+    {KC_ADD_RELU, FB_OPID_add, 0xffc0u, 0xbf80u, 0, 0, KC_SOME_NAN16, "bf16 relu(-NaN + -1) is a NaN", FB_DTYPE_BF16},
+    {KC_OP, FB_OPID_sigmoid, 0xff80u, 0, 0, 0, 0x0000u, "bf16 sigmoid(-Inf) = +0", FB_DTYPE_BF16},
 };
 
 /* Every answer's input repeated over KC_KNOWN_N elements: at offset 0 that runs the CUDA
@@ -662,11 +920,14 @@ static const struct kc_known_answer kc_known_answers[] = {
 static void check_known_answer(const struct kc_impl *impl, const struct kc_known_answer *ka,
                                int offset)
 {
-    const struct kc_job job =
-        ka->kind == KC_ADD_RELU ? kc_add_relu_job() : kc_op_job(ka->op, ka->p0, ka->p1);
+    const struct kc_job job = kc_job_in(
+        ka->kind == KC_ADD_RELU ? kc_add_relu_job() : kc_op_job(ka->op, ka->p0, ka->p1),
+        ka->dtype);
+    const enum fb_dtype d = ka->dtype;
     const bool binary = kc_job_is_binary(&job);
     const size_t total = KC_KNOWN_N + 2 * KC_GUARD + KC_MAX_OFFSET;
-    const size_t bytes = total * sizeof(uint32_t);
+    const size_t es = elem_bytes(d);
+    const size_t bytes = total * es, bits_bytes = total * sizeof(uint32_t);
     char what[512], name[128];
     snprintf(what, sizeof what, "%s known answer \"%s\" (%s a=0x%08" PRIx32 " b=0x%08" PRIx32
              ", n=%d at offset %d)",
@@ -675,14 +936,16 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
 
     /* The reference itself must give the answer (it runs on this host, with its flags). */
     uint32_t ref = ref_job(&job, ka->a, ka->b);
-    if (!fb_result_matches(ka->expected, ref))
+    if (!fb_dtype_result_matches(d, ka->expected, ref))
         fail_msg("%s: the reference gives 0x%08" PRIx32 ", expected 0x%08" PRIx32, what, ref,
                  ka->expected);
 
-    uint32_t *ha = malloc(bytes), *hb = malloc(bytes), *got = malloc(bytes);
+    uint32_t *ha = malloc(bits_bytes), *hb = malloc(bits_bytes), *got = malloc(bits_bytes);
+    void *packed = malloc(bytes);
     assert_non_null(ha);
     assert_non_null(hb);
     assert_non_null(got);
+    assert_non_null(packed);
     for (size_t j = 0; j < total; j++) {
         ha[j] = ka->a;
         hb[j] = ka->b;
@@ -694,22 +957,27 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
     if (binary)
         KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
     KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
-    KC_CALL(&k, impl->upload(impl->ctx, da, ha, bytes, err));
-    if (binary)
-        KC_CALL(&k, impl->upload(impl->ctx, db, hb, bytes, err));
+    pack_bits(d, ha, total, packed);
+    KC_CALL(&k, impl->upload(impl->ctx, da, packed, bytes, err));
+    if (binary) {
+        pack_bits(d, hb, total, packed);
+        KC_CALL(&k, impl->upload(impl->ctx, db, packed, bytes, err));
+    }
     KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
-    const float *pa = (const float *)da + KC_GUARD + offset;
-    const float *pb = binary ? (const float *)db + KC_GUARD + offset : NULL;
-    float *pc = (float *)dc + KC_GUARD + offset;
+    const void *pa = (const char *)da + (KC_GUARD + offset) * es;
+    const void *pb = binary ? (const char *)db + (KC_GUARD + offset) * es : NULL;
+    void *pc = (char *)dc + (KC_GUARD + offset) * es;
     KC_CALL(&k, impl->run(impl->ctx, &job, pa, pb, pc, KC_KNOWN_N, err));
-    KC_CALL(&k, impl->download(impl->ctx, got, dc, bytes, err));
+    KC_CALL(&k, impl->download(impl->ctx, packed, dc, bytes, err));
+    unpack_bits(d, packed, total, got);
     /* Known answers are exact for every op, the transcendental ones included (their
      * answers are limits and exact points: 0.5, 1, 0, +-Inf, NaN). */
     for (size_t i = 0; i < KC_KNOWN_N; i++) {
         uint32_t g = got[KC_GUARD + (size_t)offset + i];
-        if (g == KC_POISON_BITS || !fb_result_matches(ka->expected, g))
+        if (g == poison_bits(d) || !fb_dtype_result_matches(d, ka->expected, g))
             fail_msg("%s: element %zu is 0x%08" PRIx32 ", expected 0x%08" PRIx32 "%s", what, i,
-                     g, ka->expected, fb_bits_are_nan(ka->expected) ? " (any NaN)" : "");
+                     g, ka->expected,
+                     fb_dtype_bits_are_nan(d, ka->expected) ? " (any NaN)" : "");
     }
     impl->release(impl->ctx, da);
     if (db)
@@ -718,13 +986,15 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
     free(ha);
     free(hb);
     free(got);
+    free(packed);
 }
 
 void kc_check_known_answers(const struct kc_impl *impl, const struct kc_job *job)
 {
     for (size_t i = 0; i < sizeof kc_known_answers / sizeof kc_known_answers[0]; i++) {
         const struct kc_known_answer *ka = &kc_known_answers[i];
-        if (ka->kind != job->kind || (job->kind == KC_OP && ka->op != job->chain.ops[0].op))
+        if (ka->kind != job->kind || ka->dtype != job->dtype ||
+            (job->kind == KC_OP && ka->op != job->chain.ops[0].op))
             continue;
         check_known_answer(impl, ka, 0);
         check_known_answer(impl, ka, 1);
@@ -747,20 +1017,20 @@ static void check_job_everywhere(const struct kc_impl *impl, const struct kc_job
     }
 }
 
-void kc_check_op(const struct kc_impl *impl, enum fb_op_id op)
+void kc_check_op(const struct kc_impl *impl, enum fb_op_id op, enum fb_dtype dtype)
 {
-    struct kc_job job = kc_op_job(op, 0.0f, 0.0f);
+    struct kc_job job = kc_job_in(kc_op_job(op, 0.0f, 0.0f), dtype);
     kc_check_known_answers(impl, &job);
     const size_t pairs = fb_op_infos[op].n_params > 0 ? kc_param_pair_count : 1;
     for (size_t p = 0; p < pairs; p++) {
-        job = kc_op_job(op, kc_param_pairs[p].p0, kc_param_pairs[p].p1);
+        job = kc_job_in(kc_op_job(op, kc_param_pairs[p].p0, kc_param_pairs[p].p1), dtype);
         check_job_everywhere(impl, &job, kc_size_count);
     }
 }
 
-void kc_check_add_relu(const struct kc_impl *impl)
+void kc_check_add_relu(const struct kc_impl *impl, enum fb_dtype dtype)
 {
-    const struct kc_job job = kc_add_relu_job();
+    const struct kc_job job = kc_job_in(kc_add_relu_job(), dtype);
     kc_check_known_answers(impl, &job);
     check_job_everywhere(impl, &job, kc_size_count);
 }
@@ -771,16 +1041,16 @@ void kc_check_job_at_grid_boundaries(const struct kc_impl *impl, const struct kc
                                      int sm_count)
 {
     /* kernels/launch_plan.h restated: blocks_per_sm blocks of 128 threads per SM at most; a
-     * thread's turn takes per_input loads of each input, of 4 floats (vector path) or 1
-     * (scalar). */
+     * thread's turn takes per_input loads of each input, of a 16-byte vector (4 floats or 8
+     * halves: the vector path) or 1 element (scalar). */
     const struct kc_shape shape = kc_job_shape(job);
     const int64_t threads = (int64_t)(sm_count > 0 ? sm_count : 1) * shape.blocks_per_sm * 128;
     const int64_t loads = shape.per_input;
     const struct {
-        int64_t wave; /* floats one full wave moves in one turn */
+        int64_t wave; /* elements one full wave moves in one turn */
         struct kc_offsets offsets;
     } paths[] = {
-        {threads * loads * 4, {0, 0, 0}}, /* vector path: everything 16-byte aligned */
+        {threads * loads * shape.lanes, {0, 0, 0}}, /* vector path: all 16-byte aligned */
         {threads * loads, {3, 1, 2}},     /* scalar path: nothing aligned */
     };
     for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
@@ -830,13 +1100,13 @@ struct fb_chain kc_random_chain(uint64_t *rng, int length, int binary)
     return ch;
 }
 
-void kc_check_chains(const struct kc_impl *impl, int sm_count)
+void kc_check_chains(const struct kc_impl *impl, int sm_count, enum fb_dtype dtype)
 {
     uint64_t rng = kc_seed() ^ UINT64_C(0xc4a1); /* the chains drawn depend on the seed too */
     for (int length = 1; length <= FB_CHAIN_MAX_OPS; length++) {
         for (int binary = 0; binary < 2; binary++) {
             const struct fb_chain ch = kc_random_chain(&rng, length, binary);
-            const struct kc_job job = kc_chain_job(&ch);
+            const struct kc_job job = kc_job_in(kc_chain_job(&ch), dtype);
             /* every size for the short chains, the sizes up to 2 vectors' turns of a block
              * (2051) for the others */
             check_job_everywhere(impl, &job, length <= 3 ? kc_size_count : kc_size_count - 1);
@@ -851,7 +1121,7 @@ void kc_check_chains(const struct kc_impl *impl, int sm_count)
     struct fb_chain fixed = {.n_ops = 2};
     fixed.ops[0].op = FB_OPID_add;
     fixed.ops[1].op = FB_OPID_relu;
-    struct kc_job job = kc_chain_job(&fixed);
+    struct kc_job job = kc_job_in(kc_chain_job(&fixed), dtype);
     check_job_everywhere(impl, &job, kc_size_count);
     if (sm_count > 0)
         kc_check_job_at_grid_boundaries(impl, &job, sm_count);
@@ -860,7 +1130,7 @@ void kc_check_chains(const struct kc_impl *impl, int sm_count)
         if (fb_op_infos[i].ulp_bound == 0)
             continue;
         fixed.ops[1].op = (enum fb_op_id)i;
-        job = kc_chain_job(&fixed);
+        job = kc_job_in(kc_chain_job(&fixed), dtype);
         check_job_everywhere(impl, &job, kc_size_count);
         if (sm_count > 0 && !edges)
             kc_check_job_at_grid_boundaries(impl, &job, sm_count);

@@ -26,6 +26,16 @@
  * and the reference itself to the contract, so a host that flushes subnormals for the
  * whole process (FTZ/DAZ) fails even though implementation and reference would agree.
  *
+ * Every job runs at a storage type (kc_job.dtype: fp32, fp16, bf16). For fp16 and bf16 the
+ * inputs are drawn as 16-bit patterns (NaNs of both signs with payloads, +-Inf, +-0, the
+ * largest and smallest normals, subnormals, values at and next to the threshold rounded to
+ * the type, raw patterns, ordinary values rounded to the type), the outputs poisoned with
+ * 0xffff (a NaN in both), and the reference widens the inputs, computes in fp32 as for fp32
+ * storage, and rounds its one result to the type (kernels/dtype_convert.h's rule, written
+ * out again here: _Float16 where the compiler has it for fp16, a compare-based rounding for
+ * bf16). The comparison is the contract's at that type (fb_dtype_result_matches; 1 ulp of the
+ * type for the transcendental ops, kernels/elementwise_contract.h says why).
+ *
  * The check calls cmocka's fail_msg on the first wrong case, with everything needed to
  * replay it, so it must run inside a cmocka test. */
 #ifndef FB_TESTS_KERNELS_KERNEL_CHECK_H
@@ -35,6 +45,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "dtype.h"
 #include "op_table.h"
 
 /* What runs: one op of the table, the handwritten fused add_relu kernel, or a chain in the
@@ -43,13 +54,18 @@ enum kc_kind { KC_OP, KC_ADD_RELU, KC_CHAIN };
 struct kc_job {
     enum kc_kind kind;
     struct fb_chain chain; /* KC_OP: the op (n_ops = 1); KC_ADD_RELU: add, relu; KC_CHAIN */
+    enum fb_dtype dtype;   /* what a, b and c hold */
 };
 
 /* The job of op `op` with parameters p0, p1 (those it does not take are ignored), of the
- * handwritten add_relu, and of the generic kernel on a chain. */
+ * handwritten add_relu, and of the generic kernel on a chain; on fp32 arrays. */
 struct kc_job kc_op_job(enum fb_op_id op, float p0, float p1);
 struct kc_job kc_add_relu_job(void);
 struct kc_job kc_chain_job(const struct fb_chain *chain);
+/* The same job on arrays of another type. */
+struct kc_job kc_job_in(struct kc_job job, enum fb_dtype dtype);
+/* "fp32", "fp16", "bf16" */
+const char *kc_dtype_name(enum fb_dtype dtype);
 
 /* Whether the job reads b (its first op is binary). */
 int kc_job_is_binary(const struct kc_job *job);
@@ -67,9 +83,9 @@ struct kc_impl {
     int (*upload)(void *ctx, void *dst, const void *src, size_t bytes, struct fb_error *err);
     int (*download)(void *ctx, void *dst, const void *src, size_t bytes,
                     struct fb_error *err);
-    /* Runs the job over n elements and returns when c is complete. b is NULL when the job's
-     * first op is unary (the input is a). */
-    int (*run)(void *ctx, const struct kc_job *job, const float *a, const float *b, float *c,
+    /* Runs the job over n elements of job->dtype and returns when c is complete. b is NULL
+     * when the job's first op is unary (the input is a). */
+    int (*run)(void *ctx, const struct kc_job *job, const void *a, const void *b, void *c,
                int64_t n, struct fb_error *err);
 };
 
@@ -109,10 +125,10 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
  * KC_ADD_RELU), each over 2051 equal elements at offset 0 and at offset 1. */
 void kc_check_known_answers(const struct kc_impl *impl, const struct kc_job *job);
 
-/* The known answers, then every size times every offset (for an op with parameters: times
- * every pair of kc_param_pairs). */
-void kc_check_op(const struct kc_impl *impl, enum fb_op_id op);
-void kc_check_add_relu(const struct kc_impl *impl);
+/* The known answers (those written for the type), then every size times every offset (for
+ * an op with parameters: times every pair of kc_param_pairs), on arrays of `dtype`. */
+void kc_check_op(const struct kc_impl *impl, enum fb_op_id op, enum fb_dtype dtype);
+void kc_check_add_relu(const struct kc_impl *impl, enum fb_dtype dtype);
 
 /* Sizes around one full wave of the CUDA launch plan (kernels/launch_plan.h, restated:
  * loads per input and blocks per SM of the job's kernel, kc_job_shape) on sm_count SMs,
@@ -125,10 +141,11 @@ void kc_check_job_at_grid_boundaries(const struct kc_impl *impl, const struct kc
 
 /* The shape of the CUDA kernel that runs a job, stated here independently of
  * kernels/elementwise_kernels.cuh: loads per input per turn (4 / inputs; 2 for a
- * transcendental op and for the generic kernel) and resident blocks per SM (16; 12 for the
- * generic kernel on a chain with a transcendental op, which takes 40 registers). */
+ * transcendental op and for the generic kernel), resident blocks per SM (16; for the
+ * generic kernel on a chain with a transcendental op 12 on fp32, which takes 40 registers,
+ * and 10 on fp16 / bf16, 48 registers) and elements per 16-byte vector (4 fp32, 8 halves). */
 struct kc_shape {
-    int inputs, per_input, blocks_per_sm;
+    int inputs, per_input, blocks_per_sm, lanes;
 };
 struct kc_shape kc_job_shape(const struct kc_job *job);
 
@@ -141,8 +158,9 @@ struct fb_chain kc_random_chain(uint64_t *rng, int length, int binary);
  * generic kernel, at every size and offset (all but the largest size for chains longer
  * than 3), the shortest unary and the longest binary one also around the grid boundaries on
  * sm_count SMs (sm_count 0: skipped); then add, relu and add followed by each transcendental
- * op, everywhere (the first of these also at the boundaries of its 12-blocks-per-SM grid). */
-void kc_check_chains(const struct kc_impl *impl, int sm_count);
+ * op, everywhere (the first of these also at the boundaries of its 12-blocks-per-SM grid);
+ * all on arrays of `dtype`. */
+void kc_check_chains(const struct kc_impl *impl, int sm_count, enum fb_dtype dtype);
 
 /* The largest ULP error of the implementation's op `op` (a transcendental op of the table)
  * against the double-precision reference, over `count` random inputs drawn across every

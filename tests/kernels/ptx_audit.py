@@ -39,6 +39,15 @@ With --ptxas PTXAS, the PTX is also assembled for sm_90 with `ptxas -v`: every k
 use at most 32 registers (65536 per SM / 2048 resident threads: what __maxnreg__(32)
 promises the one-wave grid) with no spill stores or loads and no stack frame.
 
+Every kernel exists once per storage type (kernels/dtype.h): fp32 (T = float), fp16
+(__half) and bf16 (__nv_bfloat16). The fp32 kernels move ld.global[.nc].v4.f32 /
+st.global.v4.f32 on the vector path and .f32 in the tail and on the scalar path; the fp16
+and bf16 kernels move 16 bytes (8 elements) as ld.global[.nc].v4.u32 (or .b32) /
+st.global.v4.u32 on the vector path and 2-byte .u16 (or .b16) accesses in the tail and on
+the scalar path; the counts above are the same (a load is one 16-byte vector or one
+element). The generic kernel with transcendental ops is allowed 48 registers on fp16 and
+bf16 (fb_chain_functor<false, 48>: 8 lanes per vector; elementwise_kernels.cuh says why).
+
 Usage:
     ptx_audit.py --op-table OP_TABLE.h [--ptxas PTXAS] LAUNCHERS.ptx
                                                             audit; print the tables;
@@ -60,8 +69,12 @@ LOADS_PER_INPUT = {1: 4, 2: 2}
 MIN_LOADS_PER_INPUT = 2
 MAX_REGISTERS = 32  # 65536 registers per SM / (16 blocks x 128 threads), FB_KERNEL_REGISTERS
 # The generic fused kernel with transcendental ops (fb_chain_functor<false>) is allowed 40
-# registers (12 blocks per SM; kernels/elementwise_kernels.cuh says why).
+# registers (12 blocks per SM; kernels/elementwise_kernels.cuh says why), 48 on fp16 and bf16
+# storage (10 blocks per SM).
 CHAIN_WIDE_REGISTERS = 40
+CHAIN_WIDE_REGISTERS_HALF = 48
+# The storage types, as Itanium mangling names the kernels' second template argument.
+DTYPES = (("fp32", "f"), ("fp16", "6__half"), ("bf16", "13__nv_bfloat16"))
 
 # The ops, read from kernels/op_table.h (main() fills it): [(name, arity, ulp_bound)].
 OP_TABLE = []
@@ -101,24 +114,36 @@ def build_expected(ops):
         if op not in OP_ORDER:
             OP_ORDER.append(op)
         shape = "fb_unary" if inputs == 1 else "fb_binary"
-        EXPECTED[(shape + "_vector_kernel", op)] = (inputs, {
-            "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1),
-            "tail": (inputs, 1)}, registers)
-        EXPECTED[(shape + "_scalar_kernel", op)] = (inputs, {
-            "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1)}, registers)
+        for dtype, _mangled in DTYPES:
+            limit = registers
+            if op == "fb_chain_functor<false>" and dtype != "fp32":
+                limit = CHAIN_WIDE_REGISTERS_HALF
+            EXPECTED[(shape + "_vector_kernel", op, dtype)] = (inputs, {
+                "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1),
+                "tail": (inputs, 1)}, limit)
+            EXPECTED[(shape + "_scalar_kernel", op, dtype)] = (inputs, {
+                "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1)}, limit)
 
 
 PATHS = ("loop", "remainder", "tail")
 
 ENTRY = re.compile(r"^\s*\.(?:visible\s+|weak\s+)?\.entry\s+([A-Za-z0-9_$]+)\s*\(", re.M)
-# Itanium mangling of `template <typename Op> void fb_..._kernel(...)` with Op a plain
-# struct: _Z <len><name> I <len><op> E ..., or with Op = fb_chain_functor<bool>:
-# _Z <len><name> I <len>fb_chain_functor I Lb0E|Lb1E E E ...
+# Itanium mangling of `template <typename Op, typename T> void fb_..._kernel(...)` with Op a
+# plain struct: _Z <len><name> I <len><op> <T> E ..., or with Op =
+# fb_chain_functor<bool, int>: _Z <len><name> I <len>fb_chain_functor I Lb0E|Lb1E Li<r>E E
+# <T> E ...; T is f (float), 6__half or 13__nv_bfloat16.
 MANGLED = re.compile(r"^_Z(\d+)(fb_\w+_kernel)I(\d+)")
 VECTOR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.v4\.f32\b")
 SCALAR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.f32\b")
 VECTOR_STORE = re.compile(r"^st\.global\.v4\.f32\b")
 SCALAR_STORE = re.compile(r"^st\.global\.f32\b")
+# fp16 and bf16: 16-byte vectors of 32-bit words, 2-byte elements
+VECTOR_LOAD16 = re.compile(r"^ld\.global(?:\.nc)?\.v4\.[ub]32\b")
+SCALAR_LOAD16 = re.compile(r"^ld\.global(?:\.nc)?\.[ub]16\b")
+VECTOR_STORE16 = re.compile(r"^st\.global\.v4\.[ub]32\b")
+SCALAR_STORE16 = re.compile(r"^st\.global\.[ub]16\b")
+ANY_VECTOR_LOAD = re.compile(r"^ld\.global(?:\.nc)?\.v4\.(?:f32|[ub]32)\b")
+ANY_VECTOR_STORE = re.compile(r"^st\.global\.v4\.(?:f32|[ub]32)\b")
 PARAM_LOAD = re.compile(r"^ld\.param\.\w+\s+(%\w+),\s*\[\w*_param_(\d+)\]")
 # Any other instruction that reads or writes memory (or a PTX prefetch, which moves data).
 MEMORY_OP = re.compile(r"^(?:ld|ldu|st|atom|red|cp\.async|prefetch|prefetchu|ld\.local|st\.local"
@@ -130,8 +155,8 @@ REGISTER = re.compile(r"%\w+")
 
 
 def demangle(name):
-    """(fb_binary_vector_kernel, fb_add_relu_op) or (..., fb_chain_functor<true>) from a
-    mangled kernel name; None if not ours."""
+    """(fb_binary_vector_kernel, fb_add_relu_op, fp32) or (..., fb_chain_functor<true>, bf16)
+    from a mangled kernel name; None if not ours."""
     m = MANGLED.match(name)
     if not m or int(m.group(1)) != len(m.group(2)):
         return None
@@ -140,13 +165,18 @@ def demangle(name):
     op, rest = rest[:length], rest[length:]
     if not re.match(r"^\w+$", op):
         return None
-    if rest.startswith("ILb0EE"):
-        op, rest = op + "<false>", rest[6:]
-    elif rest.startswith("ILb1EE"):
-        op, rest = op + "<true>", rest[6:]
-    if not rest.startswith("E"):
-        return None
-    return m.group(2), op
+    t = re.match(r"^ILb([01])ELi\d+EE", rest)
+    if t:
+        op, rest = op + ("<true>" if t.group(1) == "1" else "<false>"), rest[t.end():]
+    for dtype, mangled in DTYPES:
+        if rest.startswith(mangled + "E"):
+            return m.group(2), op, dtype
+    return None
+
+
+def display(key):
+    """fb_unary_vector_kernel<fb_relu_op, fp16>"""
+    return "%s<%s, %s>" % key
 
 
 def split_entries(ptx):
@@ -224,16 +254,17 @@ def param_sources(stmts):
     return sources
 
 
-def classify(text):
-    """'ld.v4', 'ld', 'st.v4', 'st', 'param', 'other' (a memory access of another kind) or
-    None (not a memory access)."""
-    if VECTOR_LOAD.match(text):
+def classify(text, dtype="fp32"):
+    """'ld.v4', 'ld', 'st.v4', 'st', 'param', 'other' (a memory access of another kind, or of
+    another width than the storage type's) or None (not a memory access)."""
+    wide = dtype == "fp32"
+    if (VECTOR_LOAD if wide else VECTOR_LOAD16).match(text):
         return "ld.v4"
-    if SCALAR_LOAD.match(text):
+    if (SCALAR_LOAD if wide else SCALAR_LOAD16).match(text):
         return "ld"
-    if VECTOR_STORE.match(text):
+    if (VECTOR_STORE if wide else VECTOR_STORE16).match(text):
         return "st.v4"
-    if SCALAR_STORE.match(text):
+    if (SCALAR_STORE if wide else SCALAR_STORE16).match(text):
         return "st"
     if text.startswith("ld.param."):
         return "param"
@@ -247,7 +278,8 @@ def audit_entry(key, body):
     loads of the main loop or None)."""
     inputs, expected, _registers = EXPECTED[key]
     vector = key[0].endswith("vector_kernel")
-    name = "%s<%s>" % key
+    dtype = key[2]
+    name = display(key)
     problems = []
     if "__local_depot" in body or re.search(r"^\s*\.local\b", body, re.M):
         problems.append("%s: .local frame (register spills or a stack array)" % name)
@@ -260,7 +292,7 @@ def audit_entry(key, body):
         outer = [l for l in found_loops
                  if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in found_loops)]
         with_memory = [l for l in outer
-                       if any(kind == "ins" and classify(text) in ("ld.v4", "ld", "st.v4", "st")
+                       if any(kind == "ins" and classify(text, dtype) in ("ld.v4", "ld", "st.v4", "st")
                               for kind, text in stmts[l[0]:l[1] + 1])]
         if len(with_memory) != 1:
             problems.append("%s: %d outermost loops with global loads or stores; expected 1 "
@@ -286,7 +318,7 @@ def audit_entry(key, body):
         if ".ftz" in text.split()[0] and not (transcendental and
                                               text.split()[0] == "ex2.approx.ftz.f32"):
             problems.append("%s: %s flushes subnormals to zero" % (name, text.split()[0]))
-        what = classify(text)
+        what = classify(text, dtype)
         if what is None or what == "param":
             continue
         wide = what.endswith(".v4")
@@ -352,23 +384,25 @@ def audit(ptx, out):
             problems.append("unexpected kernel entry %s" % mangled)
             continue
         if key in seen:
-            problems.append("kernel %s<%s> appears twice" % key)
+            problems.append("kernel %s appears twice" % display(key))
         seen.add(key)
         entry_rows, entry_problems = audit_entry(key, body)
         problems += entry_problems
         bad = " ".join(entry_problems)
         for path, loads, stores, want, per_input in entry_rows:
             ok = (loads, stores) == want and not bad
-            rows.append(("%s<%s>" % key, path, loads, stores, want, per_input, ok))
+            rows.append((key, path, loads, stores, want, per_input, ok))
     for key in sorted(set(EXPECTED) - seen):
-        problems.append("kernel %s<%s> missing from the PTX" % key)
+        problems.append("kernel %s missing from the PTX" % display(key))
 
-    out.write("%-50s %-9s %5s %6s  %-8s %-9s %s\n"
+    out.write("%-58s %-9s %5s %6s  %-8s %-9s %s\n"
               % ("kernel", "path", "loads", "stores", "expected", "per input", "result"))
-    rows.sort(key=lambda r: (OP_ORDER.index(r[0].split("<", 1)[1][:-1]), "scalar" in r[0],
-                             "binary" in r[0], PATHS.index(r[1])))
-    for name, path, loads, stores, want, per_input, ok in rows:
-        out.write("%-50s %-9s %5d %6d  %-8s %-9s %s\n"
+    order = [d for d, _m in DTYPES]
+    rows.sort(key=lambda r: (OP_ORDER.index(r[0][1]), order.index(r[0][2]),
+                             "scalar" in r[0][0], "binary" in r[0][0], PATHS.index(r[1])))
+    for key, path, loads, stores, want, per_input, ok in rows:
+        name = display(key)
+        out.write("%-58s %-9s %5d %6d  %-8s %-9s %s\n"
                   % (name, path, loads, stores, "%d/%d" % want,
                      "+".join(str(x) for x in per_input) if per_input else "",
                      "ok" if ok else "MISMATCH"))
@@ -395,7 +429,7 @@ def check_ptxas(report, out):
         m = re.search(r"Compiling entry function '(\w+)'", line)
         if m:
             key = demangle(m.group(1))
-            current = "%s<%s>" % key if key else m.group(1)
+            current = key if key else m.group(1)
             kernels[current] = {}
             continue
         if current is None:
@@ -410,16 +444,16 @@ def check_ptxas(report, out):
             kernels[current]["registers"] = int(m.group(1))
     if len(kernels) != len(EXPECTED):
         problems.append("ptxas reported %d kernels; expected %d" % (len(kernels), len(EXPECTED)))
-    out.write("%-50s %9s %12s %11s\n" % ("kernel", "registers", "spill bytes", "stack bytes"))
-    for name in sorted(kernels):
-        k = kernels[name]
-        key = tuple(name[:-1].split("<", 1)) if name.endswith(">") else None
+    out.write("%-58s %9s %12s %11s\n" % ("kernel", "registers", "spill bytes", "stack bytes"))
+    for key in sorted(kernels, key=str):
+        k = kernels[key]
+        name = display(key) if isinstance(key, tuple) else key
         limit = EXPECTED[key][2] if key in EXPECTED else MAX_REGISTERS
         if set(k) != {"stack", "spill_st", "spill_ld", "registers"}:
             problems.append("%s: ptxas's report is incomplete: %s" % (name, k))
             continue
         spills = k["spill_st"] + k["spill_ld"]
-        out.write("%-50s %9d %12d %11d\n" % (name, k["registers"], spills, k["stack"]))
+        out.write("%-58s %9d %12d %11d\n" % (name, k["registers"], spills, k["stack"]))
         if k["registers"] > limit:
             problems.append("%s: %d registers; at most %d keep its blocks of 128 per SM "
                             "resident" % (name, k["registers"], limit))
@@ -436,19 +470,19 @@ class _Null:
         pass
 
 
-def _entry_span(ptx, kernel, op):
-    """(start, end) of the body of fb_<kernel><op> in ptx."""
+def _entry_span(ptx, kernel, op, dtype="fp32"):
+    """(start, end) of the body of fb_<kernel><op, dtype> in ptx."""
     for m in ENTRY.finditer(ptx):
-        if demangle(m.group(1)) == (kernel, op):
+        if demangle(m.group(1)) == (kernel, op, dtype):
             nxt = ENTRY.search(ptx, m.end())
             return m.start(), nxt.start() if nxt else len(ptx)
-    raise SystemExit("self-test: %s<%s> not in the PTX" % (kernel, op))
+    raise SystemExit("self-test: %s<%s, %s> not in the PTX" % (kernel, op, dtype))
 
 
-def _doctor(ptx, kernel, op, pattern, edit, nth=0):
-    """ptx with edit(line) applied to the nth line (from 0) of kernel<op> matching
+def _doctor(ptx, kernel, op, pattern, edit, nth=0, dtype="fp32"):
+    """ptx with edit(line) applied to the nth line (from 0) of kernel<op, dtype> matching
     pattern."""
-    start, end = _entry_span(ptx, kernel, op)
+    start, end = _entry_span(ptx, kernel, op, dtype)
     body = ptx[start:end].splitlines(keepends=True)
     hits = [i for i, line in enumerate(body) if re.search(pattern, line)]
     if len(hits) <= nth:
@@ -458,9 +492,9 @@ def _doctor(ptx, kernel, op, pattern, edit, nth=0):
     return ptx[:start] + "".join(body) + ptx[end:]
 
 
-def _doctor_body(ptx, kernel, op, edit):
-    """ptx with edit(list of lines) applied to the body of kernel<op>."""
-    start, end = _entry_span(ptx, kernel, op)
+def _doctor_body(ptx, kernel, op, edit, dtype="fp32"):
+    """ptx with edit(list of lines) applied to the body of kernel<op, dtype>."""
+    start, end = _entry_span(ptx, kernel, op, dtype)
     body = edit(ptx[start:end].splitlines(keepends=True))
     return ptx[:start] + "".join(body) + ptx[end:]
 
@@ -480,8 +514,8 @@ def _one_load_per_input(lines):
     """The main loop cut back to one turn of one item: keep the first load of each input and
     the first store, as the kernels were before bytes in flight were raised."""
     loop = _main_loop_lines(lines)
-    loads = [i for i in loop if VECTOR_LOAD.match(lines[i].strip())]
-    stores = [i for i in loop if VECTOR_STORE.match(lines[i].strip())]
+    loads = [i for i in loop if ANY_VECTOR_LOAD.match(lines[i].strip())]
+    stores = [i for i in loop if ANY_VECTOR_STORE.match(lines[i].strip())]
     drop = set(loads[2:] + stores[1:])  # binary kernel: the first two loads are a and b
     return [line for i, line in enumerate(lines) if i not in drop]
 
@@ -570,6 +604,16 @@ def self_test(ptx, ptxas_report):
         ("a store before the last load in the generic kernel's main loop",
          _doctor_body(ptx, "fb_binary_vector_kernel", "fb_chain_functor<false>",
                       _store_between_loads)),
+        ("an extra 16-byte load in the fp16 fused vector kernel's loop",
+         _doctor(ptx, *fused, r"ld\.global\.nc\.v4\.u32", lambda l: l + l, dtype="fp16")),
+        ("a 4-byte float load in the bf16 relu vector kernel's tail",
+         _doctor(ptx, "fb_unary_vector_kernel", "fb_relu_op", r"ld\.global\.nc\.u16",
+                 lambda l: l.replace(".u16", ".f32"), dtype="bf16")),
+        ("only one 16-byte load per input in the bf16 fused vector kernel's main loop",
+         _doctor_body(ptx, *fused, _one_load_per_input, dtype="bf16")),
+        ("a vector store dropped from the fp16 generic kernel (transcendental ops)",
+         _doctor(ptx, "fb_binary_vector_kernel", "fb_chain_functor<false>",
+                 r"st\.global\.v4\.u32", lambda l: "", dtype="fp16")),
         ("the fused scalar kernel missing",
          _doctor(ptx, "fb_binary_scalar_kernel", "fb_add_relu_op", r"\.entry",
                  lambda l: l.replace("fb_binary_scalar_kernel", "fb_binary_scalor_kernel"))),

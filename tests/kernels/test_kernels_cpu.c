@@ -19,16 +19,16 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "kernel_check.h"
 
-static int cpu_run(void *ctx, const struct kc_job *job, const float *a, const float *b,
-                   float *c, int64_t n, struct fb_error *err)
+static int cpu_run(void *ctx, const struct kc_job *job, const void *a, const void *b,
+                   void *c, int64_t n, struct fb_error *err)
 {
     (void)ctx;
     switch (job->kind) {
     case KC_OP:
-        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n);
+        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, job->dtype, a, b, c, n);
         return FB_OK;
-    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n); return FB_OK;
-    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n); return FB_OK;
+    case KC_ADD_RELU: fb_cpu_add_relu(job->dtype, a, b, c, n); return FB_OK;
+    case KC_CHAIN: fb_cpu_chain(&job->chain, job->dtype, a, b, c, n); return FB_OK;
     }
     return fb_fail(err, FB_ERR_USAGE, "unknown job kind %d", (int)job->kind);
 }
@@ -43,23 +43,32 @@ static const struct kc_impl cpu_impl = {
     .run = cpu_run,
 };
 
+/* What a test runs on: OpenMP threads and the storage type. */
+struct cpu_case {
+    int threads;
+    enum fb_dtype dtype;
+};
+
 static void test_every_op_of_the_table_meets_contract(void **state)
 {
-    omp_set_num_threads(*(int *)*state);
+    const struct cpu_case *c = *state;
+    omp_set_num_threads(c->threads);
     for (int op = 0; op < FB_OPID_COUNT; op++)
-        kc_check_op(&cpu_impl, (enum fb_op_id)op);
+        kc_check_op(&cpu_impl, (enum fb_op_id)op, c->dtype);
 }
 
 static void test_add_relu_meets_contract(void **state)
 {
-    omp_set_num_threads(*(int *)*state);
-    kc_check_add_relu(&cpu_impl);
+    const struct cpu_case *c = *state;
+    omp_set_num_threads(c->threads);
+    kc_check_add_relu(&cpu_impl, c->dtype);
 }
 
 static void test_random_chains_meet_contract(void **state)
 {
-    omp_set_num_threads(*(int *)*state);
-    kc_check_chains(&cpu_impl, 0);
+    const struct cpu_case *c = *state;
+    omp_set_num_threads(c->threads);
+    kc_check_chains(&cpu_impl, 0, c->dtype);
 }
 
 /* Chains around and past a tile: each thread walks several tiles, the last one partial
@@ -67,13 +76,14 @@ static void test_random_chains_meet_contract(void **state)
  * chains of lengths 1, 2, 5 and FB_CHAIN_MAX_OPS, first op unary and binary. */
 static void test_chain_crosses_tiles(void **state)
 {
-    omp_set_num_threads(*(int *)*state);
+    const struct cpu_case *c = *state;
+    omp_set_num_threads(c->threads);
     uint64_t rng = kc_seed() ^ 77;
     const int lengths[] = {1, 2, 5, FB_CHAIN_MAX_OPS};
     for (int i = 0; i < 8; i++) {
         const int binary = i % 2;
         const struct fb_chain ch = kc_random_chain(&rng, lengths[i / 2], binary);
-        const struct kc_job job = kc_chain_job(&ch);
+        const struct kc_job job = kc_job_in(kc_chain_job(&ch), c->dtype);
         const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
                                  3 * FB_CPU_CHAIN_TILE + 17};
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
@@ -84,7 +94,7 @@ static void test_chain_crosses_tiles(void **state)
 
 static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 {
-    omp_set_num_threads(*(int *)*state);
+    omp_set_num_threads(((const struct cpu_case *)*state)->threads);
     for (int op = 0; op < FB_OPID_COUNT; op++) {
         if (fb_op_infos[op].ulp_bound == 0)
             continue;
@@ -96,9 +106,11 @@ static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
     }
 }
 
-static int one = 1, two = 2;
+static const struct cpu_case one = {1, FB_DTYPE_FP32}, two = {2, FB_DTYPE_FP32};
+static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16}, two_fp16 = {2, FB_DTYPE_FP16};
+static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16}, two_bf16 = {2, FB_DTYPE_BF16};
 
-#define CPU_TEST(name, fn, threads) {name, fn, NULL, NULL, &threads}
+#define CPU_TEST(name, fn, c) {name, fn, NULL, NULL, (void *)&c}
 
 int main(void)
 {
@@ -112,6 +124,18 @@ int main(void)
         CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
         CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
         CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, two),
+        /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the vector loops' epilogues
+         * here) and misaligned starts at every size and offset of kernel_check */
+        CPU_TEST("ops_fp16_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one_fp16),
+        CPU_TEST("ops_fp16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_fp16),
+        CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_fp16),
+        CPU_TEST("chains_fp16_meet_contract_on_1_thread", test_random_chains_meet_contract, one_fp16),
+        CPU_TEST("chain_fp16_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two_fp16),
+        CPU_TEST("ops_bf16_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one_bf16),
+        CPU_TEST("ops_bf16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_bf16),
+        CPU_TEST("add_relu_bf16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_bf16),
+        CPU_TEST("chains_bf16_meet_contract_on_1_thread", test_random_chains_meet_contract, one_bf16),
+        CPU_TEST("chain_bf16_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two_bf16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

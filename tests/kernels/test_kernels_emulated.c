@@ -53,11 +53,11 @@ static int64_t ceil_div(int64_t x, int64_t y)
 
 /* The launch the plan should have made, stated independently of launch_plan.h: 128 threads
  * a block, at most 16 blocks per SM; a thread's turn takes P = 4 / inputs items of each
- * input (float4 on the vector path, float on the scalar one); the vector path also needs
- * n % 4 threads for its tail. */
+ * input (a 16-byte vector of L = 4 floats or 8 halves on the vector path, one element on the
+ * scalar one); the vector path also needs n % L threads for its tail. */
 static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got,
-                        struct kc_shape shape, int64_t n, const float *a, const float *b,
-                        const float *c, struct fb_error *err)
+                        struct kc_shape shape, int64_t n, const void *a, const void *b,
+                        const void *c, struct fb_error *err)
 {
     const bool vector = aligned16(a) && aligned16(b) && aligned16(c);
     if (n == 0) {
@@ -66,8 +66,9 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got,
                            (long long)got->blocks);
         return FB_OK;
     }
-    const int64_t p = shape.per_input, count = vector ? n / 4 : n;
-    const int64_t items = vector ? (ceil_div(count, p) > n % 4 ? ceil_div(count, p) : n % 4)
+    const int64_t lanes = shape.lanes;
+    const int64_t p = shape.per_input, count = vector ? n / lanes : n;
+    const int64_t items = vector ? (ceil_div(count, p) > n % lanes ? ceil_div(count, p) : n % lanes)
                                  : ceil_div(count, p);
     const int64_t blocks = min64(ceil_div(items, 128), (int64_t)ctx->sm_count * shape.blocks_per_sm);
     if (!got->launched || got->vector != vector || got->blocks != blocks || got->threads != 128)
@@ -86,7 +87,7 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got,
         ctx->main_loop[vector]++;
     if (count % chunk != 0)
         ctx->partial_turn[vector]++;
-    if (vector && n % 4 != 0)
+    if (vector && n % lanes != 0)
         ctx->tail++;
     const int64_t turns = ceil_div(count, chunk);
     if (turns > ctx->max_turns)
@@ -94,8 +95,8 @@ static int check_launch(struct emu_ctx *ctx, const struct fb_emu_launch *got,
     return FB_OK;
 }
 
-static int emu_run(void *opaque, const struct kc_job *job, const float *a, const float *b,
-                   float *c, int64_t n, struct fb_error *err)
+static int emu_run(void *opaque, const struct kc_job *job, const void *a, const void *b,
+                   void *c, int64_t n, struct fb_error *err)
 {
     struct emu_ctx *ctx = opaque;
     const struct fb_cuda_launch_context launch_ctx = {.stream = NULL,
@@ -104,11 +105,15 @@ static int emu_run(void *opaque, const struct kc_job *job, const float *a, const
     int status = FB_ERR_USAGE;
     switch (job->kind) {
     case KC_OP:
-        status = fb_emu_op(&launch_ctx, job->chain.ops[0].op, job->chain.ops[0].params, a, b, c,
-                           n, &launch, err);
+        status = fb_emu_op(&launch_ctx, job->chain.ops[0].op, job->chain.ops[0].params,
+                           job->dtype, a, b, c, n, &launch, err);
         break;
-    case KC_ADD_RELU: status = fb_emu_add_relu(&launch_ctx, a, b, c, n, &launch, err); break;
-    case KC_CHAIN: status = fb_emu_chain(&launch_ctx, &job->chain, a, b, c, n, &launch, err); break;
+    case KC_ADD_RELU:
+        status = fb_emu_add_relu(&launch_ctx, job->dtype, a, b, c, n, &launch, err);
+        break;
+    case KC_CHAIN:
+        status = fb_emu_chain(&launch_ctx, &job->chain, job->dtype, a, b, c, n, &launch, err);
+        break;
     }
     if (status != FB_OK)
         return status;
@@ -123,6 +128,7 @@ static int emu_run(void *opaque, const struct kc_job *job, const float *a, const
 struct emu_case {
     int op;
     int sm_count;
+    enum fb_dtype dtype;
 };
 
 /* Whether op is the first op of the table whose kernels have its launch shape (inputs,
@@ -160,14 +166,14 @@ static void test_op_matches_reference(void **state)
     };
     bool edges = true;
     if (c->op == EMU_CHAINS) {
-        kc_check_chains(&impl, c->sm_count);
+        kc_check_chains(&impl, c->sm_count, c->dtype);
     } else if (c->op == EMU_ADD_RELU) {
-        const struct kc_job job = kc_add_relu_job();
-        kc_check_add_relu(&impl);
+        const struct kc_job job = kc_job_in(kc_add_relu_job(), c->dtype);
+        kc_check_add_relu(&impl, c->dtype);
         kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
     } else {
-        const struct kc_job job = kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f);
-        kc_check_op(&impl, (enum fb_op_id)c->op);
+        const struct kc_job job = kc_job_in(kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f), c->dtype);
+        kc_check_op(&impl, (enum fb_op_id)c->op, c->dtype);
         edges = c->sm_count != H200_SM_COUNT || first_op_of_its_shape((enum fb_op_id)c->op);
         if (edges)
             kc_check_job_at_grid_boundaries(&impl, &job, c->sm_count);
@@ -184,10 +190,10 @@ static void test_op_matches_reference(void **state)
     }
     assert_true(ctx.tail > 0);
     /* On the small grid the largest sizes made every thread loop: (2^20 + 5) / 4 vectors
-     * over 32 * 128 threads taking 4 (one input) or 2 (two, or the generic or a
-     * transcendental kernel) each: 17 or 33 turns. */
+     * (fp32; / 8 for fp16 and bf16) over 32 * 128 threads taking 4 (one input) or 2 (two, or
+     * the generic or a transcendental kernel) each: 17 or 33 turns (8 or 16). */
     if (c->sm_count == 2)
-        assert_true(ctx.max_turns >= 17);
+        assert_true(ctx.max_turns >= (c->dtype == FB_DTYPE_FP32 ? 17 : 8));
 }
 
 /* The measured ULP error of the transcendental ops through the emulated kernels (which call
@@ -326,6 +332,34 @@ static void test_plan_gives_a_thread_four_loads_per_turn(void **state)
     assert_int_equal(FB_LOADS_PER_INPUT(2), 2);
 }
 
+/* 16-bit elements: a vector holds 8, so the tail is n % 8 and a turn twice the elements. */
+static void test_plan_for_16_bit_elements_counts_vectors_of_8(void **state)
+{
+    (void)state;
+    /* vector path, one input, P = 4: items = max(ceil((n / 8) / 4), n % 8) */
+    assert_int_equal(fb_plan_launch_typed(7, 2, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);
+    assert_true(fb_plan_launch_typed(7, 2, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).vector);
+    assert_int_equal(fb_plan_launch_typed(4096, 2, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks,
+                     1); /* 128 */
+    assert_int_equal(fb_plan_launch_typed(4103, 2, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks,
+                     1); /* 128, tail 7 */
+    assert_int_equal(fb_plan_launch_typed(4104, 2, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks,
+                     2); /* 129 */
+    /* two inputs, P = 2: 2048 halves per block */
+    assert_int_equal(fb_plan_launch_typed(2048, 2, 2, 16, AL0, AL1, AL2, H200_SM_COUNT).blocks, 1);
+    assert_int_equal(fb_plan_launch_typed(2056, 2, 2, 16, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2);
+    /* an element 2 bytes off a 16-byte boundary: the scalar path, P elements per turn */
+    const void *half_off = (const char *)AL0 + 2;
+    assert_false(fb_plan_launch_typed(4096, 2, 4, 16, half_off, AL1, NULL, 1).vector);
+    assert_int_equal(fb_plan_launch_typed(512, 2, 4, 16, half_off, AL1, NULL, H200_SM_COUNT).blocks,
+                     1);
+    assert_int_equal(fb_plan_launch_typed(513, 2, 4, 16, half_off, AL1, NULL, H200_SM_COUNT).blocks,
+                     2);
+    /* fp32 is fb_plan_launch_shaped */
+    assert_int_equal(fb_plan_launch_typed(2052, 4, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks,
+                     fb_plan_launch_shaped(2052, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks);
+}
+
 static void test_plan_caps_grid_at_16_blocks_per_sm(void **state)
 {
     (void)state;
@@ -393,7 +427,9 @@ static void test_grid_stride_is_computed_in_64_bits(void **state)
 }
 
 #define EMU_TEST(name, op, sm)                                                                 \
-    {name, test_op_matches_reference, NULL, NULL, &(struct emu_case){op, sm}}
+    {name, test_op_matches_reference, NULL, NULL, &(struct emu_case){op, sm, FB_DTYPE_FP32}}
+#define EMU_TEST_AT(name, op, sm, dtype)                                                       \
+    {name, test_op_matches_reference, NULL, NULL, &(struct emu_case){op, sm, dtype}}
 
 int main(void)
 {
@@ -409,12 +445,34 @@ int main(void)
         EMU_TEST("add_relu_meets_contract_on_2_sm_grid_stride_loop", EMU_ADD_RELU, 2),
         EMU_TEST("generic_kernel_chains_meet_contract_on_h200_grid", EMU_CHAINS, H200_SM_COUNT),
         EMU_TEST("generic_kernel_chains_meet_contract_on_2_sm_grid_stride_loop", EMU_CHAINS, 2),
+        /* fp16 and bf16 storage: every op, add_relu and the chains, on the 2-SM grid (whose
+         * edges are checked for every op) and, for add_relu and the chains, the H200's */
+#define EMU_HALF_OP_TESTS(name, arity, n_params, param_names, ulp)                             \
+    EMU_TEST_AT(#name "_fp16_meets_contract_on_2_sm_grid", FB_OPID_##name, 2, FB_DTYPE_FP16),  \
+        EMU_TEST_AT(#name "_bf16_meets_contract_on_2_sm_grid", FB_OPID_##name, 2, FB_DTYPE_BF16),
+        FB_OP_TABLE(EMU_HALF_OP_TESTS)
+#undef EMU_HALF_OP_TESTS
+        EMU_TEST_AT("add_relu_fp16_meets_contract_on_h200_grid", EMU_ADD_RELU, H200_SM_COUNT,
+                    FB_DTYPE_FP16),
+        EMU_TEST_AT("add_relu_fp16_meets_contract_on_2_sm_grid", EMU_ADD_RELU, 2, FB_DTYPE_FP16),
+        EMU_TEST_AT("add_relu_bf16_meets_contract_on_h200_grid", EMU_ADD_RELU, H200_SM_COUNT,
+                    FB_DTYPE_BF16),
+        EMU_TEST_AT("add_relu_bf16_meets_contract_on_2_sm_grid", EMU_ADD_RELU, 2, FB_DTYPE_BF16),
+        EMU_TEST_AT("generic_kernel_chains_fp16_meet_contract_on_h200_grid", EMU_CHAINS,
+                    H200_SM_COUNT, FB_DTYPE_FP16),
+        EMU_TEST_AT("generic_kernel_chains_fp16_meet_contract_on_2_sm_grid", EMU_CHAINS, 2,
+                    FB_DTYPE_FP16),
+        EMU_TEST_AT("generic_kernel_chains_bf16_meet_contract_on_h200_grid", EMU_CHAINS,
+                    H200_SM_COUNT, FB_DTYPE_BF16),
+        EMU_TEST_AT("generic_kernel_chains_bf16_meet_contract_on_2_sm_grid", EMU_CHAINS, 2,
+                    FB_DTYPE_BF16),
         cmocka_unit_test(test_transcendental_ops_stay_within_their_ulp_bound),
         cmocka_unit_test(test_loop_touches_each_item_once_on_small_grids),
         cmocka_unit_test(test_loop_touches_each_item_once_around_turns_of_large_grids),
         cmocka_unit_test(test_plan_launches_nothing_for_empty_input),
         cmocka_unit_test(test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned),
         cmocka_unit_test(test_plan_gives_a_thread_four_loads_per_turn),
+        cmocka_unit_test(test_plan_for_16_bit_elements_counts_vectors_of_8),
         cmocka_unit_test(test_plan_caps_grid_at_16_blocks_per_sm),
         cmocka_unit_test(test_plan_handles_sizes_past_2_to_the_31_without_overflow),
         cmocka_unit_test(test_thread_index_is_computed_in_64_bits),

@@ -71,17 +71,18 @@ static int gpu_download(void *ctx, void *dst, const void *src, size_t bytes,
     return FB_OK;
 }
 
-static int gpu_run(void *opaque, const struct kc_job *job, const float *a, const float *b,
-                   float *c, int64_t n, struct fb_error *err)
+static int gpu_run(void *opaque, const struct kc_job *job, const void *a, const void *b,
+                   void *c, int64_t n, struct fb_error *err)
 {
     const struct fb_cuda_launch_context *ctx = opaque;
     int status = FB_ERR_USAGE;
     switch (job->kind) {
     case KC_OP:
-        status = fb_cuda_op(ctx, job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, err);
+        status = fb_cuda_op(ctx, job->chain.ops[0].op, job->chain.ops[0].params, job->dtype, a, b,
+                            c, n, err);
         break;
-    case KC_ADD_RELU: status = fb_cuda_add_relu(ctx, a, b, c, n, err); break;
-    case KC_CHAIN: status = fb_cuda_chain(ctx, &job->chain, a, b, c, n, err); break;
+    case KC_ADD_RELU: status = fb_cuda_add_relu(ctx, job->dtype, a, b, c, n, err); break;
+    case KC_CHAIN: status = fb_cuda_chain(ctx, &job->chain, job->dtype, a, b, c, n, err); break;
     }
     if (status != FB_OK)
         return status;
@@ -117,6 +118,7 @@ static int find_device(void **state)
 struct gpu_case {
     int op;
     int small_grid; /* 0: the device's SM count; 1: 2 SMs, so the grid-stride loop turns */
+    enum fb_dtype dtype;
 };
 
 static void test_op_matches_reference(void **state)
@@ -139,7 +141,7 @@ static void test_op_matches_reference(void **state)
         .run = gpu_run,
     };
     if (c->op == GPU_CHAINS) {
-        kc_check_chains(&impl, ctx.sm_count);
+        kc_check_chains(&impl, ctx.sm_count, c->dtype);
     } else if (c->op == GPU_ULP) {
         for (int op = 0; op < FB_OPID_COUNT; op++) {
             if (fb_op_infos[op].ulp_bound == 0)
@@ -152,18 +154,20 @@ static void test_op_matches_reference(void **state)
                    fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
         }
     } else if (c->op == GPU_ADD_RELU) {
-        const struct kc_job job = kc_add_relu_job();
-        kc_check_add_relu(&impl);
+        const struct kc_job job = kc_job_in(kc_add_relu_job(), c->dtype);
+        kc_check_add_relu(&impl, c->dtype);
         kc_check_job_at_grid_boundaries(&impl, &job, ctx.sm_count);
     } else {
-        const struct kc_job job = kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f);
-        kc_check_op(&impl, (enum fb_op_id)c->op);
+        const struct kc_job job = kc_job_in(kc_op_job((enum fb_op_id)c->op, 0.5f, -2.0f), c->dtype);
+        kc_check_op(&impl, (enum fb_op_id)c->op, c->dtype);
         kc_check_job_at_grid_boundaries(&impl, &job, ctx.sm_count);
     }
 }
 
 #define GPU_TEST(name, op, small)                                                              \
-    {name, test_op_matches_reference, NULL, NULL, &(struct gpu_case){op, small}}
+    {name, test_op_matches_reference, NULL, NULL, &(struct gpu_case){op, small, FB_DTYPE_FP32}}
+#define GPU_TEST_AT(name, op, small, dtype)                                                    \
+    {name, test_op_matches_reference, NULL, NULL, &(struct gpu_case){op, small, dtype}}
 
 int main(void)
 {
@@ -185,6 +189,20 @@ int main(void)
         GPU_TEST("generic_kernel_chains_meet_contract_on_full_grid", GPU_CHAINS, 0),
         GPU_TEST("generic_kernel_chains_meet_contract_on_2_sm_grid_stride_loop", GPU_CHAINS, 1),
         GPU_TEST("transcendental_ops_within_ulp_bound", GPU_ULP, 0),
+        /* fp16 and bf16 storage (__half, __nv_bfloat16; 8 elements per 16-byte vector) */
+#define GPU_HALF_OP_TESTS(name, arity, n_params, param_names, ulp)                             \
+    GPU_TEST_AT(#name "_fp16_meets_contract_on_full_grid", FB_OPID_##name, 0, FB_DTYPE_FP16),  \
+        GPU_TEST_AT(#name "_fp16_meets_contract_on_2_sm_grid", FB_OPID_##name, 1, FB_DTYPE_FP16), \
+        GPU_TEST_AT(#name "_bf16_meets_contract_on_full_grid", FB_OPID_##name, 0, FB_DTYPE_BF16), \
+        GPU_TEST_AT(#name "_bf16_meets_contract_on_2_sm_grid", FB_OPID_##name, 1, FB_DTYPE_BF16),
+        FB_OP_TABLE(GPU_HALF_OP_TESTS)
+#undef GPU_HALF_OP_TESTS
+        GPU_TEST_AT("add_relu_fp16_meets_contract_on_full_grid", GPU_ADD_RELU, 0, FB_DTYPE_FP16),
+        GPU_TEST_AT("add_relu_bf16_meets_contract_on_full_grid", GPU_ADD_RELU, 0, FB_DTYPE_BF16),
+        GPU_TEST_AT("generic_kernel_chains_fp16_meet_contract_on_full_grid", GPU_CHAINS, 0,
+                    FB_DTYPE_FP16),
+        GPU_TEST_AT("generic_kernel_chains_bf16_meet_contract_on_full_grid", GPU_CHAINS, 0,
+                    FB_DTYPE_BF16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "backends/host_disturbance.h"
 #include "common/clock.h"
+#include "dtype_convert.h"
 
 struct cpu_state {
     uint64_t launches;
@@ -103,17 +104,18 @@ static int cpu_run_step(void *state, const struct fb_step *step, void *const buf
                         int64_t n, struct fb_error *err)
 {
     struct cpu_state *s = state;
-    const float *x = buffers[step->in0];
-    const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
-    float *out = buffers[step->out];
+    const enum fb_dtype dtype = FB_DTYPE_FP32;
+    const void *x = buffers[step->in0];
+    const void *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
+    void *out = buffers[step->out];
     switch (step->kind) {
     case FB_STEP_OP:
-        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n);
+        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, dtype, x, y, out, n);
         break;
-    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n); break;
-    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n); break;
+    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, dtype, x, y, out, n); break;
+    case FB_STEP_ADD_RELU: fb_cpu_add_relu(dtype, x, y, out, n); break;
     case FB_STEP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
-        memcpy(out, x, (size_t)n * sizeof *out);
+        memcpy(out, x, (size_t)n * fb_dtype_bytes(dtype));
         break;
     default:
         return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: unknown step kind %d", (int)step->kind);

@@ -14,6 +14,7 @@
 #include "backends/nvml.h"
 #include "cache_flush.h"
 #include "kernels.h"
+#include "dtype_convert.h"
 
 struct cuda_state {
     int device;
@@ -182,20 +183,23 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
                          int64_t n, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    const float *x = buffers[step->in0];
-    const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
-    float *out = buffers[step->out];
+    const enum fb_dtype dtype = FB_DTYPE_FP32;
+    const void *x = buffers[step->in0];
+    const void *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
+    void *out = buffers[step->out];
     int rc;
     switch (step->kind) {
     case FB_STEP_OP:
-        rc = fb_cuda_op(&s->launch, step->chain.ops[0].op, step->chain.ops[0].params, x, y, out,
-                        n, err);
+        rc = fb_cuda_op(&s->launch, step->chain.ops[0].op, step->chain.ops[0].params, dtype, x,
+                        y, out, n, err);
         break;
-    case FB_STEP_CHAIN: rc = fb_cuda_chain(&s->launch, &step->chain, x, y, out, n, err); break;
-    case FB_STEP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, x, y, out, n, err); break;
+    case FB_STEP_CHAIN:
+        rc = fb_cuda_chain(&s->launch, &step->chain, dtype, x, y, out, n, err);
+        break;
+    case FB_STEP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, dtype, x, y, out, n, err); break;
     case FB_STEP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
-        FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * sizeof *out, cudaMemcpyDeviceToDevice,
-                                    s->stream));
+        FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * fb_dtype_bytes(dtype),
+                                    cudaMemcpyDeviceToDevice, s->stream));
         rc = FB_OK;
         break;
     default:
