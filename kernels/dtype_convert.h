@@ -1,4 +1,4 @@
-/* Conversions between fp32 and the 16-bit storage types (kernels/dtype.h), written once for
+/* Conversions between fp32 and the 16-bit storage types (enum fb_dtype, common/format.h), written once for
  * the C compiler (the CPU backend, the host reference, the tests) and the host C++ compiler
  * (the CUDA kernels emulated on the CPU). The CUDA kernels use the toolkit's own
  * __half / __nv_bfloat16 conversions (cuda_fp16.h, cuda_bf16.h: __float2half_rn,
@@ -36,7 +36,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "common/format.h"
 
 #if defined(__CUDACC__)
 #define FB_CONVERT __host__ __device__ __forceinline__
@@ -45,12 +45,6 @@
 #else
 #define FB_CONVERT static inline
 #endif
-
-/* The bytes of one element of each type. */
-FB_CONVERT unsigned fb_dtype_bytes(enum fb_dtype d)
-{
-    return d == FB_DTYPE_FP32 ? 4u : 2u;
-}
 
 /* A float's bits and back (a union: defined in C11, and what gcc and nvcc turn into a move). */
 FB_CONVERT uint32_t fb_float_bits(float f)

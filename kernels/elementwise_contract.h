@@ -88,7 +88,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dtype.h"
+#include "common/format.h"
 
 #ifdef __cplusplus
 #define FB_CONTRACT_INLINE inline

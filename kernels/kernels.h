@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "dtype.h"
+#include "common/format.h"
 #include "op_table.h"
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "common/format.h"
 #include "plan/variants.h"
 
 /* Computes variant v on the host, one plain single-threaded loop per step, with the

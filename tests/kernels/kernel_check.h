@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "dtype.h"
+#include "common/format.h"
 #include "op_table.h"
 
 /* What runs: one op of the table, the handwritten fused add_relu kernel, or a chain in the

@@ -288,9 +288,9 @@ static void test_load_store_and_round_follow_the_type(void **state)
     assert_true(fb_round_to_dtype(FB_DTYPE_FP16, 0.1f) == 0.0999755859375f);
     assert_true(fb_round_to_dtype(FB_DTYPE_BF16, 0.1f) == 0.10009765625f);
     assert_true(fb_round_to_dtype(FB_DTYPE_FP32, 0.1f) == 0.1f);
-    assert_int_equal(fb_dtype_bytes(FB_DTYPE_FP32), 4);
-    assert_int_equal(fb_dtype_bytes(FB_DTYPE_FP16), 2);
-    assert_int_equal(fb_dtype_bytes(FB_DTYPE_BF16), 2);
+    assert_int_equal(fb_dtype_size(FB_DTYPE_FP32), 4);
+    assert_int_equal(fb_dtype_size(FB_DTYPE_FP16), 2);
+    assert_int_equal(fb_dtype_size(FB_DTYPE_BF16), 2);
     /* 0xFF bytes, the runner's poison, are a NaN in all three */
     memset(h, 0xff, sizeof h);
     memset(f, 0xff, sizeof f);

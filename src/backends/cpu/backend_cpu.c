@@ -15,7 +15,6 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "backends/host_disturbance.h"
 #include "common/clock.h"
-#include "dtype_convert.h"
 
 struct cpu_state {
     uint64_t launches;
@@ -100,11 +99,23 @@ static int cpu_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct
     return FB_OK;
 }
 
-static int cpu_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                        int64_t n, struct fb_error *err)
+/* Formats this backend runs: every dtype (cpu_kernels.h), with normal stores. */
+static int cpu_check_format(void *state, const struct fb_format *format, struct fb_error *err)
+{
+    (void)state;
+    if ((unsigned)format->dtype >= FB_DTYPE_COUNT)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: unknown dtype %d", (int)format->dtype);
+    if (format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: stores = %s is not implemented (normal "
+                       "is)", fb_store_kind_name(format->stores));
+    return FB_OK;
+}
+
+static int cpu_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                        void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     struct cpu_state *s = state;
-    const enum fb_dtype dtype = FB_DTYPE_FP32;
+    const enum fb_dtype dtype = format->dtype; /* normal stores: check_format accepts no other */
     const void *x = buffers[step->in0];
     const void *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     void *out = buffers[step->out];
@@ -115,7 +126,7 @@ static int cpu_run_step(void *state, const struct fb_step *step, void *const buf
     case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, dtype, x, y, out, n); break;
     case FB_STEP_ADD_RELU: fb_cpu_add_relu(dtype, x, y, out, n); break;
     case FB_STEP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
-        memcpy(out, x, (size_t)n * fb_dtype_bytes(dtype));
+        memcpy(out, x, (size_t)n * fb_dtype_size(dtype));
         break;
     default:
         return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: unknown step kind %d", (int)step->kind);
@@ -188,6 +199,7 @@ const struct fb_backend_ops fb_cpu_backend = {
     .upload = cpu_copy,
     .download = cpu_copy,
     .fill_bytes = cpu_fill_bytes,
+    .check_format = cpu_check_format,
     .run_step = cpu_run_step,
     .synchronize = cpu_synchronize,
     .timer_start = cpu_timer_start,

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "common/format.h"
 #include "op_table.h"
 
 /* One pass of op `op` of the table: c = op(a) for a unary op (b ignored, may be NULL),

@@ -14,7 +14,6 @@
 #include "backends/nvml.h"
 #include "cache_flush.h"
 #include "kernels.h"
-#include "dtype_convert.h"
 
 struct cuda_state {
     int device;
@@ -179,11 +178,23 @@ static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struc
     return FB_OK;
 }
 
-static int cuda_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                         int64_t n, struct fb_error *err)
+/* Formats this backend runs so far: fp32 with normal stores. */
+static int cuda_check_format(void *state, const struct fb_format *format, struct fb_error *err)
+{
+    (void)state;
+    if ((unsigned)format->dtype >= FB_DTYPE_COUNT) /* fp32, fp16, bf16: kernels/kernels.h */
+        return fb_fail(err, FB_ERR_USAGE, "cuda backend: unknown dtype %d", (int)format->dtype);
+    if (format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_USAGE, "cuda backend: stores = %s is not implemented (normal "
+                       "is)", fb_store_kind_name(format->stores));
+    return FB_OK;
+}
+
+static int cuda_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    const enum fb_dtype dtype = FB_DTYPE_FP32;
+    const enum fb_dtype dtype = format->dtype; /* normal stores: check_format accepts no other */
     const void *x = buffers[step->in0];
     const void *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     void *out = buffers[step->out];
@@ -198,7 +209,7 @@ static int cuda_run_step(void *state, const struct fb_step *step, void *const bu
         break;
     case FB_STEP_ADD_RELU: rc = fb_cuda_add_relu(&s->launch, dtype, x, y, out, n, err); break;
     case FB_STEP_MEMCPY: /* the copy engine's path, the reference for our copy kernel */
-        FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * fb_dtype_bytes(dtype),
+        FB_CUDA_TRY(cudaMemcpyAsync(out, x, (size_t)n * fb_dtype_size(dtype),
                                     cudaMemcpyDeviceToDevice, s->stream));
         rc = FB_OK;
         break;
@@ -291,6 +302,7 @@ const struct fb_backend_ops fb_cuda_backend = {
     .upload = cuda_upload,
     .download = cuda_download,
     .fill_bytes = cuda_fill_bytes,
+    .check_format = cuda_check_format,
     .run_step = cuda_run_step,
     .synchronize = cuda_synchronize,
     .timer_start = cuda_timer_start,
