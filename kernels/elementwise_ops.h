@@ -8,6 +8,13 @@
  * PARAM_NAMES). That one signature is what lets every kernel, launcher, reference and test
  * be generated from the table.
  *
+ * Arithmetic is fp32 whatever the storage type (common/format.h: fp32, fp16, bf16): the
+ * kernels widen each stored input to float (exact), apply these functions in float (a fused
+ * chain keeps its intermediates in float), and round the result once, to nearest even, when
+ * they store it (kernels/dtype_convert.h on the CPU, __float2half_rn / __float2bfloat16_rn
+ * on the GPU). So these functions are the same for every dtype, and the reference does the
+ * same widening and rounding (src/measure/reference.c).
+ *
  * nvcc compiles these into the CUDA kernels (kernels/elementwise_kernels.cuh) and the C
  * compiler into the CPU backend and the runner's reference, so every backend computes the
  * same function. kernels/elementwise_contract.h states what "the same" means (bit-exact but

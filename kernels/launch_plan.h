@@ -7,10 +7,10 @@
  *   the scheduler fill every SM evenly and 16 of them fit on one SM (2048 threads per SM on
  *   Hopper), so occupancy is full. The kernels declare __maxnreg__(32), which holds ptxas
  *   to 65536 / 2048 = 32 registers per thread, so 16 blocks do fit.
- * - 16-byte vectors (float4): the widest global load and store a thread can issue
- *   (ld.global.v4.f32), a quarter of the instructions of 4-byte ones. Used only when every
- *   pointer is 16-byte aligned; otherwise the scalar kernel runs (PyTorch makes the same
- *   choice rather than peeling).
+ * - 16-byte vectors (a float4, or 8 fp16 / bf16 elements in a uint4): the widest global load
+ *   and store a thread can issue (ld.global.v4.f32 / .v4.u32), a quarter (an eighth) of the
+ *   instructions of one element each. Used only when every pointer is 16-byte aligned;
+ *   otherwise the scalar kernel runs (PyTorch makes the same choice rather than peeling).
  * - 4 independent loads in flight per thread (FB_LOADS_PER_THREAD), issued before any
  *   store of the same turn: 4 float4 of the one input of copy/relu/threshold, 2 float4 of
  *   each input of add/add_relu. Little's law: a memory system of bandwidth B and latency L

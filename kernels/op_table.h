@@ -11,11 +11,16 @@
  *   N_PARAMS    scalar parameters, written `op(p0, p1)` in a config (0..FB_OP_MAX_PARAMS).
  *   PARAM_NAMES for messages and documentation.
  *   ULP_BOUND   0: the op is one correctly rounded IEEE-754 fp32 operation (or a compare and
- *               select), so every backend returns the same bits as the reference. > 0: the op
+ *               select), so every backend returns the same bits as the reference (at fp16
+ *               and bf16 storage too: the op computes in fp32 and its result is rounded once
+ *               at the store, kernels/elementwise_ops.h). > 0: the op
  *               calls transcendental functions (expf, tanhf) whose last bit differs between
  *               glibc and CUDA's libdevice: results are checked against a double-precision
- *               reference within this many units in the last place (the rule is in
- *               kernels/elementwise_contract.h; each bound's reasons are below the table).
+ *               reference within this many units in the last place of fp32 (the rule is in
+ *               kernels/elementwise_contract.h; each bound's reasons are below the table); at
+ *               fp16 and bf16 storage within 1 unit of the type (FB_DTYPE_ULP_BOUND:
+ *               B x 2^-13 or B x 2^-16 of the type's unit before the rounding, under half of
+ *               it, so at most one rounding boundary lies between two implementations).
  *
  * Plain C, C++ and CUDA: no CUDA types here. */
 #ifndef FB_KERNELS_OP_TABLE_H

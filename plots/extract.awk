@@ -153,6 +153,8 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     }
     if (!(key in sid)) {
         sid[key] = ++nseries; skey[nseries] = key; sbase[nseries] = printable(col("variant"))
+        # bytes per element of the series' dtype: 2 for fp16 and bf16 (float16, bfloat16)
+        selem[nseries] = (dt ~ /^(fp16|bf16|float16|bfloat16|f16)$/) ? 2 : 4
     }
     s = sid[key]
 
@@ -191,7 +193,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
 function model_launches(s) {
     if (srole[s] == "copy_ceiling" || srole[s] == "fused") return 1
     if (srole[s] == "platform_reference") return 0
-    if (srole[s] == "eager" && (s in lastbpe)) return int(lastbpe[s] / 4 / 2) # fp32 elements
+    if (srole[s] == "eager" && (s in lastbpe)) return int(lastbpe[s] / selem[s] / 2) # elements
     return -1
 }
 

@@ -6,7 +6,9 @@
 # The first CSV is the run being charted: it names the outputs (<stem>-<chart>.png and .svg,
 # stem = its basename without .csv, or NAME) and gives the titles' device and date, the cache size and
 # the peak bandwidth. Further CSVs (e.g. the PyTorch peer's) are overlaid, dashed, on the
-# time, speedup, bandwidth and launches charts. Only rows with status ok are drawn; rows with
+# time, speedup, bandwidth and launches charts. When the first CSV measured eager_add_relu in
+# several dtypes, plots/dtypes.sh draws <stem>-dtypes.png|svg beside them (the speedup per dtype
+# against n and against bytes per tensor). Only rows with status ok are drawn; rows with
 # status noisy (disturbed by another program) are left out and every chart says how many.
 #
 # Each chart is drawn into a temporary directory inside OUTDIR and renamed over the old chart
@@ -293,4 +295,16 @@ for chart in $charts; do
     done
 done
 [ "$written" -gt 0 ] || { echo "render: no chart could be drawn" >&2; exit 2; }
+
+# The storage-type chart (plots/dtypes.sh: the add_relu speedup per dtype, against n and
+# against bytes per tensor), when the first CSV measured eager_add_relu in several dtypes.
+dtypes=$(awk -F, '/^#/ { next }
+    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    ("dtype" in c) && $c["variant"] == "eager_add_relu" && !seen[$c["dtype"]]++ { k++ }
+    END { print k + 0 }' "${csvs[0]}")
+if [ "$dtypes" -gt 1 ]; then
+    bash "$here/dtypes.sh" "${csvs[0]}" -o "$outdir" >/dev/null ||
+        { echo "render: plots/dtypes.sh failed on ${csvs[0]}" >&2; exit 1; }
+    echo "$outdir/$(basename "${csvs[0]}" .csv)-dtypes.png"
+fi
 exit 0

@@ -120,7 +120,7 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
         rc = ops->check_format(backend, &format, &err);
     if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
         have_buffers = true;
-        rc = fb_size_buffers_fill(&sweep, n, &sb, &err);
+        rc = fb_size_buffers_fill(&sweep, n, format.dtype, &sb, &err);
     }
     bool cupti = p && probe.kernel_pass;
     if (rc == FB_OK)

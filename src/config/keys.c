@@ -214,7 +214,7 @@ static int parse_choice_list(const char *value, const char *const *names, size_t
 
 /* The names as fb_dtype_name spells them, in enum order; the first FB_DTYPES_ACCEPTED are
  * what this build runs. */
-#define FB_DTYPES_ACCEPTED 1
+#define FB_DTYPES_ACCEPTED 3
 static int set_dtype(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     const char *names[FB_DTYPE_COUNT];

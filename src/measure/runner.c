@@ -8,6 +8,7 @@
 
 #include "common/checked.h"
 #include "common/clock.h"
+#include "dtype_convert.h"
 #include "measure/disturbance.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
@@ -105,6 +106,18 @@ static bool any_enabled_uses(const struct fb_config *cfg, const struct fb_varian
     return false;
 }
 
+/* The bytes of the config's widest dtype: a size's buffers are shared by its formats
+ * (fb_sweep_run), so they are sized for the widest (4 with fp32 among them, 2 without). */
+static size_t widest_dtype_size(const struct fb_config *cfg)
+{
+    size_t widest = 0;
+    for (size_t i = 0; i < fb_config_format_count(cfg); i++) {
+        const size_t s = fb_dtype_size(fb_config_format(cfg, i).dtype);
+        widest = s > widest ? s : widest;
+    }
+    return widest ? widest : sizeof(float);
+}
+
 uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes)
 {
     uint64_t n = cfg->n_sizes ? cfg->sizes[cfg->n_sizes - 1] : 0;
@@ -119,7 +132,7 @@ uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_by
     }
     free(set);
     /* Saturating products (common/checked.h): a size past any memory reads as "too big". */
-    const uint64_t per_array = fb_mul_u64_saturating(n, sizeof(float));
+    const uint64_t per_array = fb_mul_u64_saturating(n, widest_dtype_size(cfg));
     if (backend_bytes)
         *backend_bytes = fb_mul_u64_saturating(arrays, per_array);
     /* host: a, b, the downloaded output and the reference output */
@@ -142,9 +155,10 @@ int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_b
                           struct fb_error *err)
 {
     memset(sb, 0, sizeof *sb);
-    size_t bytes; /* checked once here: every later n * sizeof(float) is for these buffers */
-    if (n < 0 || !fb_mul_size((size_t)n, sizeof(float), &bytes))
-        return fb_fail(err, FB_ERR_USAGE, "%" PRId64 " floats do not fit in the address space",
+    /* checked once here: every later n * fb_dtype_size(...) is at most this */
+    size_t bytes;
+    if (n < 0 || !fb_mul_size((size_t)n, widest_dtype_size(sw->cfg), &bytes))
+        return fb_fail(err, FB_ERR_USAGE, "%" PRId64 " elements do not fit in the address space",
                        n);
     struct fb_variant_set *owned;
     const struct fb_variant_set *set;
@@ -169,22 +183,28 @@ int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_b
     if (!sb->host_a || !sb->host_b || !sb->host_out || !sb->host_want) {
         fb_size_buffers_free(sw, sb);
         return fb_fail(err, FB_ERR_RUNTIME, "out of host memory for 4 arrays of %" PRId64
-                       " floats", n);
+                       " elements", n);
     }
     return FB_OK;
 }
 
-int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
-                         struct fb_error *err)
+int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, enum fb_dtype dtype,
+                         struct fb_size_buffers *sb, struct fb_error *err)
 {
-    const size_t bytes = (size_t)n * sizeof(float);
-    fb_fill_random(FB_DTYPE_FP32, sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
-    fb_fill_random(FB_DTYPE_FP32, sb->host_b, n, sw->seed ^ ((uint64_t)n * 2 + 1));
+    const size_t bytes = (size_t)n * fb_dtype_size(dtype);
+    /* The same seed at every dtype: the same draws, rounded to each type. */
+    fb_fill_random(dtype, sb->host_a, n, sw->seed ^ ((uint64_t)n * 2));
+    fb_fill_random(dtype, sb->host_b, n, sw->seed ^ ((uint64_t)n * 2 + 1));
+    sb->filled = false;
     int rc = FB_OK;
     if (sb->dev[FB_BUF_A])
         rc = sw->ops->upload(sw->backend, sb->dev[FB_BUF_A], sb->host_a, bytes, err);
     if (rc == FB_OK && sb->dev[FB_BUF_B])
         rc = sw->ops->upload(sw->backend, sb->dev[FB_BUF_B], sb->host_b, bytes, err);
+    if (rc == FB_OK) {
+        sb->filled = true;
+        sb->dtype = dtype;
+    }
     return rc;
 }
 
@@ -194,8 +214,10 @@ static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
                         struct fb_size_buffers *sb, struct fb_record *r, struct fb_error *err)
 {
     const int64_t n = call->n;
-    const size_t bytes = (size_t)n * sizeof(float);
-    /* 0xFF bytes are a NaN no random input produces: an element the kernel skipped shows. */
+    const enum fb_dtype dtype = call->format.dtype;
+    const size_t bytes = (size_t)n * fb_dtype_size(dtype);
+    /* 0xFF bytes are a NaN (in fp32, fp16 and bf16) no random input produces: an element the
+     * kernel skipped shows. */
     for (int b = FB_BUF_TMP; b <= FB_BUF_C; b++) {
         if (!sb->dev[b])
             continue;
@@ -215,18 +237,20 @@ static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
         return rc;
     /* The reference's temporaries can share host_want with its output: every op is
      * elementwise, so a step reads tmp[i] before it writes c[i] at the same place. */
-    fb_reference_run(call->variant, FB_DTYPE_FP32, sb->host_a, sb->host_b, sb->host_want,
-                     sb->host_want, n);
+    fb_reference_run(call->variant, dtype, sb->host_a, sb->host_b, sb->host_want, sb->host_want,
+                     n);
     /* Exact variants: the same bits (but NaN payloads); with transcendental ops: within the
      * ULP bound of their ops (reference.h says how, and why). */
-    int64_t bad = fb_first_mismatch_ulps(FB_DTYPE_FP32, sb->host_out, sb->host_want, n,
+    int64_t bad = fb_first_mismatch_ulps(dtype, sb->host_out, sb->host_want, n,
                                          fb_variant_ulp_bound(call->variant));
     if (bad >= 0)
         return fb_fail(err, FB_ERR_VERIFY,
                        "wrong result at element %" PRId64 " of %" PRId64
-                       ": got %.9g, reference %.9g (a=%.9g b=%.9g)",
-                       bad, n, (double)sb->host_out[bad], (double)sb->host_want[bad],
-                       (double)sb->host_a[bad], (double)sb->host_b[bad]);
+                       " (%s): got %.9g, reference %.9g (a=%.9g b=%.9g)",
+                       bad, n, fb_dtype_name(dtype), (double)fb_dtype_load(dtype, sb->host_out, bad),
+                       (double)fb_dtype_load(dtype, sb->host_want, bad),
+                       (double)fb_dtype_load(dtype, sb->host_a, bad),
+                       (double)fb_dtype_load(dtype, sb->host_b, bad));
     r->verified = true;
     return FB_OK;
 }
@@ -455,7 +479,7 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
             r->dram_write_bytes = wr;
             r->l2_bytes = l2;
             r->dram_bytes_per_element =
-                (double)(rd + wr) / (double)call->n / (double)sizeof(float);
+                (double)(rd + wr) / (double)call->n / (double)fb_dtype_size(call->format.dtype);
         } else if (rc != FB_ERR_UNAVAILABLE) {
             return rc;
         }
@@ -476,7 +500,8 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     snprintf(r->stores, sizeof r->stores, "%s", fb_store_kind_name(format->stores));
     snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
     r->n = n;
-    r->bytes_model = (int64_t)v->elements_moved * (int64_t)sizeof(float) * n;
+    /* elements moved x the bytes of the format's dtype (4 fp32, 2 fp16 and bf16) */
+    r->bytes_model = (int64_t)v->elements_moved * (int64_t)fb_dtype_size(format->dtype) * n;
 }
 
 /* A failed point (wrong result, contradicted launch count): recorded, never an error of the
@@ -628,13 +653,15 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
 
         struct fb_size_buffers sb;
         rc = fb_size_buffers_alloc(sw, n, &sb, err);
-        if (rc == FB_OK)
-            rc = fb_size_buffers_fill(sw, n, &sb, err);
-        /* The formats share the size's buffers and inputs: each is a point key of its own,
-         * measured and handed over whole before the next. */
+        /* The formats share the size's buffers: each is a point key of its own, measured and
+         * handed over whole before the next. The inputs are drawn once per dtype (dtypes are
+         * the outer loop), stored in it. */
         for (size_t fi = 0; rc == FB_OK && fi < fb_config_format_count(sw->cfg); fi++) {
             const struct fb_format format = fb_config_format(sw->cfg, fi);
-            rc = measure_size(sw, cb, n, &format, &sb, failed, err);
+            if (!sb.filled || sb.dtype != format.dtype)
+                rc = fb_size_buffers_fill(sw, n, format.dtype, &sb, err);
+            if (rc == FB_OK)
+                rc = measure_size(sw, cb, n, &format, &sb, failed, err);
         }
         fb_size_buffers_free(sw, &sb);
     }

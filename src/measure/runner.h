@@ -109,19 +109,26 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
                  struct fb_error *err);
 
 /* Everything one size needs, allocated once and shared by all its variants. */
+/* Arrays of n elements of the dtype last filled in (every array has room for n elements of
+ * the config's widest dtype). */
 struct fb_size_buffers {
     void *dev[FB_BUF_COUNT]; /* backend memory; NULL for buffers no enabled variant uses */
-    float *host_a, *host_b;  /* the random inputs */
-    float *host_out;         /* the downloaded output */
-    float *host_want;        /* the reference output (and its scratch) */
+    void *host_a, *host_b;   /* the random inputs, stored in `dtype` */
+    void *host_out;          /* the downloaded output */
+    void *host_want;         /* the reference output (and its scratch) */
+    bool filled;             /* a and b hold inputs of `dtype` (fb_size_buffers_fill) */
+    enum fb_dtype dtype;
 };
 
-/* Allocates the buffers for n elements (backend and host); frees what it got on failure. */
+/* Allocates the buffers for n elements of the config's widest dtype (backend and host);
+ * frees what it got on failure. */
 int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
                           struct fb_error *err);
-/* Draws fresh random inputs for this size and uploads them into a and b. */
-int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
-                         struct fb_error *err);
+/* Draws fresh random inputs for this size (uniform in [-1, 1), drawn as floats and rounded to
+ * dtype: reference.h, fb_fill_random) into host a and b, stored in dtype, and uploads them
+ * into the backend's a and b (n x fb_dtype_size(dtype) bytes each). */
+int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, enum fb_dtype dtype,
+                         struct fb_size_buffers *sb, struct fb_error *err);
 void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb);
 
 /* One call of a variant on some buffers: fb_call_run(ctx) enqueues its steps back to back
@@ -139,7 +146,8 @@ int fb_call_run(void *ctx, struct fb_error *err);
 int fb_call_flush(void *ctx, struct fb_error *err);
 
 /* Bytes the sweep allocates at its largest size, host and backend together (the backend's
- * share is `*backend_bytes`, which is host memory too on the CPU backend). */
+ * share is `*backend_bytes`, which is host memory too on the CPU backend): arrays of the
+ * config's widest dtype (4 bytes an element with fp32 among the dtypes, 2 without). */
 uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes);
 
 #endif

@@ -103,7 +103,7 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     if (!rows)
         return;
     size_t not_ok = 0, noisy = 0, retaken = 0;
-    bool mixed_cache = false;
+    bool mixed_cache = false, mixed_dtype = false;
     for (size_t i = 0; i < count; i++) {
         if (records[i].status == FB_POINT_NOISY)
             noisy++;
@@ -113,6 +113,8 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             retaken++;
         if (strcmp(records[i].cache, records[0].cache) != 0)
             mixed_cache = true;
+        if (strcmp(fb_dtype_canonical(records[i].dtype), fb_dtype_canonical(records[0].dtype)))
+            mixed_dtype = true;
         rows[i] = &records[i];
     }
     qsort(rows, count, sizeof *rows, compare_rows);
@@ -139,6 +141,9 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             if (mixed_cache) /* two cache modes in one table: say which line is which */
                 snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
                          " %.8s", row->cache);
+            if (mixed_dtype) /* several dtypes (fp32, fp16, bf16): say which line is which */
+                snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
+                         " %.8s", row->dtype);
             format_time(row_time, sizeof row_time, row);
             format_time(pair_time, sizeof pair_time, pair);
             snprintf(speedup, sizeof speedup, "-");

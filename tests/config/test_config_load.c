@@ -208,8 +208,11 @@ static void test_bad_choices_list_the_valid_ones(void **state)
                      "[backend] backend: \"gpu\" is not one of auto, cpu, cuda; did you mean \"cpu\"?");
     expect_one_error("[measure]\ncache = hot\n", 2,
                      "[measure] cache: \"hot\" is not one of warm, cold");
-    expect_one_error("[sweep]\ndtype = fp16\n", 2,
-                     "[sweep] dtype: \"fp16\" is not one of fp32; did you mean \"fp32\"?");
+    expect_one_error("[sweep]\ndtype = half\n", 2,
+                     "[sweep] dtype: \"half\" is not one of fp32, fp16, bf16");
+    expect_one_error("[sweep]\ndtype = fp32, bf61\n", 2,
+                     "[sweep] dtype: \"bf61\" is not one of fp32, fp16, bf16; did you mean "
+                     "\"bf16\"?");
     expect_one_error("[measure]\nstores = nt\n", 2,
                      "[measure] stores: \"nt\" is not one of normal");
 }
@@ -218,6 +221,16 @@ static void test_bad_choices_list_the_valid_ones(void **state)
 static void test_format_lists(void **state)
 {
     (void)state;
+    fixture_load("[sweep]\ndtype = bf16, fp32 ,fp16\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_dtypes, 3);
+    assert_int_equal(cfg.dtypes[0], FB_DTYPE_BF16);
+    assert_int_equal(cfg.dtypes[1], FB_DTYPE_FP32);
+    assert_int_equal(cfg.dtypes[2], FB_DTYPE_FP16);
+    assert_int_equal(fb_config_format_count(&cfg), 3);
+    assert_int_equal(fb_config_format(&cfg, 2).dtype, FB_DTYPE_FP16);
+    expect_one_error("[sweep]\ndtype = fp16, bf16, fp16\n", 2,
+                     "[sweep] dtype: \"fp16\" is listed twice");
     expect_one_error("[sweep]\ndtype = fp32, fp32\n", 2, "[sweep] dtype: \"fp32\" is listed twice");
     expect_one_error("[measure]\nstores = normal,\n", 2,
                      "[measure] stores: empty name in list \"normal,\" (give names separated "

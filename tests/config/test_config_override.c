@@ -109,6 +109,23 @@ static void test_numeric_overrides_are_applied(void **state)
     assert_string_equal(cfg.plot_dir, "/tmp/plots");
 }
 
+/* --set dtype=fp32,fp16,bf16: the list, in order; a bad name names the option. */
+static void test_dtype_override_takes_a_list(void **state)
+{
+    (void)state;
+    assert_int_equal(fb_config_override(&cfg, "dtype", "fp32,fp16,bf16", &err), FB_OK);
+    assert_int_equal(cfg.n_dtypes, 3);
+    assert_int_equal(cfg.dtypes[0], FB_DTYPE_FP32);
+    assert_int_equal(cfg.dtypes[1], FB_DTYPE_FP16);
+    assert_int_equal(cfg.dtypes[2], FB_DTYPE_BF16);
+    assert_int_equal(fb_config_override(&cfg, "dtype", "fp8", &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "--dtype: \"fp8\" is not one of fp32, fp16, bf16"));
+    assert_int_equal(cfg.n_dtypes, 3); /* unchanged */
+    assert_int_equal(fb_config_override(&cfg, "dtype", "bf16", &err), FB_OK);
+    assert_int_equal(cfg.n_dtypes, 1);
+    assert_int_equal(cfg.dtypes[0], FB_DTYPE_BF16);
+}
+
 static void test_out_of_range_override_states_the_range(void **state)
 {
     (void)state;
@@ -187,6 +204,7 @@ int main(void)
         cmocka_unit_test_setup(test_variants_override_selects_only_those, setup),
         cmocka_unit_test_setup(test_numeric_overrides_are_applied, setup),
         cmocka_unit_test_setup(test_out_of_range_override_states_the_range, setup),
+        cmocka_unit_test_setup(test_dtype_override_takes_a_list, setup),
         cmocka_unit_test_setup(test_override_breaking_min_max_rules_is_rejected, setup),
         cmocka_unit_test_setup(test_unknown_override_suggests_the_nearest, setup),
         cmocka_unit_test_setup(test_expand_path_fills_the_placeholders, setup),

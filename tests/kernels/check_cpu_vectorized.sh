@@ -2,9 +2,10 @@
 # The CPU backend's loops must be vectorised (its kernels are "the same vector-friendly
 # structure" as the GPU's): compile src/backends/cpu/cpu_kernels.c as the build does
 # (-O3 -fopenmp -fno-trapping-math, src/backends/meson.build) and count the loops gcc
-# reports vectorised ("loop vectorized using 16 byte vectors": one per loop; a second report with 8-byte vectors is its epilogue). The loops
-# are generated from the op table (kernels/op_table.h), so they share source lines: the
-# count, not the lines, is checked. Expected, from the table:
+# reports vectorised ("loop vectorized using 16 byte vectors": one per loop; a second report
+# with 8-byte vectors is its epilogue). The loops are generated from the op table
+# (kernels/op_table.h), so they share source lines: the count, not the lines, is checked.
+# Expected, from the table:
 #   one pass per op with ULP_BOUND 0 and per dtype   (fb_cpu_<name>_<fp32|fp16|bf16>): 3 each
 #   one tile loop per op with ULP_BOUND 0            (the generic chain pass, chain_tile_op;
 #                                                     the tile is fp32 whatever the storage)

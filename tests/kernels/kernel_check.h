@@ -126,7 +126,8 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
 void kc_check_known_answers(const struct kc_impl *impl, const struct kc_job *job);
 
 /* The known answers (those written for the type), then every size times every offset (for
- * an op with parameters: times every pair of kc_param_pairs), on arrays of `dtype`. */
+ * an op with parameters: times every pair of kc_param_pairs), on arrays of `dtype` (fp16 and
+ * bf16: at the largest size, 2^20 + 5, only the aligned and the all-different offsets). */
 void kc_check_op(const struct kc_impl *impl, enum fb_op_id op, enum fb_dtype dtype);
 void kc_check_add_relu(const struct kc_impl *impl, enum fb_dtype dtype);
 

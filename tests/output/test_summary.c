@@ -113,9 +113,34 @@ static void each_row_is_shown_against_its_own_pair_within_one_cache_mode(void **
     free(text);
 }
 
+/* Several dtypes in one table: each line says its dtype and pairs within it. */
+static void each_dtype_is_shown_against_its_own_pair(void **state)
+{
+    (void)state;
+    struct fb_record r[4] = {
+        row("eager_add_relu", 1000, "warm", 4e-6, 2),
+        row("fused_add_relu", 1000, "warm", 2e-6, 1),
+        row("eager_add_relu", 1000, "warm", 3e-6, 2),
+        row("fused_add_relu", 1000, "warm", 1e-6, 1),
+    };
+    snprintf(r[2].dtype, sizeof r[2].dtype, "bf16");
+    snprintf(r[3].dtype, sizeof r[3].dtype, "bf16");
+    fb_pairing_derive_all(r, 4);
+    char *text = summary_of(r, 4);
+    if (!strstr(text, "1K fp32  eager_add_relu           fused_add_relu              4.00 us"
+                      "     2.00 us    2.00x") ||
+        !strstr(text, "1K bf16  eager_add_relu           fused_add_relu              3.00 us"
+                      "     1.00 us    3.00x")) {
+        print_error("summary:\n%s", text);
+        fail();
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_dtype_is_shown_against_its_own_pair),
         cmocka_unit_test(launches_not_measured_print_as_a_dash),
         cmocka_unit_test(each_row_is_shown_against_its_own_pair_within_one_cache_mode),
     };

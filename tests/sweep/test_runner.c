@@ -609,9 +609,122 @@ static void records_carry_their_format(void **state)
     }
 }
 
+/* A sweep over fp32, fp16 and bf16 on the CPU backend: every point verified against the
+ * reference at its own dtype, in config order (dtypes outer), the model bytes in that dtype's
+ * element size, the speedup paired within the dtype. */
+static int off_by_one_ulp_in_fp16(void *state, const struct fb_step *step,
+                                  const struct fb_format *format,
+                                  void *const buffers[FB_BUF_COUNT], int64_t n,
+                                  struct fb_error *err)
+{
+    int rc = fb_cpu_backend.run_step(state, step, format, buffers, n, err);
+    /* the step that writes add_relu's result: fused add_relu's one, eager's relu */
+    const bool relu_out = step->kind == FB_STEP_ADD_RELU ||
+                          (step->kind == FB_STEP_OP && step->chain.ops[0].op == FB_OPID_relu);
+    if (rc == FB_OK && format->dtype == FB_DTYPE_FP16 && relu_out && n > 0)
+        ((uint16_t *)buffers[step->out])[n / 2] ^= 1u; /* the last bit of one element */
+    return rc;
+}
+
+static void run_dtype_sweep(const struct fb_backend_ops *ops, const char *dtypes,
+                            struct collected *out, int *failed)
+{
+    static struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    struct fb_error err;
+    assert_int_equal(fb_config_override(&cfg, "dtype", dtypes, &err), FB_OK);
+    assert_int_equal(fb_config_override(&cfg, "variants",
+                                        "copy,memcpy,eager_add_relu,fused_add_relu", &err),
+                     FB_OK);
+    cfg.n_sizes = 2;
+    cfg.sizes[0] = 1000;
+    cfg.sizes[1] = 4099;
+    cfg.warmup = 1;
+    cfg.min_reps = 3;
+    cfg.max_reps = 5;
+    cfg.min_time_s = 0.0;
+    cfg.max_time_s = 0.01;
+    void *state = NULL;
+    const struct fb_backend_params params = {0, 0};
+    assert_int_equal(ops->init(&state, &params, &err), FB_OK);
+    struct fb_device_info dev;
+    assert_int_equal(ops->describe(state, &dev, &err), FB_OK);
+    const struct fb_sweep sweep = {&cfg, ops, state, &dev, NULL, 42, NULL};
+    const struct fb_sweep_callbacks cb = {out, NULL, NULL, collect};
+    memset(out, 0, sizeof *out);
+    assert_int_equal(fb_sweep_run(&sweep, &cb, failed, &err), FB_OK);
+    ops->fini(state);
+}
+
+static void every_dtype_is_verified_and_counts_its_own_bytes(void **state)
+{
+    (void)state;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = NULL;
+    struct collected out;
+    int failed = 0;
+    run_dtype_sweep(&ops, "fp32,fp16,bf16", &out, &failed);
+    assert_int_equal(failed, 0);
+    assert_int_equal(out.count, 2 * 3 * 4);
+    static const char *const order[] = {"fp32", "fp16", "bf16"};
+    for (int i = 0; i < out.count; i++) {
+        const struct fb_record *r = &out.records[i];
+        /* per size: the 4 variants of fp32, then fp16's, then bf16's */
+        assert_string_equal(r->dtype, order[(i % 12) / 4]);
+        assert_true(r->status == FB_POINT_OK || r->status == FB_POINT_NOISY);
+        assert_true(r->verified);
+        const int64_t size = strcmp(r->dtype, "fp32") == 0 ? 4 : 2;
+        const int64_t elements = strcmp(r->variant, "eager_add_relu") == 0   ? 5
+                                 : strcmp(r->variant, "fused_add_relu") == 0 ? 3
+                                                                             : 2;
+        assert_int_equal(r->bytes_model, elements * size * r->n);
+    }
+}
+
+static void a_wrong_fp16_bit_fails_the_fp16_point_only(void **state)
+{
+    (void)state;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = NULL;
+    ops.run_step = off_by_one_ulp_in_fp16;
+    struct collected out;
+    int failed = 0;
+    run_dtype_sweep(&ops, "fp32,fp16,bf16", &out, &failed);
+    assert_int_equal(failed, 2 * 2); /* eager and fused add_relu at fp16, both sizes */
+    for (int i = 0; i < out.count; i++) {
+        const struct fb_record *r = &out.records[i];
+        const bool hit = strcmp(r->dtype, "fp16") == 0 && strstr(r->variant, "add_relu");
+        assert_int_equal(r->status == FB_POINT_FAILED, hit);
+        if (hit)
+            assert_non_null(strstr(r->reason, "(fp16)"));
+    }
+}
+
+/* 16-bit dtypes alone: the buffers are n x 2 bytes (no fp32 to size them for), and every
+ * step, memcpy's n x 2 bytes included, stays inside them (ASan in CI would see a step that
+ * moved n x 4). */
+static void sixteen_bit_dtypes_alone_fit_their_buffers(void **state)
+{
+    (void)state;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = NULL;
+    struct collected out;
+    int failed = 0;
+    run_dtype_sweep(&ops, "bf16,fp16", &out, &failed);
+    assert_int_equal(failed, 0);
+    assert_int_equal(out.count, 2 * 2 * 4);
+    for (int i = 0; i < out.count; i++) {
+        assert_true(out.records[i].verified);
+        assert_string_equal(out.records[i].dtype, (i % 8) < 4 ? "bf16" : "fp16");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sixteen_bit_dtypes_alone_fit_their_buffers),
+        cmocka_unit_test(every_dtype_is_verified_and_counts_its_own_bytes),
+        cmocka_unit_test(a_wrong_fp16_bit_fails_the_fp16_point_only),
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
         cmocka_unit_test(a_format_the_backend_refuses_stops_the_sweep_before_any_point),
         cmocka_unit_test(records_carry_their_format),

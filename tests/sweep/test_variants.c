@@ -174,6 +174,14 @@ static void the_runner_allocates_only_the_buffers_enabled_variants_use(void **st
     assert_int_equal(fb_config_override(&cfg, "variants", "copy", &err), FB_OK);
     fb_sweep_memory_bytes(&cfg, &backend);
     assert_int_equal(backend, 2 * 1000 * sizeof(float));
+    /* arrays of the widest dtype: 2 bytes an element without fp32, 4 with it */
+    assert_int_equal(fb_config_override(&cfg, "dtype", "fp16,bf16", &err), FB_OK);
+    fb_sweep_memory_bytes(&cfg, &backend);
+    assert_int_equal(backend, 2 * 1000 * 2);
+    assert_int_equal(fb_config_override(&cfg, "dtype", "bf16,fp32", &err), FB_OK);
+    fb_sweep_memory_bytes(&cfg, &backend);
+    assert_int_equal(backend, 2 * 1000 * 4);
+    assert_int_equal(fb_config_override(&cfg, "dtype", "fp32", &err), FB_OK);
     /* config keeps names; plan refuses an unknown one with the key's message, chain variants
      * among the known names */
     assert_int_equal(fb_config_override(&cfg, "variants", "fused_thre", &err), FB_OK);
