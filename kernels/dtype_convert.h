@@ -21,16 +21,12 @@
  * conversion is a call into libgcc (__truncsfhf2, __extendhfsf2), so no loop that converts
  * is vectorised (checked with -fopt-info-vec). The functions below use 32-bit integer and
  * float operations and selects only, which gcc vectorises with SSE2 (the CPU kernels' loops
- * are checked by tests/kernels/check_cpu_vectorized.sh). test_dtype_convert holds them bit
- * for bit to _Float16 (where the compiler has it) and to a double-precision rounding written
- * out independently, over every fp16 / bf16 value and a dense sample of fp32 values.
- *
- * One caveat the CPU kernels' build takes care of: the fp16 narrowing rounds subnormal
- * results with a float add. When that add sits after an op's compare and select (relu),
- * gcc sinks it into one arm of the select and, under the default -ftrapping-math, refuses to
- * speculate a float operation, so the loop is not vectorised. cpu_kernels.c is compiled with
- * -fno-trapping-math (src/backends/meson.build): no value changes (this code never unmasks
- * floating-point exceptions), the compiler may merely compute both arms. */
+ * are checked by tests/kernels/check_cpu_vectorized.sh). Still several instructions an
+ * element: where the CPU has F16C the CPU kernels convert fp16 tiles with it instead
+ * (cpu_kernels.c). test_dtype_convert holds these functions bit for bit to _Float16 (where
+ * the compiler has it) and to the formats' definition written out independently, over every
+ * fp16 / bf16 value, every rounding boundary and a dense sample of fp32 values, and the F16C
+ * path to them. */
 #ifndef FB_KERNELS_DTYPE_CONVERT_H
 #define FB_KERNELS_DTYPE_CONVERT_H
 
@@ -98,13 +94,14 @@ FB_CONVERT uint16_t fb_fp16_from_float(float x)
 }
 
 /* fp16 bits -> fp32, exact: normal values rebias the exponent (+ 112 << 23); Inf and NaN
- * (exponent 31) map to exponent 255 with the fraction kept (+ 224 << 23); subnormals and
- * zero are m x 2^-24, exact in fp32 (m < 2^10). */
+ * (exponent 31) map to exponent 255 with the fraction kept (+ 224 << 23), a NaN quieted (as
+ * F16C's vcvtph2ps does, so that the CPU kernels' two paths give the same bits); subnormals
+ * and zero are m x 2^-24, exact in fp32 (m < 2^10). */
 FB_CONVERT float fb_float_from_fp16(uint16_t h)
 {
     const uint32_t a = h & 0x7fffu, sign = (uint32_t)(h & 0x8000u) << 16;
     const uint32_t normal = (a << 13) + 0x38000000u;
-    const uint32_t special = (a << 13) + 0x70000000u;
+    const uint32_t special = ((a << 13) + 0x70000000u) | fb_select_bits(a > 0x7c00u, 0x00400000u, 0u);
     const uint32_t subnormal = fb_float_bits((float)(int32_t)a * 0x1p-24f);
     const uint32_t r = fb_select_bits(a >= 0x7c00u, special,
                                       fb_select_bits(a < 0x0400u, subnormal, normal));

@@ -5,13 +5,18 @@
  * tests/kernels/check_cpu_vectorized.sh counts the loops). n may be 0 (the pass still forks
  * and joins: that cost is the CPU's launch overhead).
  *
- * Every pass takes its arrays in one storage type (kernels/dtype.h): fp32, fp16 or bf16.
+ * Every pass takes its arrays in one storage type (common/format.h): fp32, fp16 or bf16.
  * Elements are widened to fp32 when loaded, computed in fp32, and rounded once, to nearest
  * even, when stored (kernels/dtype_convert.h), as the CUDA kernels and the host reference
- * do; so a, b and c point to arrays of n elements of that type. */
+ * do; so a, b and c point to arrays of n elements of that type. fp32 passes are plain
+ * loops; fp16 and bf16 ones (every op, add_relu, chains) run tiled, as fb_cpu_chain: a tile
+ * of the inputs widened into fp32, the op(s) over it, the result rounded into c; fp16 with
+ * F16C where the CPU has it (fb_cpu_has_f16c), bf16 with the portable code (a shift to
+ * widen; vectorised SSE2 integer code to round). */
 #ifndef FB_BACKENDS_CPU_CPU_KERNELS_H
 #define FB_BACKENDS_CPU_CPU_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/format.h"
@@ -22,7 +27,8 @@
 void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, enum fb_dtype dtype,
                const void *a, const void *b, void *c, int64_t n);
 
-/* The handwritten fused pass: c = relu(a + b). */
+/* The handwritten fused pass: c = relu(a + b) (fp16, bf16: the tiled pass of add, relu,
+ * which computes the same function). */
 void fb_cpu_add_relu(enum fb_dtype dtype, const void *a, const void *b, void *c, int64_t n);
 
 /* The generic fused pass: c = the chain's ops applied to a (and b, when the first op is
@@ -36,5 +42,15 @@ void fb_cpu_add_relu(enum fb_dtype dtype, const void *a, const void *b, void *c,
 #define FB_CPU_CHAIN_TILE 1024 /* 4 KB: the buffer plus the tiles of a, b and c fit in a 32 KB L1 */
 void fb_cpu_chain(const struct fb_chain *chain, enum fb_dtype dtype, const void *a,
                   const void *b, void *c, int64_t n);
+
+/* Whether the fp16 tile conversions use F16C (x86 vcvtph2ps / vcvtps2ph, checked at run
+ * time; the build assumes baseline x86-64). */
+bool fb_cpu_has_f16c(void);
+
+/* The fp16 tile conversions of the passes, exposed for tests: out[0..len) = x[0..len)
+ * widened to fp32 / rounded to fp16, with F16C when f16c and the CPU has it, else with the
+ * portable code of kernels/dtype_convert.h. The same bits either way. */
+void fb_cpu_fp16_widen(const uint16_t *x, float *out, int64_t len, bool f16c);
+void fb_cpu_fp16_narrow(const float *x, uint16_t *out, int64_t len, bool f16c);
 
 #endif
