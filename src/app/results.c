@@ -258,8 +258,10 @@ int fb_results_fit(struct fb_results *res, const char *backend, const char *cach
              "%zu (%s) of %zu rows with launches", fit->launch.points, spread[0],
              fit->bandwidth.points, spread[1], fit->cache_bandwidth.points, spread[2],
              fit->used);
-    add_meta(res, "fit_model", "t(n) = launches * fit_launch_s + bytes_model / bandwidth, "
-             "fitted jointly to every ok row with launches >= 1 of this run, at the ends "
+    add_meta(res, "fit_model", "t(n) = host_launches * fit_launch_s + bytes_model / "
+             "bandwidth, fitted jointly to every ok row with host_launches >= 1 of this run "
+             "(host_launches: launches the host issues per call, 1 for a CUDA graph or a CPU "
+             "parallel region running several kernels), at the ends "
              "where one term decides: fit_bandwidth_gbps beyond %gx the cache, "
              "fit_cache_bandwidth_gbps within %gx of it (warm runs); medians of per-point "
              "estimates; empty: too few points (src/measure/fit.h)", FB_FIT_MEMORY_FACTOR,

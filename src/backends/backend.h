@@ -61,6 +61,19 @@ struct fb_backend_ops {
     /* Enqueues one step (one launch / one parallel pass) on n elements. */
     int (*run_step)(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
                     int64_t n, struct fb_error *err);
+    /* Optional: enqueues steps[0..count-1] (kernels of ours only: no FB_STEP_MEMCPY) as ONE
+     * launch of the host, computing what run_step on each in turn would: step k + 1 sees
+     * every element step k wrote. For a variant with one_launch (plan/variants.h).
+     *   CUDA: a graph of the steps' kernels, captured from the stream once per (steps, n,
+     *         buffers) and kept instantiated; each call is one cudaGraphLaunch.
+     *   CPU:  one parallel region (one fork and join), each step a work-shared loop whose
+     *         implicit barrier ends it before the next begins.
+     * launch_count grows by the kernels run (count), as for as many run_step calls: the
+     * kernels are still separate kernels, only their launch is shared. NULL: the backend
+     * cannot; the runner then skips one_launch variants with a reason (status skipped),
+     * never runs their steps one by one under the variant's name. */
+    int (*run_group)(void *state, const struct fb_step *steps, int count,
+                     void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
     /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC

@@ -272,7 +272,8 @@ int fb_fit_records(const struct fb_record *records, size_t count, const char *ba
         if (r->status != FB_POINT_OK || (backend && strcmp(r->backend, backend) != 0) ||
             (cache && strcmp(r->cache, cache) != 0))
             continue;
-        pts[k++] = (struct fb_fit_point){(double)r->launches, (double)r->bytes_model,
+        const int64_t launches = r->host_launches >= 0 ? r->host_launches : r->launches;
+        pts[k++] = (struct fb_fit_point){(double)launches, (double)r->bytes_model,
                                          r->time_median_s};
     }
     bool warm = !(cache && strcmp(cache, "cold") == 0);
