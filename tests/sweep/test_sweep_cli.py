@@ -104,13 +104,18 @@ class SweepCli(unittest.TestCase):
         for key in ("fusebench", "git_commit", "date", "host", "device", "cache_bytes",
                     "config", "config_hash"):
             self.assertIn(key, meta)
-        self.assertEqual(len(rows), 6 * 10)  # 6 variants x 8, 10, 32, 100, ... 100K
+        self.assertEqual(len(rows), 7 * 10)  # 7 variants x 8, 10, 32, 100, ... 100K
+        # launches: the kernels, counted; host_launches: what the host issues for them (the
+        # graph variant's 2 kernels go in one CPU parallel region)
         launches = {"copy": "1", "eager_add_relu": "2", "eager_add_threshold": "2",
-                    "fused_add_relu": "1", "memcpy": "0", "fused_generic_add_relu": "1"}
+                    "fused_add_relu": "1", "memcpy": "0", "fused_generic_add_relu": "1",
+                    "eager_add_relu_graph": "2"}
+        host_launches = dict(launches, eager_add_relu_graph="1")
         for row in rows:
             self.assertIn(row["status"], MEASURED, row)
             self.assertEqual(row["verified"], "1")
             self.assertEqual(row["launches"], launches[row["variant"]], row)
+            self.assertEqual(row["host_launches"], host_launches[row["variant"]], row)
             n = int(row["n"])
             moved = {"copy": 2, "memcpy": 2, "fused_add_relu": 3,
                      "fused_generic_add_relu": 3}.get(row["variant"], 5)
@@ -125,9 +130,11 @@ class SweepCli(unittest.TestCase):
         by = {(r["variant"], r["n"]): r for r in rows}
         roles = {"copy": "copy_ceiling", "memcpy": "platform_reference",
                  "eager_add_relu": "eager", "eager_add_threshold": "eager",
-                 "fused_add_relu": "fused", "fused_generic_add_relu": "fused"}
+                 "fused_add_relu": "fused", "fused_generic_add_relu": "fused",
+                 "eager_add_relu_graph": "eager"}
         pairs = {"eager_add_relu": "fused_add_relu", "eager_add_threshold": "fused_add_relu",
-                 "fused_generic_add_relu": "fused_add_relu"}
+                 "fused_generic_add_relu": "fused_add_relu",
+                 "eager_add_relu_graph": "fused_add_relu"}
         for row in rows:
             self.assertEqual(row["role"], roles[row["variant"]], row)
             self.assertEqual(row["pair"], pairs.get(row["variant"], ""), row)
@@ -135,9 +142,14 @@ class SweepCli(unittest.TestCase):
                 self.assertEqual(row["speedup"], "", row)
                 continue
             other = by[(row["pair"], row["n"])]
+            if "noisy" in (row["status"], other["status"]):  # no speedup (pairing.h)
+                self.assertEqual(row["speedup"], "", row)
+                continue
             want = float(row["time_median_s"]) / float(other["time_median_s"])
             self.assertAlmostEqual(float(row["speedup"]), want, delta=want * 1e-6)
         self.assertIn("speedup", p.stdout)  # the terminal summary
+        # its launches column: the graph variant's 2 kernels in 1 launch, against fused's 1
+        self.assertRegex(p.stdout, r"eager_add_relu_graph +fused_add_relu .* 2in1/1 ")
         # no temporary, partial or lock file is left behind
         self.assertEqual(os.listdir(self.dir), ["results.csv"])
 
