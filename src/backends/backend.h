@@ -13,6 +13,7 @@
 
 #include "backends/disturbance_reading.h"
 #include "common/error.h"
+#include "common/format.h"
 #include "fb_build_config.h"
 #include "plan/variants.h"
 
@@ -58,9 +59,17 @@ struct fb_backend_ops {
     /* Sets every byte of ptr to `byte` (poisoning outputs before a verification run). */
     int (*fill_bytes)(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err);
 
-    /* Enqueues one step (one launch / one parallel pass) on n elements. */
-    int (*run_step)(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                    int64_t n, struct fb_error *err);
+    /* Whether the backend runs points of this format (common/format.h): FB_OK, or
+     * FB_ERR_USAGE with a message that names the format and says why not. The sweep asks
+     * for every format of the config before it starts, so that a run never stops half way
+     * for a format it cannot measure. */
+    int (*check_format)(void *state, const struct fb_format *format, struct fb_error *err);
+
+    /* Enqueues one step (one launch / one parallel pass) on n elements stored as
+     * format->dtype, writing its output with format->stores. Only formats check_format
+     * accepted are passed. */
+    int (*run_step)(void *state, const struct fb_step *step, const struct fb_format *format,
+                    void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err);
     /* Optional: enqueues steps[0..count-1] (kernels of ours only: no FB_STEP_MEMCPY) as ONE
      * launch of the host, computing what run_step on each in turn would: step k + 1 sees
      * every element step k wrote. For a variant with one_launch (plan/variants.h).
@@ -69,11 +78,14 @@ struct fb_backend_ops {
      *   CPU:  one parallel region (one fork and join), each step a work-shared loop whose
      *         implicit barrier ends it before the next begins.
      * launch_count grows by the kernels run (count), as for as many run_step calls: the
-     * kernels are still separate kernels, only their launch is shared. NULL: the backend
-     * cannot; the runner then skips one_launch variants with a reason (status skipped),
-     * never runs their steps one by one under the variant's name. */
+     * kernels are still separate kernels, only their launch is shared.
+     * FB_ERR_UNAVAILABLE, with the reason, for a format (of those check_format accepted)
+     * that the group does not run: the runner records the point skipped with that reason.
+     * NULL: the backend cannot at all; the runner then skips one_launch variants with a
+     * reason (status skipped), never runs their steps one by one under the variant's name. */
     int (*run_group)(void *state, const struct fb_step *steps, int count,
-                     void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err);
+                     const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                     int64_t n, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
     /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC

@@ -47,6 +47,8 @@ struct fb_record {
     double speedup;        /* time_median_s / the pair's time_median_s (measure/pairing.h) */
     double preempted;      /* fraction of the timed samples taken that were disturbed and
                               dropped, in [0, 1]; NaN when not judged (older CSVs, peers) */
+    char stores[16];       /* "normal" or "streaming" (common/format.h); "" in older files,
+                              which read as "normal" (fb_stores_canonical) */
     int64_t host_launches; /* launches the host issues per call (the variant's: 1 for a CUDA
                               graph or one CPU parallel region holding its `launches` kernels,
                               else = launches; plan/variants.h): what the fit's launch cost is

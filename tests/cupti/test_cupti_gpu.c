@@ -193,20 +193,21 @@ static void each_graph_call_is_two_counted_kernels(void **state)
     const size_t bytes = (size_t)fx->n * sizeof(float);
     CHECK_CUDA(cudaMalloc(&tmp, bytes));
     CHECK_CUDA(cudaMalloc(&c, bytes));
+    const struct fb_format format = FB_FORMAT_DEFAULT; /* fp32, normal stores */
     void *buffers[FB_BUF_COUNT] = {0};
     buffers[FB_BUF_A] = fx->a;
     buffers[FB_BUF_B] = fx->b;
     buffers[FB_BUF_TMP] = tmp;
     buffers[FB_BUF_C] = c;
     /* the first call captures and instantiates the graph, outside the window */
-    if (ops->run_group(backend, v->steps, v->n_steps, buffers, fx->n, &err) != FB_OK ||
+    if (ops->run_group(backend, v->steps, v->n_steps, &format, buffers, fx->n, &err) != FB_OK ||
         ops->synchronize(backend, &err) != FB_OK)
         fail_msg("first graph call: %s", err.msg);
     if (fb_cupti_activity_start(fx->cupti, ops->stream(backend), &err) != FB_OK)
         fail_msg("activity start: %s", err.msg);
     const uint64_t before = ops->launch_count(backend);
     for (int i = 0; i < CALLS; i++)
-        if (ops->run_group(backend, v->steps, v->n_steps, buffers, fx->n, &err) != FB_OK)
+        if (ops->run_group(backend, v->steps, v->n_steps, &format, buffers, fx->n, &err) != FB_OK)
             fail_msg("run_group: %s", err.msg);
     if (ops->synchronize(backend, &err) != FB_OK)
         fail_msg("synchronize: %s", err.msg);

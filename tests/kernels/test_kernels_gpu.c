@@ -124,9 +124,10 @@ static int graph_run(void *opaque, const struct kc_job *job, const float *a, con
     buffers[FB_BUF_B] = (void *)b;
     buffers[FB_BUF_TMP] = tmp;
     buffers[FB_BUF_C] = c;
+    const struct fb_format format = FB_FORMAT_DEFAULT; /* fp32, normal stores */
     const uint64_t before = g->ops->launch_count(g->backend);
     for (int call = 0; call < 2 && rc == FB_OK; call++)
-        rc = g->ops->run_group(g->backend, v->steps, v->n_steps, buffers, n, err);
+        rc = g->ops->run_group(g->backend, v->steps, v->n_steps, &format, buffers, n, err);
     if (rc == FB_OK)
         rc = g->ops->synchronize(g->backend, err);
     const uint64_t counted = g->ops->launch_count(g->backend) - before;

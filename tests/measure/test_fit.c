@@ -351,13 +351,13 @@ static void records_of_other_runs_and_failed_points_are_left_out(void **state)
     }
     struct fb_fit fit;
     struct fb_error err = {{0}};
-    assert_int_equal(fb_fit_records(rows, count, "cpu", "warm", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
     assert_int_equal(fit.used, k);
     assert_relative(fit.launch.value, TRUE_L, 1e-6);
     assert_relative(fit.bandwidth.value, TRUE_B, 1e-6);
     assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-6);
     /* the cold rows alone: no cache bandwidth */
-    assert_int_equal(fb_fit_records(rows, count, "cpu", "cold", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "cold", NULL, CACHE, &fit, &err), FB_OK);
     assert_int_equal(fit.used, k);
     assert_true(isnan(fit.cache_bandwidth.value));
     free(rows);
@@ -394,7 +394,7 @@ static void records_are_fitted_on_their_host_launches(void **state)
     assert_true(graph_points > 0);
     struct fb_fit fit;
     struct fb_error err = {{0}};
-    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
     assert_int_equal(fit.used, k);
     assert_relative(fit.launch.value, TRUE_L, 1e-6);
     assert_relative(fit.bandwidth.value, TRUE_B, 1e-6);
@@ -402,7 +402,7 @@ static void records_are_fitted_on_their_host_launches(void **state)
     /* on their counted kernels instead, two thirds of the rows say L / 2 */
     for (size_t i = copy_points; i < k; i++)
         rows[i].host_launches = -1;
-    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
     assert_true(fit.launch.value < 0.75 * TRUE_L);
     free(rows);
 }

@@ -22,15 +22,16 @@ static enum fault fault;
 
 /* The CPU backend with one fault injected into run_step. */
 static int faulty_run_step(void *state, const struct fb_step *step,
-                           void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
 {
-    int rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
+    int rc = fb_cpu_backend.run_step(state, step, format, buffers, n, err);
     if (rc != FB_OK || step->kind != FB_STEP_ADD_RELU)
         return rc;
     if (fault == FAULT_WRONG_ELEMENT && n > 0)
         ((float *)buffers[step->out])[n / 2] += 1.0f;
     if (fault == FAULT_EXTRA_PASS)
-        rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
+        rc = fb_cpu_backend.run_step(state, step, format, buffers, n, err);
     return rc;
 }
 
@@ -69,18 +70,19 @@ static int rec_synchronize(void *state, struct fb_error *err)
     record('Y');
     return fb_cpu_backend.synchronize(state, err);
 }
-static int rec_run_step(void *state, const struct fb_step *step,
+static int rec_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     record('R');
-    return fb_cpu_backend.run_step(state, step, buffers, n, err);
+    return fb_cpu_backend.run_step(state, step, format, buffers, n, err);
 }
 
 static int rec_run_group(void *state, const struct fb_step *steps, int count,
-                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
 {
     record('G');
-    return fb_cpu_backend.run_group(state, steps, count, buffers, n, err);
+    return fb_cpu_backend.run_group(state, steps, count, format, buffers, n, err);
 }
 
 static struct fb_backend_ops recording_backend(void)
@@ -341,18 +343,47 @@ static void a_backend_without_run_group_skips_the_one_launch_variant(void **unus
     }
 }
 
+/* A run_group that does not run this format (backend.h): the point is skipped with its
+ * reason, and the sweep goes on. */
+static int refusing_run_group(void *state, const struct fb_step *steps, int count,
+                              const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                              int64_t n, struct fb_error *err)
+{
+    (void)state, (void)steps, (void)count, (void)buffers, (void)n;
+    return fb_fail(err, FB_ERR_UNAVAILABLE, "no group in dtype %s", fb_dtype_name(format->dtype));
+}
+
+static void a_group_refusing_the_format_skips_the_point_with_its_reason(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    int failed = -1;
+    fault = FAULT_NONE;
+    struct fb_backend_ops ops = faulty_backend();
+    ops.run_group = refusing_run_group;
+    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+    assert_int_equal(failed, 0);
+    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 4099);
+    assert_non_null(graph);
+    assert_int_equal(graph->status, FB_POINT_SKIPPED);
+    assert_string_equal(graph->reason, "no group in dtype fp32");
+    assert_int_equal(find(&c, "eager_add_relu", 4099)->status, FB_POINT_OK);
+}
+
 /* A run_group that leaves its last step out: the launch count (1 pass counted, 2 declared)
  * fails the point before any timing; one that writes a wrong element fails verification. */
 static int short_run_group(void *state, const struct fb_step *steps, int count,
-                           void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
 {
-    return fb_cpu_backend.run_group(state, steps, count - 1, buffers, n, err);
+    return fb_cpu_backend.run_group(state, steps, count - 1, format, buffers, n, err);
 }
 
 static int wrong_run_group(void *state, const struct fb_step *steps, int count,
-                           void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
 {
-    int rc = fb_cpu_backend.run_group(state, steps, count, buffers, n, err);
+    int rc = fb_cpu_backend.run_group(state, steps, count, format, buffers, n, err);
     if (rc == FB_OK && n > 0)
         ((float *)buffers[steps[count - 1].out])[n - 1] = 12345.0f;
     return rc;
@@ -657,10 +688,64 @@ static void chain_variants_run_end_to_end_with_derived_launches_and_bytes(void *
     }
 }
 
+/* A format the backend does not run stops the sweep before anything is measured, with the
+ * backend's message, as a usage error (exit 2 in the sweep command). */
+static int refuse_streaming(void *state, const struct fb_format *format, struct fb_error *err)
+{
+    (void)state;
+    if (format->stores == FB_STORES_STREAMING)
+        return fb_fail(err, FB_ERR_USAGE, "test backend: no streaming stores");
+    return FB_OK;
+}
+
+static void a_format_the_backend_refuses_stops_the_sweep_before_any_point(void **state)
+{
+    (void)state;
+    static struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    cfg.n_sizes = 1;
+    cfg.sizes[0] = 1000;
+    cfg.stores[1] = FB_STORES_STREAMING; /* normal, then streaming */
+    cfg.n_stores = 2;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.check_format = refuse_streaming;
+    void *backend = NULL;
+    struct fb_error err;
+    const struct fb_backend_params params = {0, 0};
+    assert_int_equal(ops.init(&backend, &params, &err), FB_OK);
+    struct fb_device_info dev;
+    assert_int_equal(ops.describe(backend, &dev, &err), FB_OK);
+    const struct fb_sweep sweep = {&cfg, &ops, backend, &dev, NULL, 42, NULL};
+    struct collected out;
+    memset(&out, 0, sizeof out);
+    const struct fb_sweep_callbacks cb = {&out, NULL, NULL, collect};
+    int failed = 0;
+    assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_ERR_USAGE);
+    assert_string_equal(err.msg, "test backend: no streaming stores");
+    assert_int_equal(out.count, 0); /* not even the normal-stores points ran */
+    ops.fini(backend);
+}
+
+/* Every record says its format: dtype and stores columns. */
+static void records_carry_their_format(void **state)
+{
+    (void)state;
+    struct collected out;
+    int failed = 0;
+    assert_int_equal(run_sweep(&fb_cpu_backend, &out, &failed), FB_OK);
+    assert_true(out.count > 0);
+    for (int i = 0; i < out.count; i++) {
+        assert_string_equal(out.records[i].dtype, "fp32");
+        assert_string_equal(out.records[i].stores, "normal");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
+        cmocka_unit_test(a_format_the_backend_refuses_stops_the_sweep_before_any_point),
+        cmocka_unit_test(records_carry_their_format),
         cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
@@ -669,6 +754,7 @@ int main(void)
         cmocka_unit_test(contradicted_launch_count_fails_the_point),
         cmocka_unit_test(a_backend_without_run_group_skips_the_one_launch_variant),
         cmocka_unit_test(a_wrong_group_fails_the_point_before_timing),
+        cmocka_unit_test(a_group_refusing_the_format_skips_the_point_with_its_reason),
         cmocka_unit_test(a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside),
         cmocka_unit_test(a_warm_sample_has_no_flush_and_no_synchronize_inside),
         cmocka_unit_test(cold_probe_passes_flush_before_every_call),

@@ -101,9 +101,23 @@ static int cpu_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct
     return FB_OK;
 }
 
-static int cpu_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                        int64_t n, struct fb_error *err)
+/* Formats this backend runs so far: fp32 with normal stores. */
+static int cpu_check_format(void *state, const struct fb_format *format, struct fb_error *err)
 {
+    (void)state;
+    if (format->dtype != FB_DTYPE_FP32)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: dtype %s is not implemented (fp32 is)",
+                       fb_dtype_name(format->dtype));
+    if (format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: stores = %s is not implemented (normal "
+                       "is)", fb_store_kind_name(format->stores));
+    return FB_OK;
+}
+
+static int cpu_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                        void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+{
+    (void)format; /* fp32, normal stores: the only format check_format accepts */
     struct cpu_state *s = state;
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
@@ -131,10 +145,17 @@ static int cpu_run_step(void *state, const struct fb_step *step, void *const buf
  * work-shared form here. launch_count counts the passes (the kernels), as run_step would:
  * the region saves the forks and joins, not the passes. */
 static int cpu_run_group(void *state, const struct fb_step *steps, int count,
-                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
 {
     struct cpu_state *s = state;
     struct fb_cpu_pass passes[FB_MAX_STEPS];
+    /* The work-shared passes are fp32 loops with ordinary stores: another format, should
+     * check_format accept one, is skipped with this reason rather than measured as fp32. */
+    if (format->dtype != FB_DTYPE_FP32 || format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_UNAVAILABLE, "cpu backend: one-launch groups run fp32 with "
+                       "normal stores only, not dtype %s, stores %s",
+                       fb_dtype_name(format->dtype), fb_store_kind_name(format->stores));
     if (count < 1 || count > FB_MAX_STEPS)
         return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: a launch group of %d steps (1 to %d)",
                        count, FB_MAX_STEPS);
@@ -216,6 +237,7 @@ const struct fb_backend_ops fb_cpu_backend = {
     .upload = cpu_copy,
     .download = cpu_copy,
     .fill_bytes = cpu_fill_bytes,
+    .check_format = cpu_check_format,
     .run_step = cpu_run_step,
     .run_group = cpu_run_group,
     .synchronize = cpu_synchronize,

@@ -24,6 +24,7 @@ struct cuda_graph {
     struct fb_step steps[FB_MAX_STEPS];
     int count;
     int64_t n;
+    struct fb_format format;
     void *buffers[FB_BUF_COUNT];
     uint64_t kernels; /* kernel nodes of the graph: the kernels one launch runs */
 };
@@ -201,10 +202,25 @@ static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struc
     return FB_OK;
 }
 
+/* Formats this backend runs so far: fp32 with normal stores. */
+static int cuda_check_format(void *state, const struct fb_format *format, struct fb_error *err)
+{
+    (void)state;
+    if (format->dtype != FB_DTYPE_FP32)
+        return fb_fail(err, FB_ERR_USAGE, "cuda backend: dtype %s is not implemented (fp32 is)",
+                       fb_dtype_name(format->dtype));
+    if (format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_USAGE, "cuda backend: stores = %s is not implemented (normal "
+                       "is)", fb_store_kind_name(format->stores));
+    return FB_OK;
+}
+
 /* Enqueues one step on the stream (launch_count untouched: the callers count). */
 static int enqueue_step(struct cuda_state *s, const struct fb_step *step,
-                        void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                        const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                        int64_t n, struct fb_error *err)
 {
+    (void)format; /* fp32, normal stores: the only format check_format accepts */
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
@@ -228,11 +244,11 @@ static int enqueue_step(struct cuda_state *s, const struct fb_step *step,
     return rc;
 }
 
-static int cuda_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                         int64_t n, struct fb_error *err)
+static int cuda_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     struct cuda_state *s = state;
-    int rc = enqueue_step(s, step, buffers, n, err);
+    int rc = enqueue_step(s, step, format, buffers, n, err);
     if (rc == FB_OK && n > 0 && fb_step_is_kernel(step))
         s->launches++; /* the launchers launch nothing for n == 0 */
     return rc;
@@ -262,8 +278,8 @@ static int count_kernel_nodes(cudaGraph_t graph, uint64_t *kernels, struct fb_er
  * old graph, if any, is destroyed first). Nothing runs during a capture: the launches are
  * recorded, and the stream is back to normal when it returns, failed or not. */
 static int capture_group(struct cuda_state *s, struct cuda_graph *g, const struct fb_step *steps,
-                         int count, void *const buffers[FB_BUF_COUNT], int64_t n,
-                         struct fb_error *err)
+                         int count, const struct fb_format *format,
+                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     if (g->exec) {
         cudaGraphExec_t old = g->exec;
@@ -274,7 +290,7 @@ static int capture_group(struct cuda_state *s, struct cuda_graph *g, const struc
     FB_CUDA_TRY(cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeThreadLocal));
     int rc = FB_OK;
     for (int k = 0; k < count && rc == FB_OK; k++)
-        rc = enqueue_step(s, &steps[k], buffers, n, err);
+        rc = enqueue_step(s, &steps[k], format, buffers, n, err);
     /* Always ended, so the stream leaves capture mode; the first error is the one reported. */
     cudaGraph_t graph = NULL;
     int end_rc = FB_CUDA_CHECK(cudaStreamEndCapture(s->stream, &graph), rc == FB_OK ? err : NULL);
@@ -299,17 +315,20 @@ static int capture_group(struct cuda_state *s, struct cuda_graph *g, const struc
     memcpy(g->steps, steps, (size_t)count * sizeof *steps);
     g->count = count;
     g->n = n;
+    g->format = *format;
     memcpy(g->buffers, buffers, sizeof g->buffers);
     return FB_OK;
 }
 
-/* The slot holding a graph of exactly these steps, n and buffers, or NULL. */
+/* The slot holding a graph of exactly these steps, format, n and buffers, or NULL. */
 static struct cuda_graph *find_graph(struct cuda_state *s, const struct fb_step *steps,
-                                     int count, void *const buffers[FB_BUF_COUNT], int64_t n)
+                                     int count, const struct fb_format *format,
+                                     void *const buffers[FB_BUF_COUNT], int64_t n)
 {
     for (int i = 0; i < CUDA_GRAPH_SLOTS; i++) {
         struct cuda_graph *g = &s->graphs[i];
-        if (g->exec && g->count == count && g->n == n &&
+        if (g->exec && g->count == count && g->n == n && g->format.dtype == format->dtype &&
+            g->format.stores == format->stores &&
             memcmp(g->buffers, buffers, sizeof g->buffers) == 0 &&
             memcmp(g->steps, steps, (size_t)count * sizeof *steps) == 0)
             return g;
@@ -322,7 +341,8 @@ static struct cuda_graph *find_graph(struct cuda_state *s, const struct fb_step 
  * before any timing) and launched whole on every call: one cudaGraphLaunch, whose kernels run
  * in stream order one after the other, with no launch by the host between them. */
 static int cuda_run_group(void *state, const struct fb_step *steps, int count,
-                          void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                          const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                          int64_t n, struct fb_error *err)
 {
     struct cuda_state *s = state;
     if (count < 1 || count > FB_MAX_STEPS)
@@ -334,11 +354,11 @@ static int cuda_run_group(void *state, const struct fb_step *steps, int count,
                            "is not a kernel of ours", k, fb_step_name(&steps[k]));
     if (n == 0)
         return FB_OK; /* the launchers launch nothing for n == 0: nothing to graph either */
-    struct cuda_graph *g = find_graph(s, steps, count, buffers, n);
+    struct cuda_graph *g = find_graph(s, steps, count, format, buffers, n);
     if (!g) {
         g = &s->graphs[s->next_graph];
         s->next_graph = (s->next_graph + 1) % CUDA_GRAPH_SLOTS;
-        int rc = capture_group(s, g, steps, count, buffers, n, err);
+        int rc = capture_group(s, g, steps, count, format, buffers, n, err);
         if (rc != FB_OK)
             return rc;
     }
@@ -427,6 +447,7 @@ const struct fb_backend_ops fb_cuda_backend = {
     .upload = cuda_upload,
     .download = cuda_download,
     .fill_bytes = cuda_fill_bytes,
+    .check_format = cuda_check_format,
     .run_step = cuda_run_step,
     .run_group = cuda_run_group,
     .synchronize = cuda_synchronize,
