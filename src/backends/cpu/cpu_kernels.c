@@ -171,46 +171,52 @@ static void tile_narrow(enum fb_dtype dtype, bool f16c, const float *x, void *ou
         tile_narrow_bf16(x, (uint16_t *)out + start, len);
 }
 
-void fb_cpu_chain(const struct fb_chain *chain, enum fb_dtype dtype, const void *a,
-                  const void *b, void *c, int64_t n)
+/* The tiles of a chain pass, as a work-shared loop of the enclosing parallel region's team
+ * (an orphaned `omp for`: every thread of the team calls it; outside a region the calling
+ * thread does it all), ending in the loop's barrier. fp32: the first op reads a (and b), each
+ * next op rewrites the tile, the last writes c. fp16, bf16: the inputs' tiles are widened
+ * into fp32 tiles, every op runs in fp32 in the tile, and the result is rounded once into c.
+ * The tiles are each thread's own (on its stack): 16 KB with the 16-bit inputs' ones. */
+static void chain_tiles(const struct fb_chain *chain, enum fb_dtype dtype, bool f16c,
+                        const void *a, const void *b, void *c, int64_t n)
 {
     const int last = chain->n_ops - 1;
     const bool wide = dtype == FB_DTYPE_FP32;
-    const bool f16c = fb_cpu_has_f16c();
-#pragma omp parallel
-    {
-        float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
-        /* 16-bit storage: the inputs' tiles widened to fp32 (b only for a binary first op) */
-        float tile_a[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
-        float tile_b[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
-        /* The same static split as `omp for schedule(static)` with one chunk per thread,
-         * rounded to whole tiles so that tiles start 64-byte aligned when c does. */
+    float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    float tile_a[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    float tile_b[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    /* The same static split as `omp for schedule(static)` with one chunk per thread, rounded
+     * to whole tiles so that tiles start 64-byte aligned when c does. */
 #pragma omp for schedule(static)
-        for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
-            const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
-            if (last < 0)
-                continue;
-            if (wide) {
-                const float *fa = a, *fb = b;
-                float *fc = c;
-                float *first_out = last == 0 ? fc + start : tile;
-                chain_tile_op(&chain->ops[0], fa + start, fb ? fb + start : NULL, first_out,
-                              len);
-                for (int k = 1; k <= last; k++)
-                    chain_tile_op(&chain->ops[k], tile, NULL, k == last ? fc + start : tile,
-                                  len);
-            } else {
-                /* widen, compute every op in fp32 in the tile, round once into c */
-                tile_widen(dtype, f16c, a, start, tile_a, len);
-                if (b)
-                    tile_widen(dtype, f16c, b, start, tile_b, len);
-                chain_tile_op(&chain->ops[0], tile_a, b ? tile_b : NULL, tile, len);
-                for (int k = 1; k <= last; k++)
-                    chain_tile_op(&chain->ops[k], tile, NULL, tile, len);
-                tile_narrow(dtype, f16c, tile, c, start, len);
-            }
+    for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
+        const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
+        if (last < 0)
+            continue;
+        if (wide) {
+            const float *fa = a, *fb = b;
+            float *fc = c;
+            float *first_out = last == 0 ? fc + start : tile;
+            chain_tile_op(&chain->ops[0], fa + start, fb ? fb + start : NULL, first_out, len);
+            for (int k = 1; k <= last; k++)
+                chain_tile_op(&chain->ops[k], tile, NULL, k == last ? fc + start : tile, len);
+        } else {
+            tile_widen(dtype, f16c, a, start, tile_a, len);
+            if (b)
+                tile_widen(dtype, f16c, b, start, tile_b, len);
+            chain_tile_op(&chain->ops[0], tile_a, b ? tile_b : NULL, tile, len);
+            for (int k = 1; k <= last; k++)
+                chain_tile_op(&chain->ops[k], tile, NULL, tile, len);
+            tile_narrow(dtype, f16c, tile, c, start, len);
         }
     }
+}
+
+void fb_cpu_chain(const struct fb_chain *chain, enum fb_dtype dtype, const void *a,
+                  const void *b, void *c, int64_t n)
+{
+    const bool f16c = fb_cpu_has_f16c();
+#pragma omp parallel
+    chain_tiles(chain, dtype, f16c, a, b, c, n);
 }
 
 void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, enum fb_dtype dtype,
@@ -246,4 +252,82 @@ void fb_cpu_add_relu(enum fb_dtype dtype, const void *a, const void *b, void *c,
     add_relu.ops[0].op = FB_OPID_add;
     add_relu.ops[1].op = FB_OPID_relu;
     fb_cpu_chain(&add_relu, dtype, a, b, c, n);
+}
+
+/* ---- passes as work-shared loops, for several passes in one parallel region ------------ */
+
+/* gcc turns the orphaned copy loop below into a memcpy call per thread (loop distribution
+ * of a copy pattern, which it does not do to the `parallel for` passes above): keep it the
+ * vectorised loop that the other passes are, so both ways of launching run the same code
+ * (tests/kernels/check_cpu_vectorized.sh counts it). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FB_CPU_KEEP_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define FB_CPU_KEEP_LOOP
+#endif
+
+/* One work-shared pass per op of the table on fp32 arrays: fb_cpu_shared_<name>(a, b, c, n,
+ * p). The `omp for` is orphaned: called inside a parallel region it splits [0, n) over that
+ * region's team (the same static split as the fb_cpu_<name>_fp32 passes) and ends with the
+ * loop's implicit barrier; called outside one it runs the whole loop on the calling thread.
+ * fp16 and bf16 passes are the work-shared tiles of a one-op chain (chain_tiles). */
+#define FB_CPU_SHARED_PASS(name, arity, n_params, param_names, ulp)                            \
+    FB_CPU_KEEP_LOOP static void fb_cpu_shared_##name(const float *restrict a,                 \
+                                                      const float *restrict b,                 \
+                                                      float *restrict c, int64_t n,            \
+                                                      struct fb_op_params p)                   \
+    {                                                                                          \
+        if ((arity) == 1) {                                                                    \
+            _Pragma("omp for simd schedule(static)")                                           \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], 0.0f, p);                                            \
+        } else {                                                                               \
+            _Pragma("omp for simd schedule(static)")                                           \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], b[i], p);                                            \
+        }                                                                                      \
+    }
+FB_OP_TABLE(FB_CPU_SHARED_PASS)
+#undef FB_CPU_SHARED_PASS
+
+/* Pass `pass` as a work-shared loop of the enclosing region's team (every thread of the team
+ * must call it, in the same order). */
+static void shared_pass(const struct fb_cpu_pass *pass, enum fb_dtype dtype, bool f16c,
+                        int64_t n)
+{
+    if ((unsigned)pass->op.op >= FB_OPID_COUNT)
+        return;
+    if (dtype != FB_DTYPE_FP32) {
+        const struct fb_chain one = {.n_ops = 1, .ops = {pass->op}};
+        chain_tiles(&one, dtype, f16c, pass->a,
+                    fb_op_infos[pass->op.op].arity == 2 ? pass->b : NULL, pass->c, n);
+        return;
+    }
+    switch (pass->op.op) {
+#define FB_CPU_SHARED_CASE(name, arity, n_params, param_names, ulp)                            \
+    case FB_OPID_##name:                                                                       \
+        fb_cpu_shared_##name(pass->a, pass->b, pass->c, n, pass->op.params);                   \
+        break;
+        FB_OP_TABLE(FB_CPU_SHARED_CASE)
+#undef FB_CPU_SHARED_CASE
+    default:
+        break;
+    }
+}
+
+void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count,
+                                 enum fb_dtype dtype, int64_t n)
+{
+    /* One fork and one join for all the passes. Between two passes the barrier at the end of
+     * each `omp for` (which also flushes memory) makes every element of pass k visible to
+     * all threads before pass k + 1 reads it. With today's passes (equal n, schedule(static):
+     * OpenMP gives both loops the same split) each thread would in fact read back only its
+     * own writes; the barrier stays because it is what the eager chain pays between its
+     * kernels in one launch (the GPU graph's second kernel waits for the first to finish), so
+     * the region saves the fork and join and nothing more, and because it keeps any pass
+     * that does not split alike correct. */
+    const bool f16c = fb_cpu_has_f16c();
+#pragma omp parallel
+    for (int k = 0; k < count; k++)
+        shared_pass(&passes[k], dtype, f16c, n);
 }

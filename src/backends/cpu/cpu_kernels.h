@@ -53,4 +53,22 @@ bool fb_cpu_has_f16c(void);
 void fb_cpu_fp16_widen(const uint16_t *x, float *out, int64_t len, bool f16c);
 void fb_cpu_fp16_narrow(const float *x, uint16_t *out, int64_t len, bool f16c);
 
+/* One pass of a group: c = op(a) for a unary op (b ignored, may be NULL), c = op(a, b) for
+ * a binary one. */
+struct fb_cpu_pass {
+    struct fb_chain_op op;
+    const void *a, *b; /* arrays of the group's dtype */
+    void *c;
+};
+
+/* passes[0..count-1] in turn, over n elements each, in ONE parallel region (one fork and
+ * join: one CPU "launch" for them all, backend.h's run_group): each pass is a work-shared
+ * loop (`omp for simd`, the same static split as the passes above) ending in a barrier, so
+ * pass k + 1 may read what pass k wrote, whichever thread wrote it. Each pass computes
+ * exactly what fb_cpu_op computes, on arrays of dtype (fp16 and bf16: the work-shared tiles
+ * of a one-op chain, widened, computed, rounded once). A pass's output must not be an input of
+ * the same pass; an unknown op writes nothing. */
+void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count,
+                                 enum fb_dtype dtype, int64_t n);
+
 #endif
