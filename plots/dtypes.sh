@@ -111,7 +111,7 @@ plot for [d = 0:2] '$tmp/sorted.dat' using 2:(\$1 == d ? \$4 : NaN) \
 set xlabel 'bytes per tensor (n x 4 for fp32, n x 2 for fp16 and bf16)'
 set title 'against bytes per tensor: the curves line up if the story is bytes'
 $( [ "$cache_bytes" -gt 0 ] && echo "set arrow 1 from $cache_bytes / 4.0, graph 0 to $cache_bytes / 4.0, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'" )
-$( [ "$cache_bytes" -gt 0 ] && echo "set label 1 '${cache_name:-cache} / 4 (eager: 4 tensors)' at $cache_bytes / 4.0, graph 0.05 offset 0.5,0 tc rgb '#555555' noenhanced" )
+$( [ "$cache_bytes" -gt 0 ] && echo "set label 1 '${cache_name:-cache} / 4 (eager: 4 tensors)' at $cache_bytes / 4.0, graph 0.05 right offset -0.5,0 tc rgb '#555555' noenhanced" )
 plot for [d = 0:2] '$tmp/sorted.dat' using 3:(\$1 == d ? \$4 : NaN) \
          with linespoints pt marker(d) ps 1.3 lw 2 lc rgb colour(d) title name(d)
 unset multiplot
