@@ -3,11 +3,13 @@
  * table (the list of tests is the table), the handwritten add_relu and the generic chain
  * pass on random chains, known answers first, at every size and offset, on one OpenMP
  * thread and on two (two threads split the range, so each thread's chunk has its own head
- * and tail; the chains on two threads at the sizes around the pass's tiles). The known answers also catch a process that flushes subnormals (FTZ/DAZ).
+ * and tail; the chains on two threads at the sizes around the pass's tiles), each with
+ * normal and with streaming stores. The known answers also catch a process that flushes subnormals (FTZ/DAZ).
  * Then the measured ULP error of the transcendental ops over many inputs, printed: the
  * figures behind their bounds. */
 #include <inttypes.h>
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <setjmp.h>
@@ -19,22 +21,40 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "kernel_check.h"
 
+/* ctx points to the store kind: false normal stores, true streaming (non-temporal). */
 static int cpu_run(void *ctx, const struct kc_job *job, const float *a, const float *b,
                    float *c, int64_t n, struct fb_error *err)
 {
-    (void)ctx;
+    const bool streaming = *(const bool *)ctx;
     switch (job->kind) {
     case KC_OP:
-        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n);
+        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, streaming);
         return FB_OK;
-    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n); return FB_OK;
-    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n); return FB_OK;
+    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n, streaming); return FB_OK;
+    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n, streaming); return FB_OK;
     }
     return fb_fail(err, FB_ERR_USAGE, "unknown job kind %d", (int)job->kind);
 }
 
+static bool normal_stores = false, streaming_stores = true;
+
 static const struct kc_impl cpu_impl = {
     .name = "cpu",
+    .ctx = &normal_stores,
+    .alloc = kc_host_alloc,
+    .release = kc_host_release,
+    .poison = kc_host_poison,
+    .upload = kc_host_copy,
+    .download = kc_host_copy,
+    .run = cpu_run,
+};
+
+/* The same passes writing with streaming stores: every size and offset of the check meets
+ * the store layer's head (output not 16-byte aligned), aligned body and tail, per tile and
+ * per thread. */
+static const struct kc_impl cpu_streaming_impl = {
+    .name = "cpu (streaming stores)",
+    .ctx = &streaming_stores,
     .alloc = kc_host_alloc,
     .release = kc_host_release,
     .poison = kc_host_poison,
@@ -82,6 +102,41 @@ static void test_chain_crosses_tiles(void **state)
     }
 }
 
+static void test_every_op_with_streaming_stores_meets_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    for (int op = 0; op < FB_OPID_COUNT; op++)
+        kc_check_op(&cpu_streaming_impl, (enum fb_op_id)op);
+}
+
+static void test_add_relu_with_streaming_stores_meets_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_add_relu(&cpu_streaming_impl);
+}
+
+static void test_random_chains_with_streaming_stores_meet_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_chains(&cpu_streaming_impl, 0);
+}
+
+/* Streaming stores across tiles, with the output at every offset of a 16-byte line (the
+ * store layer's head of 0..3 floats), on sizes that end a tile exactly, one short and one
+ * past, so that each tile and each thread's share has its own head, body and tail. */
+static void test_streaming_stores_cross_tiles(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    const struct kc_job jobs[] = {kc_op_job(FB_OPID_copy, 0.0f, 0.0f), kc_add_relu_job()};
+    const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
+                             2 * FB_CPU_CHAIN_TILE, 3 * FB_CPU_CHAIN_TILE + 17};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int off = 0; off < 4; off++)
+                kc_check_case(&cpu_streaming_impl, &jobs[j], sizes[s],
+                              (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
+}
+
 static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 {
     omp_set_num_threads(*(int *)*state);
@@ -111,6 +166,13 @@ int main(void)
         CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two),
         CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
         CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
+        CPU_TEST("streaming_ops_meet_contract_on_1_thread", test_every_op_with_streaming_stores_meets_contract, one),
+        CPU_TEST("streaming_add_relu_meets_contract_on_1_thread", test_add_relu_with_streaming_stores_meets_contract, one),
+        CPU_TEST("streaming_chains_meet_contract_on_1_thread", test_random_chains_with_streaming_stores_meet_contract, one),
+        CPU_TEST("streaming_ops_meet_contract_on_2_threads", test_every_op_with_streaming_stores_meets_contract, two),
+        CPU_TEST("streaming_add_relu_meets_contract_on_2_threads", test_add_relu_with_streaming_stores_meets_contract, two),
+        CPU_TEST("streaming_crosses_tiles_on_1_thread", test_streaming_stores_cross_tiles, one),
+        CPU_TEST("streaming_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two),
         CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

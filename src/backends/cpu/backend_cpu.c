@@ -108,10 +108,10 @@ static int cpu_run_step(void *state, const struct fb_step *step, void *const buf
     float *out = buffers[step->out];
     switch (step->kind) {
     case FB_STEP_OP:
-        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n);
+        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n, false);
         break;
-    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n); break;
-    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n); break;
+    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n, false); break;
+    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n, false); break;
     case FB_STEP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
         memcpy(out, x, (size_t)n * sizeof *out);
         break;

@@ -1,0 +1,70 @@
+#include "backends/cpu/cpu_store.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* SSE2's _mm_stream_ps (movntps) is part of every x86-64 CPU, so the build needs no -march
+ * flag for it. AVX's 32-byte _mm256_stream_ps was tried and not kept: the write-combining
+ * buffers gather whole 64-byte lines either way, so the store width does not change the
+ * traffic (measured: README, "Stores"). */
+#if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__))
+#define FB_CPU_HAVE_STREAMING_STORES 1
+#include <emmintrin.h>
+#else
+#define FB_CPU_HAVE_STREAMING_STORES 0
+#endif
+
+bool fb_cpu_streaming_stores_available(void)
+{
+    return FB_CPU_HAVE_STREAMING_STORES;
+}
+
+const char *fb_cpu_streaming_stores_description(void)
+{
+#if FB_CPU_HAVE_STREAMING_STORES
+    return "non-temporal 16-byte stores (SSE2 movntps, no read for ownership), "
+           "unaligned head and tail stored normally, sfence per thread before the join";
+#else
+    return "none: this CPU build has no non-temporal store, so streaming runs normal "
+           "(write-allocate) stores";
+#endif
+}
+
+static void store_plain(float *restrict dst, const float *restrict tile, int64_t len)
+{
+    if (len > 0)
+        memcpy(dst, tile, (size_t)len * sizeof *dst);
+}
+
+void fb_cpu_store_tile(float *restrict dst, const float *restrict tile, int64_t len,
+                       bool streaming)
+{
+#if FB_CPU_HAVE_STREAMING_STORES
+    const uintptr_t addr = (uintptr_t)dst;
+    if (streaming && len > 0) {
+        /* floats up to dst's first 16-byte boundary, at most 3 */
+        int64_t head = (int64_t)((16 - addr % 16) % 16 / sizeof(float));
+        if (head > len)
+            head = len;
+        store_plain(dst, tile, head);
+        int64_t i = head;
+        for (; i + 4 <= len; i += 4)
+            _mm_stream_ps(dst + i, _mm_loadu_ps(tile + i));
+        store_plain(dst + i, tile + i, len - i);
+        return;
+    }
+#else
+    (void)streaming;
+#endif
+    store_plain(dst, tile, len);
+}
+
+void fb_cpu_store_fence(bool streaming)
+{
+#if FB_CPU_HAVE_STREAMING_STORES
+    if (streaming)
+        _mm_sfence();
+#else
+    (void)streaming;
+#endif
+}
