@@ -72,7 +72,8 @@ static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_
             struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
             snprintf(r.name, sizeof r.name, "%s", fb_step_name(step));
             r.start_ns = fb_now_ns();
-            int rc = call->ops->run_step(call->backend, step, call->buffers, call->n, err);
+            int rc = call->ops->run_step(call->backend, step, &call->format, call->buffers,
+                                         call->n, err);
             if (rc == FB_OK)
                 rc = call->ops->synchronize(call->backend, err);
             r.end_ns = fb_now_ns();
@@ -113,6 +114,10 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
     if (rc == FB_OK)
         rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
     const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
+    /* The kernel table is of the config's first format (the one the fit describes too). */
+    const struct fb_format format = fb_config_format(cfg, 0);
+    if (rc == FB_OK && ops->check_format)
+        rc = ops->check_format(backend, &format, &err);
     if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
         have_buffers = true;
         rc = fb_size_buffers_fill(&sweep, n, &sb, &err);
@@ -130,7 +135,7 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
         if (!fb_variant_set_enabled(cfg, set, v))
             continue;
         const struct fb_variant *variant = &set->v[v];
-        struct fb_call call = {ops, backend, variant, sb.dev, n};
+        struct fb_call call = {ops, backend, variant, sb.dev, n, format};
         for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */
             rc = fb_call_run(&call, &err);
         if (rc == FB_OK)

@@ -173,7 +173,8 @@ const struct fb_record *fb_results_find(const struct fb_results *res,
 }
 
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
-                       const char *variant, const char *dtype, int64_t n, const char *cache)
+                       const char *variant, const char *dtype, int64_t n, const char *cache,
+                       const char *stores)
 {
     struct fb_record key;
     fb_record_init(&key);
@@ -183,6 +184,7 @@ bool fb_results_has_ok(const struct fb_results *res, const char *backend, const 
     snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
     key.n = n;
     snprintf(key.cache, sizeof key.cache, "%s", cache);
+    snprintf(key.stores, sizeof key.stores, "%s", stores);
     const struct fb_record *r = fb_results_find(res, &key);
     return r && r->status == FB_POINT_OK;
 }
@@ -238,9 +240,11 @@ static void add_fit_meta(struct fb_results *res, const char *key, const struct f
 }
 
 int fb_results_fit(struct fb_results *res, const char *backend, const char *cache,
-                   uint64_t cache_bytes, struct fb_fit *fit, struct fb_error *err)
+                   const struct fb_format *format, uint64_t cache_bytes, struct fb_fit *fit,
+                   struct fb_error *err)
 {
-    int rc = fb_fit_records(res->records, res->count, backend, cache, cache_bytes, fit, err);
+    int rc = fb_fit_records(res->records, res->count, backend, cache, format, cache_bytes, fit,
+                            err);
     if (rc != FB_OK)
         return rc;
     add_fit_meta(res, "fit_launch_s", &fit->launch, 1.0);
@@ -258,8 +262,12 @@ int fb_results_fit(struct fb_results *res, const char *backend, const char *cach
              "%zu (%s) of %zu rows with launches", fit->launch.points, spread[0],
              fit->bandwidth.points, spread[1], fit->cache_bandwidth.points, spread[2],
              fit->used);
+    if (format)
+        add_meta(res, "fit_format", "dtype %s, stores %s", fb_dtype_name(format->dtype),
+                 fb_store_kind_name(format->stores));
     add_meta(res, "fit_model", "t(n) = launches * fit_launch_s + bytes_model / bandwidth, "
-             "fitted jointly to every ok row with launches >= 1 of this run, at the ends "
+             "fitted jointly to every ok row with launches >= 1 of this run in its first "
+             "format (fit_format), at the ends "
              "where one term decides: fit_bandwidth_gbps beyond %gx the cache, "
              "fit_cache_bandwidth_gbps within %gx of it (warm runs); medians of per-point "
              "estimates; empty: too few points (src/measure/fit.h)", FB_FIT_MEMORY_FACTOR,

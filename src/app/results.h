@@ -60,7 +60,8 @@ const struct fb_record *fb_results_find(const struct fb_results *res,
 
 /* Whether the store already holds an ok row for this point (every key field equal). */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
-                       const char *variant, const char *dtype, int64_t n, const char *cache);
+                       const char *variant, const char *dtype, int64_t n, const char *cache,
+                       const char *stores);
 
 /* Stores r: in place of the row of the same point when there is one (a rerun replaces its
  * old row, never duplicates it), else appended; recomputes copy_fraction and speedup of the
@@ -70,14 +71,17 @@ bool fb_results_has_ok(const struct fb_results *res, const char *backend, const 
 int fb_results_add(struct fb_results *res, const struct fb_record *r, struct fb_error *err);
 
 /* The run's points are all in: fits t(n) = launches * L + bytes / B to its rows (those of
- * backend and cache mode `cache`, with the device's cache_bytes: fb_fit_records), puts the
+ * backend, cache mode `cache` and `format` (NULL: any; the sweep passes its first format,
+ * written to the metadata as fit_format), with the device's cache_bytes: fb_fit_records),
+ * puts the
  * result in *fit and in the metadata (fit_launch_s, fit_bandwidth_gbps,
  * fit_cache_bandwidth_gbps: empty when not fitted; fit_points, fit_model: how), and rewrites
  * partial_path with them when fb_results_finish() will rename it. Called once, at the end of
  * a run: the metadata written with every point before carries no fit. Returns FB_OK or the
  * error of fb_fit_records() or fb_csv_write(). */
 int fb_results_fit(struct fb_results *res, const char *backend, const char *cache,
-                   uint64_t cache_bytes, struct fb_fit *fit, struct fb_error *err);
+                   const struct fb_format *format, uint64_t cache_bytes, struct fb_fit *fit,
+                   struct fb_error *err);
 
 /* The run is complete: renames partial_path over final_path (atomic: readers see the old
  * results or the new ones), when this run wrote it or resumed from it; otherwise there is

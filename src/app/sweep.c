@@ -61,8 +61,10 @@ struct run_state {
     const struct fb_device_info *device;
 };
 
-static bool cb_skip(void *user, const struct fb_variant *v, int64_t n);
-static void cb_started(void *user, const struct fb_variant *v, int64_t n);
+static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
+                    const struct fb_format *format);
+static void cb_started(void *user, const struct fb_variant *v, int64_t n,
+                       const struct fb_format *format);
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err);
 
 /* Where the sizes came from, for messages: the file's line, or the command line/default. */
@@ -98,9 +100,10 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_v
     char total_text[32], backend_text[32];
     fb_app_format_bytes(total_text, sizeof total_text, total);
     fb_app_format_bytes(backend_text, sizeof backend_text, backend_bytes);
-    fprintf(out, "plan: %d variant%s x %zu sizes = %zu points on %s (%s)\n", enabled,
-            enabled == 1 ? "" : "s", cfg->n_sizes, (size_t)enabled * cfg->n_sizes, backend,
-            dev->name);
+    const size_t formats = fb_config_format_count(cfg);
+    fprintf(out, "plan: %d variant%s x %zu sizes x %zu format%s = %zu points on %s (%s)\n",
+            enabled, enabled == 1 ? "" : "s", cfg->n_sizes, formats, formats == 1 ? "" : "s",
+            (size_t)enabled * cfg->n_sizes * formats, backend, dev->name);
     fprintf(out, "variants:");
     for (size_t i = 0; i < set->count; i++)
         if (fb_variant_set_enabled(cfg, set, i))
@@ -108,6 +111,11 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_v
     fprintf(out, "\nsizes:");
     for (size_t i = 0; i < cfg->n_sizes; i++)
         fprintf(out, " %" PRIu64, cfg->sizes[i]);
+    fprintf(out, "\nformats:");
+    for (size_t i = 0; i < formats; i++) {
+        const struct fb_format f = fb_config_format(cfg, i);
+        fprintf(out, " %s/%s", fb_dtype_name(f.dtype), fb_store_kind_name(f.stores));
+    }
     fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
             backend_text);
     fprintf(out, "results: %s (%s cache)\n", csv, fb_cache_mode_name(cfg->cache));
@@ -143,6 +151,10 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         rc = ops->describe(backend, &dev, &err);
     if (rc == FB_OK && dev.contention_note[0] && !opt->dry_run)
         fprintf(stderr, "note: %s\n", dev.contention_note);
+    if (rc == FB_OK) {
+        const struct fb_sweep formats_of = {.cfg = cfg, .ops = ops, .backend = backend};
+        rc = fb_sweep_check_formats(&formats_of, &err);
+    }
     if (rc == FB_OK)
         rc = check_memory(cfg, ops, &dev, &err);
     if (rc == FB_OK)
@@ -192,12 +204,15 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     int points = 0;
     double work = 0.0;
     for (size_t s = 0; s < cfg->n_sizes; s++)
-        for (size_t v = 0; v < set->count; v++)
-            if (fb_variant_set_enabled(cfg, set, v) &&
-                !cb_skip(&state, &set->v[v], (int64_t)cfg->sizes[s])) {
-                points++;
-                work += fb_progress_weight((int64_t)cfg->sizes[s]);
-            }
+        for (size_t f = 0; f < fb_config_format_count(cfg); f++) {
+            const struct fb_format format = fb_config_format(cfg, f);
+            for (size_t v = 0; v < set->count; v++)
+                if (fb_variant_set_enabled(cfg, set, v) &&
+                    !cb_skip(&state, &set->v[v], (int64_t)cfg->sizes[s], &format)) {
+                    points++;
+                    work += fb_progress_weight((int64_t)cfg->sizes[s]);
+                }
+        }
     if (!opt->quiet)
         fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
                 ops->name, dev.name, kept ? " (resumed)" : "", target);
@@ -212,9 +227,10 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
     const char *kept_in = state.results.wrote ? state.results.partial_path : state.results.path;
     struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
+    const struct fb_format fit_format = fb_config_format(cfg, 0);
     if (rc == FB_OK)
         rc = fb_results_fit(&state.results, ops->name, fb_cache_mode_name(cfg->cache),
-                            dev.cache_bytes, &fit, &err);
+                            &fit_format, dev.cache_bytes, &fit, &err);
     if (rc == FB_OK) {
         rc = fb_results_finish(&state.results, &err);
         if (rc != FB_OK)
@@ -265,18 +281,22 @@ done:
     return rc;
 }
 
-static bool cb_skip(void *user, const struct fb_variant *v, int64_t n)
+static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
+                    const struct fb_format *format)
 {
     struct run_state *s = user;
     if (!s->resume)
         return false;
-    return fb_results_has_ok(&s->results, s->backend, s->device->name, v->name, s->cfg->dtype,
-                             n, fb_cache_mode_name(s->cfg->cache));
+    return fb_results_has_ok(&s->results, s->backend, s->device->name, v->name,
+                             fb_dtype_name(format->dtype), n, fb_cache_mode_name(s->cfg->cache),
+                             fb_store_kind_name(format->stores));
 }
 
-static void cb_started(void *user, const struct fb_variant *v, int64_t n)
+static void cb_started(void *user, const struct fb_variant *v, int64_t n,
+                       const struct fb_format *format)
 {
     struct run_state *s = user;
+    (void)format;
     fb_progress_point_started(&s->progress, v->name, n);
 }
 

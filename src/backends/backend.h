@@ -13,6 +13,7 @@
 
 #include "backends/disturbance_reading.h"
 #include "common/error.h"
+#include "common/format.h"
 #include "fb_build_config.h"
 #include "plan/variants.h"
 
@@ -58,9 +59,17 @@ struct fb_backend_ops {
     /* Sets every byte of ptr to `byte` (poisoning outputs before a verification run). */
     int (*fill_bytes)(void *state, void *ptr, int byte, size_t bytes, struct fb_error *err);
 
-    /* Enqueues one step (one launch / one parallel pass) on n elements. */
-    int (*run_step)(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                    int64_t n, struct fb_error *err);
+    /* Whether the backend runs points of this format (common/format.h): FB_OK, or
+     * FB_ERR_USAGE with a message that names the format and says why not. The sweep asks
+     * for every format of the config before it starts, so that a run never stops half way
+     * for a format it cannot measure. */
+    int (*check_format)(void *state, const struct fb_format *format, struct fb_error *err);
+
+    /* Enqueues one step (one launch / one parallel pass) on n elements stored as
+     * format->dtype, writing its output with format->stores. Only formats check_format
+     * accepted are passed. */
+    int (*run_step)(void *state, const struct fb_step *step, const struct fb_format *format,
+                    void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
     /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC

@@ -35,7 +35,10 @@ void fb_config_defaults(struct fb_config *cfg)
     snprintf(cfg->sizes_spec, sizeof cfg->sizes_spec, "%s", CFG_DEFAULT_SIZES);
     cfg->points_per_decade = 6;
     cfg->variants.all = true;
-    snprintf(cfg->dtype, sizeof cfg->dtype, "fp32");
+    cfg->dtypes[0] = FB_DTYPE_FP32;
+    cfg->n_dtypes = 1;
+    cfg->stores[0] = FB_STORES_NORMAL;
+    cfg->n_stores = 1;
     cfg->backend = FB_BACKEND_AUTO;
     cfg->device = 0;
     cfg->cpu_threads = 0;
@@ -721,4 +724,16 @@ int fb_config_override(struct fb_config *cfg, const char *key, const char *value
 {
     const struct fb_config_setting one = {key, value};
     return fb_config_override_all(cfg, &one, 1, err);
+}
+
+size_t fb_config_format_count(const struct fb_config *cfg)
+{
+    return cfg->n_dtypes * cfg->n_stores;
+}
+
+struct fb_format fb_config_format(const struct fb_config *cfg, size_t i)
+{
+    if (cfg->n_stores == 0 || i >= fb_config_format_count(cfg))
+        return FB_FORMAT_DEFAULT;
+    return (struct fb_format){cfg->dtypes[i / cfg->n_stores], cfg->stores[i % cfg->n_stores]};
 }

@@ -4,7 +4,7 @@
  * File format (configs/default.ini documents every key with its unit):
  *   [sweep]    sizes, points_per_decade, variants, dtype, label
  *   [backend]  backend, device, cpu_threads
- *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache
+ *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores
  *   [cupti]    activity, counters
  *   [output]   csv, plots
  *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "op_table.h"
 
 #define FB_PATH_MAX 1024
@@ -72,7 +73,10 @@ struct fb_config {
     size_t n_sizes;
     struct fb_config_variants variants;
     int points_per_decade;        /* log spacing of a "lo..hi" range */
-    char dtype[16];               /* "fp32" (the only one so far) */
+    /* The formats (common/format.h): every variant runs at every size in each dtype, and in
+     * each of those with each store kind, in the order listed. */
+    enum fb_dtype dtypes[FB_DTYPE_COUNT]; /* [sweep] dtype: "fp32" by default */
+    size_t n_dtypes;
 
     /* [chain NAME] sections, in file order */
     struct fb_config_chain chains[FB_MAX_CHAINS];
@@ -90,6 +94,8 @@ struct fb_config {
     double max_time_s;   /* stop repeating after this much, noisy or not */
     double target_noise; /* relative half-width of the median's 95% confidence interval */
     enum fb_cache_mode cache;
+    enum fb_store_kind stores[FB_STORES_COUNT]; /* [measure] stores: "normal" by default */
+    size_t n_stores;
 
     /* [cupti] (GPU only) */
     bool cupti_activity; /* launches and kernel time from activity records */
@@ -127,6 +133,11 @@ struct fb_config_setting {
     const char *key;
     const char *value;
 };
+
+/* The number of formats of a run (n_dtypes * n_stores), and the i-th of them: dtypes outer,
+ * store kinds inner, in the order the config lists them. */
+size_t fb_config_format_count(const struct fb_config *cfg);
+struct fb_format fb_config_format(const struct fb_config *cfg, size_t i);
 
 /* Applies command-line overrides on top of a loaded config: every value first, in order (a
  * key given twice takes the later value), then the rules that tie keys together against the

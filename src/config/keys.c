@@ -168,13 +168,65 @@ static int set_variants(struct fb_config *cfg, const char *value, char *msg, siz
     return 0;
 }
 
+/* A comma list of names from `names` (spaces around commas allowed), each at most once, in
+ * the order given, into out[0..*count-1] as indexes of `names`. For the format axes: dtype
+ * and stores. The names the build supports so far are `allowed` of them (the first ones). */
+static int parse_choice_list(const char *value, const char *const *names, size_t allowed,
+                             int *out, size_t *count, char *msg, size_t n)
+{
+    char item[64];
+    size_t k = 0;
+    const char *p = value;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len == 0) {
+            snprintf(msg, n, "empty name in list \"%s\" (give names separated by commas)",
+                     value);
+            return -1;
+        }
+        if (len >= sizeof item) {
+            snprintf(msg, n, "name \"%.*s...\" is too long", 20, p);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        int i = 0;
+        if (parse_choice(item, names, allowed, &i, msg, n) != 0)
+            return -1;
+        for (size_t j = 0; j < k; j++)
+            if (out[j] == i) {
+                snprintf(msg, n, "\"%s\" is listed twice", item);
+                return -1;
+            }
+        out[k++] = i; /* k < allowed: a longer list repeats a name, refused above */
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    *count = k;
+    return 0;
+}
+
+/* The names as fb_dtype_name spells them, in enum order; the first FB_DTYPES_ACCEPTED are
+ * what this build runs. */
+#define FB_DTYPES_ACCEPTED 1
 static int set_dtype(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
-    static const char *const dtypes[] = {"fp32"};
-    int i = 0;
-    if (parse_choice(value, dtypes, 1, &i, msg, n) != 0)
+    const char *names[FB_DTYPE_COUNT];
+    int idx[FB_DTYPE_COUNT];
+    size_t count = 0;
+    for (int i = 0; i < FB_DTYPE_COUNT; i++)
+        names[i] = fb_dtype_name((enum fb_dtype)i);
+    if (parse_choice_list(value, names, FB_DTYPES_ACCEPTED, idx, &count, msg, n) != 0)
         return -1;
-    snprintf(cfg->dtype, sizeof cfg->dtype, "%s", dtypes[i]);
+    for (size_t i = 0; i < count; i++)
+        cfg->dtypes[i] = (enum fb_dtype)idx[i];
+    cfg->n_dtypes = count;
     return 0;
 }
 
@@ -236,6 +288,23 @@ static int set_target_noise(struct fb_config *cfg, const char *value, char *msg,
 {
     /* 0 is allowed: never "stable enough", so every point runs to max_time or max_reps. */
     return cfg_parse_real(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
+}
+
+/* [measure] stores: a list, like dtype. */
+#define FB_STORES_ACCEPTED 1
+static int set_stores(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    const char *names[FB_STORES_COUNT];
+    int idx[FB_STORES_COUNT];
+    size_t count = 0;
+    for (int i = 0; i < FB_STORES_COUNT; i++)
+        names[i] = fb_store_kind_name((enum fb_store_kind)i);
+    if (parse_choice_list(value, names, FB_STORES_ACCEPTED, idx, &count, msg, n) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        cfg->stores[i] = (enum fb_store_kind)idx[i];
+    cfg->n_stores = count;
+    return 0;
 }
 
 static int set_cache(struct fb_config *cfg, const char *value, char *msg, size_t n)
@@ -304,6 +373,7 @@ const struct cfg_key cfg_keys[] = {
     {"measure", "max_time", set_max_time},
     {"measure", "target_noise", set_target_noise},
     {"measure", "cache", set_cache},
+    {"measure", "stores", set_stores},
     {"cupti", "activity", set_activity},
     {"cupti", "counters", set_counters},
     {"output", "csv", set_csv},

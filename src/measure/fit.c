@@ -258,8 +258,8 @@ int fb_fit_decompose(const struct fb_fit_point *points, size_t n, uint64_t cache
 }
 
 int fb_fit_records(const struct fb_record *records, size_t count, const char *backend,
-                   const char *cache, uint64_t cache_bytes, struct fb_fit *out,
-                   struct fb_error *err)
+                   const char *cache, const struct fb_format *format, uint64_t cache_bytes,
+                   struct fb_fit *out, struct fb_error *err)
 {
     struct fb_fit_point *pts = malloc((count ? count : 1) * sizeof *pts);
     if (!pts) {
@@ -271,6 +271,10 @@ int fb_fit_records(const struct fb_record *records, size_t count, const char *ba
         const struct fb_record *r = &records[i];
         if (r->status != FB_POINT_OK || (backend && strcmp(r->backend, backend) != 0) ||
             (cache && strcmp(r->cache, cache) != 0))
+            continue;
+        if (format && (strcmp(fb_dtype_canonical(r->dtype), fb_dtype_name(format->dtype)) != 0 ||
+                       strcmp(fb_stores_canonical(r->stores),
+                              fb_store_kind_name(format->stores)) != 0))
             continue;
         pts[k++] = (struct fb_fit_point){(double)r->launches, (double)r->bytes_model,
                                          r->time_median_s};

@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/format.h"
 #include "measure/record.h"
 
 /* The thresholds of the point sets above (dimensionless). */
@@ -118,11 +119,12 @@ struct fb_fit {
 int fb_fit_decompose(const struct fb_fit_point *points, size_t n, uint64_t cache_bytes,
                      bool cache_warm, struct fb_fit *out, struct fb_error *err);
 
-/* fb_fit_decompose() over the rows of one run: records with status ok whose backend and cache
- * equal the arguments (NULL: any), their launches, bytes_model and time_median_s. The cache
- * mode "cold" disables B_c. */
+/* fb_fit_decompose() over the rows of one run: records with status ok whose backend, cache
+ * and format (dtype and stores) equal the arguments (NULL: any), their launches, bytes_model
+ * and time_median_s. The cache mode "cold" disables B_c. One format at a time: bytes move at
+ * another rate with streaming stores, and the same n is other bytes in another dtype. */
 int fb_fit_records(const struct fb_record *records, size_t count, const char *backend,
-                   const char *cache, uint64_t cache_bytes, struct fb_fit *out,
-                   struct fb_error *err);
+                   const char *cache, const struct fb_format *format, uint64_t cache_bytes,
+                   struct fb_fit *out, struct fb_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/format.h"
 #include "plan/variants.h"
 
 /* The rows of a derivation, sorted by group, then variant, then position, so that a group is
@@ -21,7 +22,9 @@ static int compare_group(const struct fb_record *a, const struct fb_record *b)
     if (a->n != b->n)
         return a->n < b->n ? -1 : 1;
     if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) ||
-        (c = strcmp(a->dtype, b->dtype)) || (c = strcmp(a->cache, b->cache)))
+        (c = strcmp(fb_dtype_canonical(a->dtype), fb_dtype_canonical(b->dtype))) ||
+        (c = strcmp(a->cache, b->cache)) ||
+        (c = strcmp(fb_stores_canonical(a->stores), fb_stores_canonical(b->stores))))
         return c;
     return 0;
 }

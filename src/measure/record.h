@@ -46,6 +46,8 @@ struct fb_record {
     double speedup;        /* time_median_s / the pair's time_median_s (measure/pairing.h) */
     double preempted;      /* fraction of the timed samples taken that were disturbed and
                               dropped, in [0, 1]; NaN when not judged (older CSVs, peers) */
+    char stores[16];       /* "normal" or "streaming" (common/format.h); "" in older files,
+                              which read as "normal" (fb_stores_canonical) */
 };
 
 /* A record with every measured field set to "not measured". */

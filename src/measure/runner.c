@@ -16,7 +16,8 @@ int fb_call_run(void *ctx, struct fb_error *err)
 {
     const struct fb_call *c = ctx;
     for (int s = 0; s < c->variant->n_steps; s++) {
-        int rc = c->ops->run_step(c->backend, &c->variant->steps[s], c->buffers, c->n, err);
+        int rc = c->ops->run_step(c->backend, &c->variant->steps[s], &c->format, c->buffers,
+                                  c->n, err);
         if (rc != FB_OK)
             return rc;
     }
@@ -462,7 +463,7 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
 }
 
 static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, int64_t n,
-                        struct fb_record *r)
+                        const struct fb_format *format, struct fb_record *r)
 {
     fb_record_init(r);
     snprintf(r->backend, sizeof r->backend, "%s", sw->ops->name);
@@ -470,7 +471,8 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
     snprintf(r->role, sizeof r->role, "%s", fb_variant_role_name(v->role));
     snprintf(r->pair, sizeof r->pair, "%s", v->pair);
-    snprintf(r->dtype, sizeof r->dtype, "%s", sw->cfg->dtype);
+    snprintf(r->dtype, sizeof r->dtype, "%s", fb_dtype_name(format->dtype));
+    snprintf(r->stores, sizeof r->stores, "%s", fb_store_kind_name(format->stores));
     snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
     r->n = n;
     r->bytes_model = (int64_t)v->elements_moved * (int64_t)sizeof(float) * n;
@@ -507,7 +509,8 @@ static void set_status(const struct fb_config *cfg, struct point *p)
 /* Measures every pending variant at size n: verify each (steps 1), warm each up (2), sample
  * them interleaved (3), probe each (4), then hand the records over in table order. */
 static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
-                        int64_t n, struct fb_size_buffers *sb, int *failed, struct fb_error *err)
+                        int64_t n, const struct fb_format *format, struct fb_size_buffers *sb,
+                        int *failed, struct fb_error *err)
 {
     const struct fb_variant_set *set = sw->variants;
     const int max_reps = sw->cfg->max_reps;
@@ -522,21 +525,22 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
     int rc = FB_OK;
     for (size_t vi = 0; rc == FB_OK && vi < set->count; vi++) {
         const struct fb_variant *v = &set->v[vi];
-        if (!fb_variant_set_enabled(sw->cfg, set, vi) || (cb->skip && cb->skip(cb->user, v, n)))
+        if (!fb_variant_set_enabled(sw->cfg, set, vi) ||
+            (cb->skip && cb->skip(cb->user, v, n, format)))
             continue;
         if (sw->interrupted && *sw->interrupted) {
             rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
             break;
         }
         struct point *p = &points[count];
-        *p = (struct point){.call = {sw->ops, sw->backend, v, sb->dev, n},
+        *p = (struct point){.call = {sw->ops, sw->backend, v, sb->dev, n, *format},
                             .noise = NAN,
                             .samples = memory + 2 * (size_t)count * (size_t)max_reps,
                             .dropped_samples = memory + (2 * (size_t)count + 1) * (size_t)max_reps};
         count++;
-        init_record(sw, v, n, &p->r);
+        init_record(sw, v, n, format, &p->r);
         if (cb->point_started)
-            cb->point_started(cb->user, v, n);
+            cb->point_started(cb->user, v, n, format);
         rc = verify_point(sw, &p->call, sb, &p->r, err);
         if (rc == FB_OK && p->r.launches != v->launches)
             rc = fb_fail(err, FB_ERR_VERIFY, "%" PRId64 " launches counted, %d declared",
@@ -570,13 +574,47 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
     return rc;
 }
 
+int fb_sweep_check_formats(const struct fb_sweep *sweep, struct fb_error *err)
+{
+    for (size_t i = 0; i < fb_config_format_count(sweep->cfg); i++) {
+        const struct fb_format format = fb_config_format(sweep->cfg, i);
+        int rc = FB_OK;
+        if (sweep->ops->check_format)
+            rc = sweep->ops->check_format(sweep->backend, &format, err);
+        else if (format.dtype != FB_DTYPE_FP32 || format.stores != FB_STORES_NORMAL)
+            rc = fb_fail(err, FB_ERR_USAGE, "%s backend: only fp32 with normal stores",
+                         sweep->ops->name);
+        if (rc != FB_OK)
+            return rc;
+    }
+    return FB_OK;
+}
+
+/* Whether any enabled variant is still to be measured at size n in some format. */
+static bool size_pending(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
+                         int64_t n)
+{
+    const struct fb_variant_set *set = sw->variants;
+    for (size_t fi = 0; fi < fb_config_format_count(sw->cfg); fi++) {
+        const struct fb_format format = fb_config_format(sw->cfg, fi);
+        for (size_t vi = 0; vi < set->count; vi++)
+            if (fb_variant_set_enabled(sw->cfg, set, vi) &&
+                !(cb->skip && cb->skip(cb->user, &set->v[vi], n, &format)))
+                return true;
+    }
+    return false;
+}
+
 int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
                  struct fb_error *err)
 {
     *failed = 0;
+    int rc = fb_sweep_check_formats(sweep, err);
+    if (rc != FB_OK)
+        return rc;
     struct fb_variant_set *owned;
     const struct fb_variant_set *set;
-    int rc = sweep_variants(sweep, &set, &owned, err);
+    rc = sweep_variants(sweep, &set, &owned, err);
     if (rc != FB_OK)
         return rc;
     struct fb_sweep with_set = *sweep;
@@ -584,20 +622,19 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
     const struct fb_sweep *sw = &with_set;
     for (size_t si = 0; rc == FB_OK && si < sw->cfg->n_sizes; si++) {
         const int64_t n = (int64_t)sw->cfg->sizes[si];
-        bool pending = false;
-        for (size_t vi = 0; vi < set->count; vi++)
-            if (fb_variant_set_enabled(sw->cfg, set, vi) &&
-                !(cb->skip && cb->skip(cb->user, &set->v[vi], n)))
-                pending = true;
-        if (!pending)
+        if (!size_pending(sw, cb, n))
             continue;
 
         struct fb_size_buffers sb;
         rc = fb_size_buffers_alloc(sw, n, &sb, err);
         if (rc == FB_OK)
             rc = fb_size_buffers_fill(sw, n, &sb, err);
-        if (rc == FB_OK)
-            rc = measure_size(sw, cb, n, &sb, failed, err);
+        /* The formats share the size's buffers and inputs: each is a point key of its own,
+         * measured and handed over whole before the next. */
+        for (size_t fi = 0; rc == FB_OK && fi < fb_config_format_count(sw->cfg); fi++) {
+            const struct fb_format format = fb_config_format(sw->cfg, fi);
+            rc = measure_size(sw, cb, n, &format, &sb, failed, err);
+        }
         fb_size_buffers_free(sw, &sb);
     }
     free(owned);

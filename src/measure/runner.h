@@ -1,7 +1,8 @@
 /* The runner: measures every point of a sweep on one backend and hands each finished
  * record to the caller. It never formats output (the writers do) and never exits.
  *
- * Per size: allocate once; fill a and b with fresh random values; then for its variants:
+ * Per size: allocate once; fill a and b with fresh random values; then in each format of the
+ * config (common/format.h), for its variants:
  *   1. each: poison the outputs, run one call, count its launches, download, compare bit for
  *      bit with the host reference (a mismatch makes the point failed: it is never timed);
  *   2. each: warm up; pick a batch so one timed sample is well above the timer's resolution
@@ -65,9 +66,11 @@ struct fb_probe {
 struct fb_sweep_callbacks {
     void *user;
     /* True when the point is already measured (--resume): it is not run. May be NULL. */
-    bool (*skip)(void *user, const struct fb_variant *v, int64_t n);
+    bool (*skip)(void *user, const struct fb_variant *v, int64_t n,
+                 const struct fb_format *format);
     /* Called before each point that is run. May be NULL. */
-    void (*point_started)(void *user, const struct fb_variant *v, int64_t n);
+    void (*point_started)(void *user, const struct fb_variant *v, int64_t n,
+                          const struct fb_format *format);
     /* Called with every finished point (ok, failed or skipped). A non-FB_OK return stops the
      * sweep with that error (e.g. the results file could not be written). */
     int (*point_done)(void *user, const struct fb_record *r, struct fb_error *err);
@@ -92,8 +95,14 @@ struct fb_sweep {
 int fb_variant_set_new(const struct fb_config *cfg, struct fb_variant_set **set,
                        struct fb_error *err);
 
-/* Runs every enabled variant at every size of sweep->cfg, in size order, variants in the
- * set's order (the built-ins, copy first, then the chains'). Returns FB_OK when the sweep ran to the end (points may have failed:
+/* Asks the backend whether it runs every format of sweep->cfg (check_format): FB_OK, or the
+ * backend's FB_ERR_USAGE for the first it does not. fb_sweep_run calls it first; a caller
+ * may call it earlier (before taking locks, or on a dry run). */
+int fb_sweep_check_formats(const struct fb_sweep *sweep, struct fb_error *err);
+
+/* Runs every enabled variant at every size of sweep->cfg, in size order; at each size in
+ * every format of the config (fb_config_format: dtypes outer, store kinds inner), variants in
+ * the set's order (the built-ins, copy first, then the chains'). Returns FB_OK when the sweep ran to the end (points may have failed:
  * see *failed), FB_ERR_INTERRUPTED after Ctrl-C (the point in progress is abandoned, every
  * finished one was already handed to point_done), or the error that stopped it. */
 int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
@@ -124,6 +133,7 @@ struct fb_call {
     const struct fb_variant *variant;
     void *const *buffers;
     int64_t n;
+    struct fb_format format;
 };
 int fb_call_run(void *ctx, struct fb_error *err);
 int fb_call_flush(void *ctx, struct fb_error *err);

@@ -50,6 +50,7 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"pair", FB_CSV_TEXT, FIELD(pair), 0},
     {"speedup", FB_CSV_REAL, FIELD(speedup), 0},
     {"preempted", FB_CSV_REAL, FIELD(preempted), 0},
+    {"stores", FB_CSV_TEXT, FIELD(stores), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 

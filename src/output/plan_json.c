@@ -128,8 +128,20 @@ int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_v
     fb_json_write_string(out, FB_VERSION);
     fputs(",\n \"config\": ", out);
     fb_json_write_string(out, cfg->path);
+    /* "dtype": the first of the list, for readers older than the list */
     fputs(",\n \"dtype\": ", out);
-    fb_json_write_string(out, cfg->dtype);
+    fb_json_write_string(out, fb_dtype_name(cfg->dtypes[0]));
+    fputs(",\n \"dtypes\": [", out);
+    for (size_t i = 0; i < cfg->n_dtypes; i++) {
+        fputs(i ? ", " : "", out);
+        fb_json_write_string(out, fb_dtype_name(cfg->dtypes[i]));
+    }
+    fputs("],\n \"stores\": [", out);
+    for (size_t i = 0; i < cfg->n_stores; i++) {
+        fputs(i ? ", " : "", out);
+        fb_json_write_string(out, fb_store_kind_name(cfg->stores[i]));
+    }
+    fputs("]", out);
     fputs(",\n \"cache\": ", out);
     fb_json_write_string(out, fb_cache_mode_name(cfg->cache));
     fputs(",\n \"label\": ", out);

@@ -3,7 +3,8 @@
  * their ops, the [measure] stop rule, dtype, cache and the CSV columns in the file's order.
  *
  * Shape (one object; numbers in JSON notation, parameters as written by %.9g):
- *   {"fusebench": VERSION, "config": PATH, "dtype": "fp32", "cache": "warm"|"cold",
+ *   {"fusebench": VERSION, "config": PATH, "dtype": "fp32" (the first of dtypes),
+ *    "dtypes": ["fp32", ...], "stores": ["normal", ...], "cache": "warm"|"cold",
  *    "label": TEXT, "cpu_threads": N (0 = all cores), "sizes": [8, ...],
  *    "measure": {"warmup": N, "min_reps": N, "max_reps": N, "min_time": S, "max_time": S,
  *                "target_noise": X},

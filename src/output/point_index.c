@@ -7,7 +7,7 @@
 
 /* ---- the key: one line per axis ---------------------------------------------------------- */
 
-enum key_kind { KEY_TEXT, KEY_DTYPE, KEY_INT64 };
+enum key_kind { KEY_TEXT, KEY_DTYPE, KEY_STORES, KEY_INT64 };
 
 struct key_field {
     enum key_kind kind;
@@ -23,21 +23,10 @@ static const struct key_field key_fields[] = {
     {KEY_DTYPE, offsetof(struct fb_record, dtype), false},
     {KEY_INT64, offsetof(struct fb_record, n), false},
     TEXT(cache),
+    {KEY_STORES, offsetof(struct fb_record, stores), false},
 };
 #undef TEXT
 #define KEY_FIELDS (sizeof key_fields / sizeof key_fields[0])
-
-const char *fb_dtype_canonical(const char *dtype)
-{
-    /* Older fusebench files and the torch peer write PyTorch's names. */
-    static const char *const alias[][2] = {
-        {"float32", "fp32"}, {"float16", "fp16"}, {"bfloat16", "bf16"}, {"float64", "fp64"},
-    };
-    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-        if (strcmp(dtype, alias[i][0]) == 0)
-            return alias[i][1];
-    return dtype;
-}
 
 static bool field_equal(const struct key_field *f, const struct fb_record *a,
                         const struct fb_record *b)
@@ -46,6 +35,7 @@ static bool field_equal(const struct key_field *f, const struct fb_record *a,
     switch (f->kind) {
     case KEY_TEXT: return strcmp(x, y) == 0;
     case KEY_DTYPE: return strcmp(fb_dtype_canonical(x), fb_dtype_canonical(y)) == 0;
+    case KEY_STORES: return strcmp(fb_stores_canonical(x), fb_stores_canonical(y)) == 0;
     case KEY_INT64: return memcmp(x, y, sizeof(int64_t)) == 0;
     }
     return false;
@@ -90,6 +80,7 @@ uint64_t fb_point_key_hash(const struct fb_record *r)
         switch (key_fields[i].kind) {
         case KEY_TEXT: h = fnv(h, x, strlen(x)); break;
         case KEY_DTYPE: x = fb_dtype_canonical(x); h = fnv(h, x, strlen(x)); break;
+        case KEY_STORES: x = fb_stores_canonical(x); h = fnv(h, x, strlen(x)); break;
         case KEY_INT64: h = fnv(h, x, sizeof(int64_t)); break;
         }
     }

@@ -1,8 +1,9 @@
 /* The identity of a measured point, and a hash index over an array of records by it.
  *
  * Two rows measure the same point when every key field is equal: backend, device, variant,
- * dtype (aliases such as "float32" = "fp32" compare equal), n and cache mode. The fields are
- * one table in point_index.c: a new axis of the plan (stores, say) is one line there, and
+ * dtype (aliases such as "float32" = "fp32" compare equal), n, cache mode and stores (a file
+ * without the column reads as "normal"). The fields are
+ * one table in point_index.c: a new axis of the plan is one line there, and
  * --resume, the results store and the summary all follow. */
 #ifndef FB_OUTPUT_POINT_INDEX_H
 #define FB_OUTPUT_POINT_INDEX_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/format.h"
 #include "measure/record.h"
 
 /* Whether a and b are the same point (all key fields equal). */
@@ -23,8 +25,7 @@ bool fb_point_key_equal_but_variant(const struct fb_record *a, const struct fb_r
 /* A 64-bit hash of the key fields (equal keys hash equal). */
 uint64_t fb_point_key_hash(const struct fb_record *r);
 
-/* The dtype spelled the way fusebench writes it ("float32" -> "fp32"); other names as given. */
-const char *fb_dtype_canonical(const char *dtype);
+/* fb_dtype_canonical, fb_stores_canonical: common/format.h */
 
 /* An open-addressing hash table of indices into a caller-owned record array. The array may
  * be reallocated freely (the index holds positions, not pointers); a record whose key

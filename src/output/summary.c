@@ -10,7 +10,7 @@
 #include "output/point_index.h"
 
 /* Rows in the order that puts one point's variants side by side: by n, then the rest of the
- * point key (backend, device, dtype, cache), then variant (so a pair is found by binary
+ * point key (backend, device, dtype, cache, stores), then variant (so a pair is found by binary
  * search), then file position (so the later of two rows of one point comes last). Sorting
  * pointers makes the summary O(rows log rows): a 200k-row resumed file used to take minutes
  * with a linear search per size. */
@@ -27,6 +27,8 @@ static int compare_rows(const void *a, const void *b)
         c = strcmp(fb_dtype_canonical(x->dtype), fb_dtype_canonical(y->dtype));
     if (!c)
         c = strcmp(x->cache, y->cache);
+    if (!c)
+        c = strcmp(fb_stores_canonical(x->stores), fb_stores_canonical(y->stores));
     if (!c)
         c = strcmp(x->variant, y->variant);
     return c ? c : (x > y) - (x < y);
@@ -198,8 +200,11 @@ static void print_param_points(FILE *out, const struct fb_fit_param *p, const ch
 
 void fb_summary_print_fit(FILE *out, const struct fb_fit *fit, const char *cache_name)
 {
-    if (fit->used == 0)
+    if (fit->used == 0) {
+        fprintf(out, "model: not fitted (no ok point with launches: every point failed or was "
+                     "noisy)\n");
         return;
+    }
     const char *cache = cache_name && cache_name[0] ? cache_name : "cache";
     char text[32];
     fprintf(out, "model: t = launches * L + bytes / B, fitted to every variant with launches "

@@ -34,7 +34,10 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.sizes[0], 8);
     assert_int_equal(cfg.sizes[cfg.n_sizes - 1], 100000000);
     assert_true(cfg.variants.all);
-    assert_string_equal(cfg.dtype, "fp32");
+    assert_int_equal(cfg.n_dtypes, 1);
+    assert_int_equal(cfg.dtypes[0], FB_DTYPE_FP32);
+    assert_int_equal(cfg.n_stores, 1);
+    assert_int_equal(cfg.stores[0], FB_STORES_NORMAL);
     assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
     assert_int_equal(cfg.device, 0);
     assert_int_equal(cfg.cpu_threads, 0);
@@ -207,6 +210,37 @@ static void test_bad_choices_list_the_valid_ones(void **state)
                      "[measure] cache: \"hot\" is not one of warm, cold");
     expect_one_error("[sweep]\ndtype = fp16\n", 2,
                      "[sweep] dtype: \"fp16\" is not one of fp32; did you mean \"fp32\"?");
+    expect_one_error("[measure]\nstores = nt\n", 2,
+                     "[measure] stores: \"nt\" is not one of normal");
+}
+
+/* The format axes are lists, like sizes: each name once, none empty. */
+static void test_format_lists(void **state)
+{
+    (void)state;
+    expect_one_error("[sweep]\ndtype = fp32, fp32\n", 2, "[sweep] dtype: \"fp32\" is listed twice");
+    expect_one_error("[measure]\nstores = normal,\n", 2,
+                     "[measure] stores: empty name in list \"normal,\" (give names separated "
+                     "by commas)");
+    fb_config_defaults(&cfg);
+    assert_int_equal(fb_config_format_count(&cfg), 1);
+    struct fb_format f = fb_config_format(&cfg, 0);
+    assert_int_equal(f.dtype, FB_DTYPE_FP32);
+    assert_int_equal(f.stores, FB_STORES_NORMAL);
+    /* dtypes outer, store kinds inner (set by hand: this build parses one of each) */
+    cfg.dtypes[1] = FB_DTYPE_BF16;
+    cfg.n_dtypes = 2;
+    cfg.stores[1] = FB_STORES_STREAMING;
+    cfg.n_stores = 2;
+    assert_int_equal(fb_config_format_count(&cfg), 4);
+    f = fb_config_format(&cfg, 1);
+    assert_int_equal(f.dtype, FB_DTYPE_FP32);
+    assert_int_equal(f.stores, FB_STORES_STREAMING);
+    f = fb_config_format(&cfg, 2);
+    assert_int_equal(f.dtype, FB_DTYPE_BF16);
+    assert_int_equal(f.stores, FB_STORES_NORMAL);
+    f = fb_config_format(&cfg, 4); /* past the end: the default */
+    assert_int_equal(f.dtype, FB_DTYPE_FP32);
 }
 
 static void test_duplicate_key_names_the_first_line(void **state)
@@ -388,7 +422,10 @@ static void test_shipped_default_config_loads_as_the_defaults(void **state)
     assert_memory_equal(cfg.sizes, defaults.sizes, cfg.n_sizes * sizeof cfg.sizes[0]);
     assert_int_equal(cfg.points_per_decade, defaults.points_per_decade);
     assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
-    assert_string_equal(cfg.dtype, "fp32");
+    assert_int_equal(cfg.n_dtypes, 1);
+    assert_int_equal(cfg.dtypes[0], FB_DTYPE_FP32);
+    assert_int_equal(cfg.n_stores, 1);
+    assert_int_equal(cfg.stores[0], FB_STORES_NORMAL);
     assert_true(cfg.variants.all);
     /* The file documents the built-in defaults: every value must agree with them. */
     assert_int_equal(cfg.device, defaults.device);
@@ -450,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_non_numbers_are_rejected),
         cmocka_unit_test(test_bad_boolean_is_rejected),
         cmocka_unit_test(test_bad_choices_list_the_valid_ones),
+        cmocka_unit_test(test_format_lists),
         cmocka_unit_test(test_duplicate_key_names_the_first_line),
         cmocka_unit_test(test_too_long_line_is_reported_with_its_number),
         cmocka_unit_test(test_line_without_equals_is_a_parse_error),

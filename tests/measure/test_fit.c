@@ -351,13 +351,13 @@ static void records_of_other_runs_and_failed_points_are_left_out(void **state)
     }
     struct fb_fit fit;
     struct fb_error err = {{0}};
-    assert_int_equal(fb_fit_records(rows, count, "cpu", "warm", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
     assert_int_equal(fit.used, k);
     assert_relative(fit.launch.value, TRUE_L, 1e-6);
     assert_relative(fit.bandwidth.value, TRUE_B, 1e-6);
     assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-6);
     /* the cold rows alone: no cache bandwidth */
-    assert_int_equal(fb_fit_records(rows, count, "cpu", "cold", CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fb_fit_records(rows, count, "cpu", "cold", NULL, CACHE, &fit, &err), FB_OK);
     assert_int_equal(fit.used, k);
     assert_true(isnan(fit.cache_bandwidth.value));
     free(rows);

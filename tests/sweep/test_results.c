@@ -57,8 +57,8 @@ static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **unused
     assert_int_equal(fb_results_add(&res, &lonely, &err), FB_OK);
     assert_true(fabs(res.records[1].copy_fraction - 0.8) < 1e-12);
     assert_true(isnan(res.records[2].copy_fraction)); /* no copy row at 200 */
-    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "fused_add_relu", "fp32", 100, "warm"));
-    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "eager_add_relu", "fp32", 100, "warm"));
+    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "fused_add_relu", "fp32", 100, "warm", "normal"));
+    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "eager_add_relu", "fp32", 100, "warm", "normal"));
 
     /* what was written reads back the same */
     struct fb_results again;
@@ -126,7 +126,7 @@ static void resume_across_cache_modes_keeps_one_row_per_point(void **unused)
         size_t loaded = 0;
         assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
         for (int64_t n = 8; n <= 32; n *= 2) {
-            if (fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", n, modes[run]))
+            if (fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", n, modes[run], "normal"))
                 continue;
             struct fb_record r = cached("copy", n, modes[run]);
             assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
@@ -266,7 +266,7 @@ static void resume_of_200k_rows_is_not_quadratic(void **unused)
     size_t found = 0;
     for (int i = 0; i < ROWS; i++)
         found += fb_results_has_ok(&res, "cpu", "test cpu", variants[i % 4], "fp32",
-                                   8 + i / 4, "warm");
+                                   8 + i / 4, "warm", "normal");
     assert_int_equal(found, ROWS);
     struct fb_record r = cached("copy", 1, "warm");
     assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);

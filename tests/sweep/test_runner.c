@@ -22,15 +22,16 @@ static enum fault fault;
 
 /* The CPU backend with one fault injected into run_step. */
 static int faulty_run_step(void *state, const struct fb_step *step,
-                           void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
 {
-    int rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
+    int rc = fb_cpu_backend.run_step(state, step, format, buffers, n, err);
     if (rc != FB_OK || step->kind != FB_STEP_ADD_RELU)
         return rc;
     if (fault == FAULT_WRONG_ELEMENT && n > 0)
         ((float *)buffers[step->out])[n / 2] += 1.0f;
     if (fault == FAULT_EXTRA_PASS)
-        rc = fb_cpu_backend.run_step(state, step, buffers, n, err);
+        rc = fb_cpu_backend.run_step(state, step, format, buffers, n, err);
     return rc;
 }
 
@@ -67,11 +68,11 @@ static int rec_synchronize(void *state, struct fb_error *err)
     record('Y');
     return fb_cpu_backend.synchronize(state, err);
 }
-static int rec_run_step(void *state, const struct fb_step *step,
+static int rec_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
     record('R');
-    return fb_cpu_backend.run_step(state, step, buffers, n, err);
+    return fb_cpu_backend.run_step(state, step, format, buffers, n, err);
 }
 
 static struct fb_backend_ops recording_backend(void)
@@ -556,10 +557,64 @@ static void chain_variants_run_end_to_end_with_derived_launches_and_bytes(void *
     }
 }
 
+/* A format the backend does not run stops the sweep before anything is measured, with the
+ * backend's message, as a usage error (exit 2 in the sweep command). */
+static int refuse_streaming(void *state, const struct fb_format *format, struct fb_error *err)
+{
+    (void)state;
+    if (format->stores == FB_STORES_STREAMING)
+        return fb_fail(err, FB_ERR_USAGE, "test backend: no streaming stores");
+    return FB_OK;
+}
+
+static void a_format_the_backend_refuses_stops_the_sweep_before_any_point(void **state)
+{
+    (void)state;
+    static struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    cfg.n_sizes = 1;
+    cfg.sizes[0] = 1000;
+    cfg.stores[1] = FB_STORES_STREAMING; /* normal, then streaming */
+    cfg.n_stores = 2;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.check_format = refuse_streaming;
+    void *backend = NULL;
+    struct fb_error err;
+    const struct fb_backend_params params = {0, 0};
+    assert_int_equal(ops.init(&backend, &params, &err), FB_OK);
+    struct fb_device_info dev;
+    assert_int_equal(ops.describe(backend, &dev, &err), FB_OK);
+    const struct fb_sweep sweep = {&cfg, &ops, backend, &dev, NULL, 42, NULL};
+    struct collected out;
+    memset(&out, 0, sizeof out);
+    const struct fb_sweep_callbacks cb = {&out, NULL, NULL, collect};
+    int failed = 0;
+    assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_ERR_USAGE);
+    assert_string_equal(err.msg, "test backend: no streaming stores");
+    assert_int_equal(out.count, 0); /* not even the normal-stores points ran */
+    ops.fini(backend);
+}
+
+/* Every record says its format: dtype and stores columns. */
+static void records_carry_their_format(void **state)
+{
+    (void)state;
+    struct collected out;
+    int failed = 0;
+    assert_int_equal(run_sweep(&fb_cpu_backend, &out, &failed), FB_OK);
+    assert_true(out.count > 0);
+    for (int i = 0; i < out.count; i++) {
+        assert_string_equal(out.records[i].dtype, "fp32");
+        assert_string_equal(out.records[i].stores, "normal");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
+        cmocka_unit_test(a_format_the_backend_refuses_stops_the_sweep_before_any_point),
+        cmocka_unit_test(records_carry_their_format),
         cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),

@@ -99,9 +99,23 @@ static int cpu_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct
     return FB_OK;
 }
 
-static int cpu_run_step(void *state, const struct fb_step *step, void *const buffers[FB_BUF_COUNT],
-                        int64_t n, struct fb_error *err)
+/* Formats this backend runs so far: fp32 with normal stores. */
+static int cpu_check_format(void *state, const struct fb_format *format, struct fb_error *err)
 {
+    (void)state;
+    if (format->dtype != FB_DTYPE_FP32)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: dtype %s is not implemented (fp32 is)",
+                       fb_dtype_name(format->dtype));
+    if (format->stores != FB_STORES_NORMAL)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: stores = %s is not implemented (normal "
+                       "is)", fb_store_kind_name(format->stores));
+    return FB_OK;
+}
+
+static int cpu_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                        void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+{
+    (void)format; /* fp32, normal stores: the only format check_format accepts */
     struct cpu_state *s = state;
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
@@ -186,6 +200,7 @@ const struct fb_backend_ops fb_cpu_backend = {
     .upload = cpu_copy,
     .download = cpu_copy,
     .fill_bytes = cpu_fill_bytes,
+    .check_format = cpu_check_format,
     .run_step = cpu_run_step,
     .synchronize = cpu_synchronize,
     .timer_start = cpu_timer_start,
