@@ -9,7 +9,6 @@
  * figures behind their bounds. */
 #include <inttypes.h>
 #include <omp.h>
-#include <stdbool.h>
 #include <stdio.h>
 
 #include <setjmp.h>
@@ -21,22 +20,23 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "kernel_check.h"
 
-/* ctx points to the store kind: false normal stores, true streaming (non-temporal). */
+/* ctx points to the format: fp32 with normal or with streaming (non-temporal) stores. */
 static int cpu_run(void *ctx, const struct kc_job *job, const float *a, const float *b,
                    float *c, int64_t n, struct fb_error *err)
 {
-    const bool streaming = *(const bool *)ctx;
+    const struct fb_format *format = ctx;
     switch (job->kind) {
     case KC_OP:
-        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, streaming);
+        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, format);
         return FB_OK;
-    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n, streaming); return FB_OK;
-    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n, streaming); return FB_OK;
+    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n, format); return FB_OK;
+    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n, format); return FB_OK;
     }
     return fb_fail(err, FB_ERR_USAGE, "unknown job kind %d", (int)job->kind);
 }
 
-static bool normal_stores = false, streaming_stores = true;
+static struct fb_format normal_stores = {FB_DTYPE_FP32, FB_STORES_NORMAL},
+                        streaming_stores = {FB_DTYPE_FP32, FB_STORES_STREAMING};
 
 static const struct kc_impl cpu_impl = {
     .name = "cpu",

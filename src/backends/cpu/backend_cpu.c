@@ -13,6 +13,7 @@
 #include "backends/cpu/cpu_flush.h"
 #include "backends/cpu/cpu_info.h"
 #include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/cpu_store.h"
 #include "backends/host_disturbance.h"
 #include "common/clock.h"
 
@@ -61,6 +62,9 @@ static int cpu_describe(void *state, struct fb_device_info *info, struct fb_erro
     snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d", _OPENMP);
     fb_host_disturbance_describe(&((struct cpu_state *)state)->contention,
                                  info->contention_probe, sizeof info->contention_probe);
+    snprintf(info->streaming_stores, sizeof info->streaming_stores, "%s",
+             fb_cpu_streaming_stores_description());
+    info->streaming_falls_back = !fb_cpu_streaming_stores_available();
     return FB_OK;
 }
 
@@ -99,34 +103,39 @@ static int cpu_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struct
     return FB_OK;
 }
 
-/* Formats this backend runs so far: fp32 with normal stores. */
+/* Formats this backend runs: fp32, with normal or streaming stores. Streaming is accepted
+ * even where this build has no non-temporal store (cpu_store.h): it then writes normally,
+ * which describe() reports (streaming_stores, streaming_falls_back) for the metadata and a
+ * note, rather than refusing a config that runs everywhere else. */
 static int cpu_check_format(void *state, const struct fb_format *format, struct fb_error *err)
 {
     (void)state;
     if (format->dtype != FB_DTYPE_FP32)
         return fb_fail(err, FB_ERR_USAGE, "cpu backend: dtype %s is not implemented (fp32 is)",
                        fb_dtype_name(format->dtype));
-    if (format->stores != FB_STORES_NORMAL)
-        return fb_fail(err, FB_ERR_USAGE, "cpu backend: stores = %s is not implemented (normal "
-                       "is)", fb_store_kind_name(format->stores));
+    if (format->stores != FB_STORES_NORMAL && format->stores != FB_STORES_STREAMING)
+        return fb_fail(err, FB_ERR_USAGE, "cpu backend: stores = %s is not implemented",
+                       fb_store_kind_name(format->stores));
     return FB_OK;
 }
 
 static int cpu_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
 {
-    (void)format; /* fp32, normal stores: the only format check_format accepts */
     struct cpu_state *s = state;
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
     switch (step->kind) {
     case FB_STEP_OP:
-        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n, false);
+        fb_cpu_op(step->chain.ops[0].op, step->chain.ops[0].params, x, y, out, n, format);
         break;
-    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n, false); break;
-    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n, false); break;
-    case FB_STEP_MEMCPY: /* libc's copy, one thread: the reference, not a pass of ours */
+    case FB_STEP_CHAIN: fb_cpu_chain(&step->chain, x, y, out, n, format); break;
+    case FB_STEP_ADD_RELU: fb_cpu_add_relu(x, y, out, n, format); break;
+    case FB_STEP_MEMCPY:
+        /* libc's copy, one thread: the platform's reference, not a pass of ours, so it writes
+         * as libc decides in every store kind (glibc itself switches to non-temporal stores
+         * above its x86_non_temporal_threshold tunable, 240 MiB on this VM's glibc 2.36). */
         memcpy(out, x, (size_t)n * sizeof *out);
         break;
     default:

@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_kernels.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/cpu/cpu_store.h"
@@ -54,8 +55,9 @@ static void chain_tile_op(const struct fb_chain_op *op, const float *x,
     }
 }
 
-void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
-                  const float *restrict b, float *restrict c, int64_t n, bool streaming)
+/* The generic pass, with the store kind as a flag (fb_cpu_op's streaming passes come here). */
+static void chain_pass(const struct fb_chain *chain, const float *restrict a,
+                       const float *restrict b, float *restrict c, int64_t n, bool streaming)
 {
     const int last = chain->n_ops - 1;
     if (last < 0)
@@ -83,12 +85,25 @@ void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
     }
 }
 
-void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const float *restrict a,
-               const float *restrict b, float *restrict c, int64_t n, bool streaming)
+static bool is_streaming(const struct fb_format *format)
 {
-    if (streaming && op >= 0 && op < FB_OPID_COUNT) {
+    return format->stores == FB_STORES_STREAMING;
+}
+
+void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
+                  const float *restrict b, float *restrict c, int64_t n,
+                  const struct fb_format *format)
+{
+    chain_pass(chain, a, b, c, n, is_streaming(format));
+}
+
+void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const float *restrict a,
+               const float *restrict b, float *restrict c, int64_t n,
+               const struct fb_format *format)
+{
+    if (is_streaming(format) && op >= 0 && op < FB_OPID_COUNT) {
         const struct fb_chain one = {.n_ops = 1, .ops = {{.op = op, .params = params}}};
-        fb_cpu_chain(&one, a, fb_op_infos[op].arity == 2 ? b : NULL, c, n, true);
+        chain_pass(&one, a, fb_op_infos[op].arity == 2 ? b : NULL, c, n, true);
         return;
     }
     switch (op) {
@@ -124,9 +139,9 @@ static void add_relu_streaming(const float *restrict a, const float *restrict b,
 }
 
 void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *restrict c,
-                     int64_t n, bool streaming)
+                     int64_t n, const struct fb_format *format)
 {
-    if (streaming) {
+    if (is_streaming(format)) {
         add_relu_streaming(a, b, c, n);
         return;
     }

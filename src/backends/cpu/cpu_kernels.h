@@ -5,28 +5,30 @@
  * tests/kernels/check_cpu_vectorized.sh counts the loops). n may be 0 (the pass still forks
  * and joins: that cost is the CPU's launch overhead).
  *
- * Every pass takes `streaming`: false writes c with normal stores (the loops as they are);
- * true writes it with non-temporal stores through the store layer (cpu_store.h: no read for
- * ownership, so a pass moves the model's bytes), computing each tile of FB_CPU_CHAIN_TILE
- * floats into an L1-resident buffer first and streaming the buffer out, with a store fence
- * on every thread before the join. Where the build has no non-temporal store, streaming
- * writes normally (cpu_store.h). Results are the same bits either way. */
+ * Every pass takes the point's format (common/format.h). format->dtype must be fp32 (a, b
+ * and c are float arrays). format->stores: normal writes c with ordinary stores (the plain
+ * loops); streaming writes it with non-temporal stores through the store layer (cpu_store.h:
+ * no read for ownership, so a pass moves the model's bytes), computing each tile of
+ * FB_CPU_CHAIN_TILE floats into an L1-resident buffer first and streaming the buffer out,
+ * with a store fence on every thread before the join. Where the build has no non-temporal
+ * store, streaming writes normally (cpu_store.h). Results are the same bits either way. */
 #ifndef FB_BACKENDS_CPU_CPU_KERNELS_H
 #define FB_BACKENDS_CPU_CPU_KERNELS_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
+#include "common/format.h"
 #include "op_table.h"
 
 /* One pass of op `op` of the table: c = op(a) for a unary op (b ignored, may be NULL),
  * c = op(a, b) for a binary one. An unknown id writes nothing. */
 void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const float *restrict a,
-               const float *restrict b, float *restrict c, int64_t n, bool streaming);
+               const float *restrict b, float *restrict c, int64_t n,
+               const struct fb_format *format);
 
 /* The handwritten fused pass: c = relu(a + b). */
 void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *restrict c,
-                     int64_t n, bool streaming);
+                     int64_t n, const struct fb_format *format);
 
 /* The generic fused pass: c = the chain's ops applied to a (and b, when the first op is
  * binary) in one parallel pass. Each thread walks its share of [0, n) in tiles of
@@ -36,6 +38,7 @@ void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *re
  * streaming stores the last op writes the buffer too, and the store layer streams it to c. */
 #define FB_CPU_CHAIN_TILE 1024 /* 4 KB: the buffer plus the tiles of a, b and c fit in a 32 KB L1 */
 void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
-                  const float *restrict b, float *restrict c, int64_t n, bool streaming);
+                  const float *restrict b, float *restrict c, int64_t n,
+                  const struct fb_format *format);
 
 #endif
