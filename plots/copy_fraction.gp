@@ -11,7 +11,7 @@
 # and the target, 0.9 (fused moves at least 90% of copy's bandwidth).
 set title chart_title('Fused bandwidth / copy bandwidth (model bytes: 3N and 2N)') noenhanced
 set ylabel 'fraction of the copy ceiling'
-set key outside right top
+set key inside right top font ',16'
 set yrange [0 : *]
 set format y '%.0f%%'
 if (have_cache) {

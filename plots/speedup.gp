@@ -17,8 +17,9 @@ load scriptdir.'/regimes.gp'
 # fused 4, so the memory-bound speedup tends to 7/4 rather than 5/3. Streaming (non-temporal)
 # stores read nothing, which brings the CPU back to 5/3. So 7/4 is drawn for CPU runs with
 # normal-store rows, and the 5/3 line says when it is also the CPU's streaming-store model.
-cpu_model = (backend eq 'cpu' && stores_normal > 0) ? "7.0 / 4 with lines lc rgb '#8c564b' dt 3 lw 1.5 title '7/4: traffic with write-allocate (CPU, normal stores)', " : ""
-traffic_title = (backend eq 'cpu' && stores_streaming > 0) ? 'traffic model 5/3 (CPU: streaming stores)' : 'traffic model 5/3'
+both_stores = (backend eq 'cpu' && stores_streaming > 0)
+cpu_model = (backend eq 'cpu' && stores_normal > 0) ? "7.0 / 4 with lines lc rgb '#8c564b' dt 3 lw 1.5 title (both_stores ? '7/4: write-allocate (normal stores)' : '7/4: traffic with write-allocate (CPU)'), " : ""
+traffic_title = both_stores ? 'traffic model 5/3 (streaming stores)' : 'traffic model 5/3'
 # The speedup the fitted model predicts (style.gp) for each eager/fused pair:
 #   (launches_e * L + bytes_e / B) / (launches_f * L + bytes_f / B)
 # dashed with B; dotted with B_c where the eager chain's bytes fit the cache.
