@@ -4,9 +4,10 @@
 #include <string.h>
 
 /* SSE2's _mm_stream_ps (movntps) is part of every x86-64 CPU, so the build needs no -march
- * flag for it. AVX's 32-byte _mm256_stream_ps was tried and not kept: the write-combining
- * buffers gather whole 64-byte lines either way, so the store width does not change the
- * traffic (measured: README, "Stores"). */
+ * flag for it. AVX's 32-byte _mm256_stream_ps would need a target attribute and a run-time
+ * check; it is not used: the write-combining buffers gather whole 64-byte lines from either
+ * width, so the width should not change the traffic (a quick comparison on the shared 2-core
+ * VM was too noisy to show a difference either way). */
 #if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__))
 #define FB_CPU_HAVE_STREAMING_STORES 1
 #include <emmintrin.h>
