@@ -170,6 +170,11 @@ nf=0; ns=0; nd=0; nx=0; nxp=0; copyidx=0; nmin=""; nmax=""; bwmax=0
 # speedup pairs); P*: the pairs the speedup chart predicts (launches and bytes per element).
 nm=0; np=0
 declare -A mseen pseen
+# The fit is of one format (# fit_format: "dtype fp32, stores normal"): the model curves are
+# drawn only for the series of its store kind (a streaming series is keyed "X-streaming").
+fit_stores=$(meta t1 fit_format | sed -n 's/.*stores \([a-z]*\).*/\1/p')
+fit_stores=${fit_stores:-normal}
+series_stores() { case $1 in *-streaming|*-streaming-*) echo streaming ;; *) echo normal ;; esac; }
 # Whether every argument is a positive number (a model input, not NaN).
 positive() { local v; for v; do awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) }' || return 1; done; }
 : >"$tmp/launches.dat"
@@ -226,7 +231,8 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
                 $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "${series_colour[$t/$eager]}")" \
                 $nx "${pts[$(((nx - 1) % 6))]}" $nx $dt >>"$tmp/series.gp"
-            if [ "$t" -eq 1 ] && positive "$le" "$be" "$lf" "$bf"; then
+            if [ "$t" -eq 1 ] && [ "$(series_stores "$eager")" = "$fit_stores" ] &&
+                    positive "$le" "$be" "$lf" "$bf"; then
                 for side in eager pair; do
                     if [ $side = eager ]; then mkey=$eager ml=$le mb=$be
                     else mkey=$pair ml=$lf mb=$bf; fi
