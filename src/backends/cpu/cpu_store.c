@@ -8,7 +8,9 @@
  * check; it is not used: the write-combining buffers gather whole 64-byte lines from either
  * width, so the width should not change the traffic (a quick comparison on the shared 2-core
  * VM was too noisy to show a difference either way). */
-#if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__))
+/* FB_CPU_NO_STREAMING_STORES builds the fallback of other architectures here (a test does). */
+#if !defined(FB_CPU_NO_STREAMING_STORES) &&                                                    \
+    (defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE2__)))
 #define FB_CPU_HAVE_STREAMING_STORES 1
 #include <emmintrin.h>
 #else
