@@ -181,9 +181,12 @@ static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struc
 /* Formats this backend runs: fp32 with normal stores. `stores = streaming` is refused: what
  * it stands for on a CPU, writing a line without reading it first, is what a GPU's stores
  * already do for whole sectors: the L2 tracks 32-byte sectors with byte masks, so our
- * coalesced 16-byte stores fill whole sectors that are never fetched from DRAM (published
- * write-only kernels show ~0 DRAM bytes read; not checked here, where no GPU runs), and the
- * model bytes (2N, 3N, 5N) are already what DRAM sees. What CUDA calls streaming,
+ * coalesced 16-byte stores fill whole sectors that are not fetched from DRAM first, and the
+ * model bytes (2N, 3N, 5N) are already what DRAM sees. The evidence, not checked here where
+ * no GPU runs: the published H200 write-only bandwidth, 3.90 TB/s of written bytes
+ * (gpu-stream, in CUDA13-NOTES), is more than the 2.4 TB/s that half the 4.8 TB/s peak would
+ * allow if every written line were read first; a GPU run's CUPTI dram__bytes_read of the
+ * copy kernel (N * 4 bytes, not 2N * 4) would show it directly. What CUDA calls streaming,
  * st.global.cs (__stcs), is only a cache hint, evict-first in L1 and L2 ("likely accessed
  * once", PTX ISA cache operators); it moves the same bytes. Measuring that hint would be a
  * different question, so it is refused rather than labelled "streaming". */
