@@ -28,7 +28,9 @@
 #                   launches  kernel_time_s  copy_fraction     (sorted by n by the caller)
 #   TAG.speedup     "eager key<TAB>pair key<TAB>dat file<TAB>eager launches<TAB>eager bytes
 #                   per element<TAB>pair launches<TAB>pair bytes per element": one line per
-#                   speedup series
+#                   speedup series; its launches are the fitted model's, the host_launches
+#                   column (launches the host issues: 1 for eager_add_relu_graph, whose 2
+#                   kernels go in one launch), or launches where the CSV has no such cell
 #   TAG-x<i>.dat    n  speedup  speedup_lo  speedup_hi
 #
 # Pairs and speedups are data (src/measure/pairing.h): a series of role eager is drawn against
@@ -168,6 +170,8 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     if (isnan(bw) && !isnan(bm)) bw = bm / t / 1e9     # GB/s = bytes / s / 1e9
     dram = num(col("dram_bytes_per_element"))
     launches = num(col("launches"))
+    hostl = num(col("host_launches"))
+    if (isnan(hostl)) hostl = launches   # older CSVs: every kernel was its own launch
     kt = num(col("kernel_time_s"))
 
     if (!((s, n) in row)) { ns[s]++; nlist[s, ns[s]] = n }
@@ -186,6 +190,7 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
     hasdram[s, n] = !isnan(dram)
     if (!isnan(launches)) lastlaunch[s] = launches
+    if (!isnan(hostl)) lasthost[s] = hostl
     if (!isnan(bm)) lastbpe[s] = bm / n      # bytes_model per element: the model's bytes(n) / n
     if (!isnan(bw) && bw > bwmax) bwmax = bw
     rowbw[s, n] = bw
@@ -278,8 +283,8 @@ END {
         nx++
         if (!pair_main) pair_main = f
         printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", skey[e], skey[f], dat, \
-            ((e in lastlaunch) ? lastlaunch[e] : "NaN"), ((e in lastbpe) ? fmtv(lastbpe[e]) : "NaN"), \
-            ((f in lastlaunch) ? lastlaunch[f] : "NaN"), ((f in lastbpe) ? fmtv(lastbpe[f]) : "NaN") \
+            ((e in lasthost) ? lasthost[e] : "NaN"), ((e in lastbpe) ? fmtv(lastbpe[e]) : "NaN"), \
+            ((f in lasthost) ? lasthost[f] : "NaN"), ((f in lastbpe) ? fmtv(lastbpe[f]) : "NaN") \
             > (out "/" tag ".speedup")
     }
 
@@ -294,8 +299,8 @@ END {
     fitB = metanum("fit_cache_bandwidth_gbps")
     if (isnan(fitB)) fitB = metanum("fit_bandwidth_gbps")
     if (pair_main && !isnan(fitL) && !isnan(fitB) && fitL > 0 && fitB > 0 && \
-        (pair_main in lastlaunch) && (pair_main in lastbpe) && lastbpe[pair_main] > 0) {
-        nlaunch = lastlaunch[pair_main] * fitL * fitB * 1e9 / lastbpe[pair_main]
+        (pair_main in lasthost) && (pair_main in lastbpe) && lastbpe[pair_main] > 0) {
+        nlaunch = lasthost[pair_main] * fitL * fitB * 1e9 / lastbpe[pair_main]
         nlaunch_from = "fit"
     } else if (pair_main) {
         nlaunch_from = "data"

@@ -124,7 +124,9 @@ colour() {
 }
 
 # short_pair EAGER PAIR: PAIR less the "_..." ending it shares with EAGER, for the legend's
-# width ("eager_x_y / fused_x_y" reads "eager_x_y / fused"); PAIR whole when none is shared.
+# width ("eager_x_y / fused_x_y" reads "eager_x_y / fused"); also when EAGER holds that
+# ending before more of its own ("eager_x_y_graph / fused_x_y" reads "... / fused"); PAIR
+# whole when none is shared.
 short_pair() {
     local e=$1 rest=$2 best=$2 tail=""
     while [[ $rest == *_* ]]; do
@@ -133,6 +135,9 @@ short_pair() {
         [[ $e == *"$tail" ]] || break
         best=$rest
     done
+    if [ "$best" = "$2" ] && [[ $2 == *_* ]] && [[ $e == *"_${2#*_}_"* ]]; then
+        best=${2%%_*}
+    fi
     printf '%s' "$best"
 }
 
@@ -227,6 +232,10 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             nx=$((nx + 1))
             [ "$t" -eq 1 ] && nxp=$nx
             title="$eager / $(short_pair "$eager" "$pair")"
+            # The same launches on both sides (eager_add_relu_graph's 2 kernels go in 1 launch,
+            # as fused's 1): its speedup is what fusion saves in bytes alone, beside the eager
+            # series' launches and bytes together; the gap between the two is the launches.
+            [ "$le" = "$lf" ] && [ "$le" != NaN ] && title="$title (bytes only)"
             [ "$t" -gt 1 ] && [ -n "${seen[$eager ($tstem)]:-}" ] && title="$title ($tstem)"
             printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
                 $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "${series_colour[$t/$eager]}")" \

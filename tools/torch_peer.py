@@ -269,7 +269,9 @@ def check_columns(columns):
 def chain_variants(plan):
     """torch_eager_NAME / torch_compile_NAME for each [chain NAME] whose eager_NAME /
     fused_NAME is enabled in the plan, in plan order: launches and arrays are fusebench's
-    model of the matching variant (elements_moved), the ops the plan's."""
+    model of the matching variant (elements_moved), the ops the plan's. Built-in variants
+    (no chain) are not mirrored, eager_add_relu_graph (one_launch: fusebench's kernels in one
+    CUDA graph) included: the peer's add_relu rows are its own, VARIANTS above."""
     variants = collections.OrderedDict()
     for v in plan["variants"]:
         if not v.get("chain"):

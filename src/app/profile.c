@@ -60,12 +60,42 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
     return FB_OK;
 }
 
+/* A one-launch variant's call as one host-timed record, "add+relu (one launch)": its steps
+ * cannot be timed apart without launching them apart. */
+static int trace_group_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
+                               struct fb_error *err)
+{
+    struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
+    size_t len = 0;
+    for (int s = 0; s < call->variant->n_steps && len < sizeof r.name; s++)
+        len += (size_t)snprintf(r.name + len, sizeof r.name - len, "%s%s", s ? "+" : "",
+                                fb_step_name(&call->variant->steps[s]));
+    if (len < sizeof r.name)
+        snprintf(r.name + len, sizeof r.name - len, " (one launch)");
+    for (int i = 0; i < calls; i++) {
+        r.start_ns = fb_now_ns();
+        int rc = fb_call_run((void *)call, err);
+        if (rc == FB_OK)
+            rc = call->ops->synchronize(call->backend, err);
+        r.end_ns = fb_now_ns();
+        r.correlation_id = (uint32_t)i;
+        if (rc == FB_OK)
+            rc = fb_kernel_trace_append(t, &r, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    return FB_OK;
+}
+
 /* Without CUPTI: time every step on its own, as a host-side trace (synchronizing after each,
- * so on a GPU this is launch + kernel + sync time, and says so in the heading). */
+ * so on a GPU this is launch + kernel + sync time, and says so in the heading); a one-launch
+ * variant's steps together. */
 static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
                                struct fb_error *err)
 {
     fb_kernel_trace_clear(t);
+    if (call->variant->one_launch)
+        return trace_group_on_host(call, calls, t, err);
     for (int i = 0; i < calls; i++) {
         for (int s = 0; s < call->variant->n_steps; s++) {
             const struct fb_step *step = &call->variant->steps[s];
@@ -135,6 +165,10 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
         if (!fb_variant_set_enabled(cfg, set, v))
             continue;
         const struct fb_variant *variant = &set->v[v];
+        if (variant->one_launch && !ops->run_group) {
+            printf("\n%s: skipped: %s\n", variant->name, fb_call_group_missing());
+            continue;
+        }
         struct fb_call call = {ops, backend, variant, sb.dev, n, format};
         for (int i = 0; rc == FB_OK && i < 3; i++) /* warm-up */
             rc = fb_call_run(&call, &err);

@@ -268,9 +268,10 @@ int fb_results_fit(struct fb_results *res, const char *backend, const char *cach
     if (format)
         add_meta(res, "fit_format", "dtype %s, stores %s", fb_dtype_name(format->dtype),
                  fb_store_kind_name(format->stores));
-    add_meta(res, "fit_model", "t(n) = launches * fit_launch_s + bytes_model / bandwidth, "
-             "fitted jointly to every ok row with launches >= 1 of this run in its first "
-             "format (fit_format), at the ends "
+    add_meta(res, "fit_model", "t(n) = host_launches * fit_launch_s + bytes_model / "
+             "bandwidth, fitted jointly to every ok row with host_launches >= 1 of this run in "
+             "its first format (fit_format) (host_launches: launches the host issues per call, "
+             "1 for a CUDA graph or a CPU parallel region running several kernels), at the ends "
              "where one term decides: fit_bandwidth_gbps beyond %gx the cache, "
              "fit_cache_bandwidth_gbps within %gx of it (warm runs); medians of per-point "
              "estimates; empty: too few points (src/measure/fit.h)", FB_FIT_MEMORY_FACTOR,

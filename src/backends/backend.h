@@ -76,6 +76,22 @@ struct fb_backend_ops {
      * accepted are passed. */
     int (*run_step)(void *state, const struct fb_step *step, const struct fb_format *format,
                     void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err);
+    /* Optional: enqueues steps[0..count-1] (kernels of ours only: no FB_STEP_MEMCPY) as ONE
+     * launch of the host, computing what run_step on each in turn would: step k + 1 sees
+     * every element step k wrote. For a variant with one_launch (plan/variants.h).
+     *   CUDA: a graph of the steps' kernels, captured from the stream once per (steps, n,
+     *         buffers) and kept instantiated; each call is one cudaGraphLaunch.
+     *   CPU:  one parallel region (one fork and join), each step a work-shared loop whose
+     *         implicit barrier ends it before the next begins.
+     * launch_count grows by the kernels run (count), as for as many run_step calls: the
+     * kernels are still separate kernels, only their launch is shared.
+     * FB_ERR_UNAVAILABLE, with the reason, for a format (of those check_format accepted)
+     * that the group does not run: the runner records the point skipped with that reason.
+     * NULL: the backend cannot at all; the runner then skips one_launch variants with a
+     * reason (status skipped), never runs their steps one by one under the variant's name. */
+    int (*run_group)(void *state, const struct fb_step *steps, int count,
+                     const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                     int64_t n, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
     /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC

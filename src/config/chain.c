@@ -13,7 +13,7 @@
 /* The one copy of this list (config.h says why it is here). */
 const char *const fb_builtin_variant_names[] = {
     "copy", "memcpy", "eager_add_relu", "eager_add_threshold", "fused_add_relu",
-    "fused_generic_add_relu",
+    "fused_generic_add_relu", "eager_add_relu_graph",
 };
 const size_t fb_builtin_variant_name_count =
     sizeof fb_builtin_variant_names / sizeof fb_builtin_variant_names[0];

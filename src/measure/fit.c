@@ -276,7 +276,8 @@ int fb_fit_records(const struct fb_record *records, size_t count, const char *ba
                        strcmp(fb_stores_canonical(r->stores),
                               fb_store_kind_name(format->stores)) != 0))
             continue;
-        pts[k++] = (struct fb_fit_point){(double)r->launches, (double)r->bytes_model,
+        const int64_t launches = r->host_launches >= 0 ? r->host_launches : r->launches;
+        pts[k++] = (struct fb_fit_point){(double)launches, (double)r->bytes_model,
                                          r->time_median_s};
     }
     bool warm = !(cache && strcmp(cache, "cold") == 0);

@@ -3,7 +3,12 @@
  *
  *     t(n) = launches * L + bytes_model(n) / B
  *
- * L    seconds per kernel launch (on the CPU: per parallel pass, a fork/join of the team)
+ * launches  the launches the HOST issues per call, the record's host_launches (plan/variants.h):
+ *      a kernel launched by itself counts one, a CUDA graph or a CPU parallel region that runs
+ *      several kernels counts one in all (eager_add_relu_graph: 1, for its 2 counted kernels);
+ *      rows without the column (older files, peers) use their launches, which is the same
+ *      number for every variant that launches its kernels one by one
+ * L    seconds per launch (on the CPU: per parallel region, a fork/join of the team)
  * B    bytes per second at which the model's bytes move once they come from memory (the
  *      points whose bytes are over FB_FIT_MEMORY_FACTOR times the cache), in the same units
  *      as the bandwidth_gbps column: model bytes, so on a CPU the write-allocate reads are not
@@ -15,8 +20,10 @@
  * not per variant: the claim is that two numbers explain every curve, so one L and one B are
  * fitted to all of them and the eager and fused times, and so the speedup, are predicted from
  * the same two numbers. A fit per variant would redraw each variant's own points and predict
- * nothing; and where a variant departs from the model (a CUDA-graph chain whose two counted
- * kernels cost one launch) it is one voice among several instead of its own fit.
+ * nothing; and where a variant departs from the model it is one voice among several instead
+ * of its own fit. The one-launch variant is predicted as 1 launch plus eager's bytes: what
+ * its kernels still cost beyond that (a graph's second kernel starts ~1.3 us after the first
+ * on an H200; a CPU barrier) is the "almost" of "fused's launch cost", left in the residual.
  *
  * Estimator: the median of per-point estimates over the points where one term dominates,
  * the other term subtracted with its current estimate, alternating until both settle:
@@ -87,7 +94,8 @@
 
 /* One measured point: per call. */
 struct fb_fit_point {
-    double launches; /* counted kernel launches per call (points with < 1 are ignored) */
+    double launches; /* launches the host issues per call (host_launches, above; points
+                        with < 1 are ignored) */
     double bytes;    /* bytes_model per call (> 0) */
     double time_s;   /* median time per call (> 0) */
 };
@@ -120,9 +128,10 @@ int fb_fit_decompose(const struct fb_fit_point *points, size_t n, uint64_t cache
                      bool cache_warm, struct fb_fit *out, struct fb_error *err);
 
 /* fb_fit_decompose() over the rows of one run: records with status ok whose backend, cache
- * and format (dtype and stores) equal the arguments (NULL: any), their launches, bytes_model
- * and time_median_s. The cache mode "cold" disables B_c. One format at a time: bytes move at
- * another rate with streaming stores, and the same n is other bytes in another dtype. */
+ * and format (dtype and stores) equal the arguments (NULL: any), their host_launches
+ * (launches where that is unknown, -1), bytes_model and time_median_s. The cache mode "cold"
+ * disables B_c. One format at a time: bytes move at another rate with streaming stores, and
+ * the same n is other bytes in another dtype. */
 int fb_fit_records(const struct fb_record *records, size_t count, const char *backend,
                    const char *cache, const struct fb_format *format, uint64_t cache_bytes,
                    struct fb_fit *out, struct fb_error *err);

@@ -20,7 +20,8 @@ struct fb_record {
     char variant[48];
     char dtype[16];
     int64_t n;         /* elements */
-    int64_t launches;  /* per call: counted (CPU passes, CUDA launches, CUPTI records) */
+    int64_t launches;  /* kernels per call, counted (CPU passes, CUDA kernel launches or a
+                          graph's kernel nodes, CUPTI kernel records) */
     int64_t bytes_model;   /* elements_moved * sizeof(dtype) * n */
     int64_t reps;          /* timed samples */
     int64_t batch;         /* calls per timed sample (> 1 when one call is below the timer's
@@ -48,6 +49,10 @@ struct fb_record {
                               dropped, in [0, 1]; NaN when not judged (older CSVs, peers) */
     char stores[16];       /* "normal" or "streaming" (common/format.h); "" in older files,
                               which read as "normal" (fb_stores_canonical) */
+    int64_t host_launches; /* launches the host issues per call (the variant's: 1 for a CUDA
+                              graph or one CPU parallel region holding its `launches` kernels,
+                              else = launches; plan/variants.h): what the fit's launch cost is
+                              paid per (measure/fit.h); -1 unknown (older CSVs, peers) */
 };
 
 /* A record with every measured field set to "not measured". */

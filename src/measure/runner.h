@@ -3,6 +3,9 @@
  *
  * Per size: allocate once; fill a and b with fresh random values; then in each format of the
  * config (common/format.h), for its variants:
+ *   0. a variant that must run as one launch (one_launch) on a backend that cannot (run_group
+ *      NULL, or FB_ERR_UNAVAILABLE from it for this format) is recorded as skipped, with the
+ *      reason, and not timed;
  *   1. each: poison the outputs, run one call, count its launches, download, compare bit for
  *      bit with the host reference (a mismatch makes the point failed: it is never timed);
  *   2. each: warm up; pick a batch so one timed sample is well above the timer's resolution
@@ -125,8 +128,12 @@ int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, struct fb_size_bu
 void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb);
 
 /* One call of a variant on some buffers: fb_call_run(ctx) enqueues its steps back to back
- * (no synchronization), as the timer and the probes expect; fb_call_flush(ctx) enqueues the
- * backend's cache flush (cold mode). */
+ * (no synchronization), as the timer and the probes expect: one run_step per step, or for a
+ * one_launch variant one run_group for them all (FB_ERR_UNAVAILABLE when the backend has
+ * none: the runner skips such variants before they get here). fb_call_run_steps(ctx) enqueues
+ * the steps one run_step each whatever the variant says (the traffic pass of a one-launch
+ * variant: runner.c says why). fb_call_flush(ctx) enqueues the backend's cache flush (cold
+ * mode). */
 struct fb_call {
     const struct fb_backend_ops *ops;
     void *backend;
@@ -136,7 +143,10 @@ struct fb_call {
     struct fb_format format;
 };
 int fb_call_run(void *ctx, struct fb_error *err);
+int fb_call_run_steps(void *ctx, struct fb_error *err);
 int fb_call_flush(void *ctx, struct fb_error *err);
+/* Why a one_launch variant is skipped on a backend without run_group (the record's reason). */
+const char *fb_call_group_missing(void);
 
 /* Bytes the sweep allocates at its largest size, host and backend together (the backend's
  * share is `*backend_bytes`, which is host memory too on the CPU backend). */

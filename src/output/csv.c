@@ -51,6 +51,7 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"speedup", FB_CSV_REAL, FIELD(speedup), 0},
     {"preempted", FB_CSV_REAL, FIELD(preempted), 0},
     {"stores", FB_CSV_TEXT, FIELD(stores), 0},
+    {"host_launches", FB_CSV_COUNT, FIELD(host_launches), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 

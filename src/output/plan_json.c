@@ -170,7 +170,9 @@ int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_v
         fb_json_write_string(out, role_name(v->role));
         fputs(", \"pair\": ", out);
         fb_json_write_string(out, v->pair);
-        fprintf(out, ", \"launches\": %d, \"elements_moved\": %d, \"chain\": ", v->launches,
+        fprintf(out, ", \"launches\": %d, \"host_launches\": %d, \"one_launch\": %s, "
+                "\"elements_moved\": %d, \"chain\": ",
+                v->launches, v->host_launches, v->one_launch ? "true" : "false",
                 v->elements_moved);
         fb_json_write_string(out, chain_of(cfg, v));
         fputs(", \"ops\": ", out);

@@ -85,10 +85,14 @@ static void format_size(char *buf, size_t size, int64_t n)
         snprintf(buf, size, "%" PRId64, n);
 }
 
-/* "2", or "-" when the row is missing or its launches were not measured (-1). */
+/* "2", "2in1" when its 2 kernels went in one launch of the host (host_launches 1: a CUDA
+ * graph, one CPU parallel region), or "-" when the row is missing or its launches were not
+ * measured (-1). */
 static void format_launches(char *buf, size_t size, const struct fb_record *r)
 {
-    if (r && r->launches >= 0)
+    if (r && r->launches >= 0 && r->host_launches >= 0 && r->host_launches != r->launches)
+        snprintf(buf, size, "%" PRId64 "in%" PRId64, r->launches, r->host_launches);
+    else if (r && r->launches >= 0)
         snprintf(buf, size, "%" PRId64, r->launches);
     else
         snprintf(buf, size, "-");
@@ -139,8 +143,8 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             if (!row->pair[0] || find_variant(rows + i, j - i, row->variant) != row)
                 continue;
             const struct fb_record *pair = find_variant(rows + i, j - i, row->pair);
-            char size_text[48], row_time[32], pair_time[32], speedup[32], launches[48];
-            char row_launches[24], pair_launches[24], pair_bw[32], copy_bw[32], fraction[32];
+            char size_text[48], row_time[32], pair_time[32], speedup[32], launches[96];
+            char row_launches[44], pair_launches[44], pair_bw[32], copy_bw[32], fraction[32];
             format_size(size_text, sizeof size_text, row->n);
             if (mixed_cache) /* two cache modes in one table: say which line is which */
                 snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
@@ -170,8 +174,9 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
         i = j;
     }
     fprintf(out, "speedup = time / pair time (medians, same run): for an eager variant, what "
-                 "fusing saves; launches = variant/pair per call, counted; copy = the copy "
-                 "ceiling\n");
+                 "fusing saves; launches = variant/pair kernels per call, counted (KinH: K "
+                 "kernels in H launches of the host, a CUDA graph or one CPU parallel region); "
+                 "copy = the copy ceiling\n");
     if (retaken)
         fprintf(out, "contention: %zu of %zu point%s had samples disturbed by other programs, "
                      "dropped and retaken (preempted > 0)\n",
@@ -216,7 +221,8 @@ void fb_summary_print_fit(FILE *out, const struct fb_fit *fit, const char *cache
     }
     const char *cache = cache_name && cache_name[0] ? cache_name : "cache";
     char text[32];
-    fprintf(out, "model: t = launches * L + bytes / B, fitted to every variant with launches "
+    fprintf(out, "model: t = launches * L + bytes / B, launches being the host's (a graph or "
+                 "one parallel region counts 1), fitted to every variant with launches "
                  "(medians of per-point estimates; spread: half the interquartile range)\n");
     fprintf(out, "  L   = ");
     if (!isnan(fit->launch.value)) {

@@ -25,7 +25,8 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
      .n_steps = 1,
      .steps = {STEP(FB_STEP_OP, FB_BUF_A, FB_BUF_NONE, FB_BUF_C, OP(FB_OPID_copy, 0))},
      .elements_moved = 2,
-     .launches = 1},
+     .launches = 1,
+     .host_launches = 1},
     {.name = "eager_add_relu",
      .description = "tmp = a + b; c = relu(tmp): PyTorch eager, 2 launches",
      .role = FB_ROLE_EAGER,
@@ -34,7 +35,8 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
      .steps = {STEP(FB_STEP_OP, FB_BUF_A, FB_BUF_B, FB_BUF_TMP, OP(FB_OPID_add, 0)),
                STEP(FB_STEP_OP, FB_BUF_TMP, FB_BUF_NONE, FB_BUF_C, OP(FB_OPID_relu, 0))},
      .elements_moved = 5,
-     .launches = 2},
+     .launches = 2,
+     .host_launches = 2},
     {.name = "eager_add_threshold",
      .description = "tmp = a + b; c = threshold(tmp, 0, 0): relu as some PyTorch versions run it",
      .role = FB_ROLE_EAGER,
@@ -44,14 +46,16 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
                STEP(FB_STEP_OP, FB_BUF_TMP, FB_BUF_NONE, FB_BUF_C,
                     OP(FB_OPID_threshold, 0.0f, 0.0f))},
      .elements_moved = 5,
-     .launches = 2},
+     .launches = 2,
+     .host_launches = 2},
     {.name = "fused_add_relu",
      .description = "c = relu(a + b) in one handwritten kernel: tmp never leaves the chip",
      .role = FB_ROLE_FUSED,
      .n_steps = 1,
      .steps = {STEP(FB_STEP_ADD_RELU, FB_BUF_A, FB_BUF_B, FB_BUF_C, ADD_RELU_CHAIN)},
      .elements_moved = 3,
-     .launches = 1},
+     .launches = 1,
+     .host_launches = 1},
     {.name = "memcpy",
      .description = "c = a by the platform's copy (cudaMemcpy device to device; libc memcpy "
                     "on the CPU): the reference for our copy kernel",
@@ -59,7 +63,8 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
      .n_steps = 1,
      .steps = {STEP(FB_STEP_MEMCPY, FB_BUF_A, FB_BUF_NONE, FB_BUF_C, NO_CHAIN)},
      .elements_moved = 2,
-     .launches = 0 /* not a kernel of ours: a copy-engine or library routine */},
+     .launches = 0, /* not a kernel of ours: a copy-engine or library routine */
+     .host_launches = 0},
     {.name = "fused_generic_add_relu",
      .description = "c = relu(a + b) by the generic fused kernel (the chain add, relu): "
                     "held against the handwritten fused_add_relu",
@@ -68,7 +73,20 @@ const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS] = {
      .n_steps = 1,
      .steps = {STEP(FB_STEP_CHAIN, FB_BUF_A, FB_BUF_B, FB_BUF_C, ADD_RELU_CHAIN)},
      .elements_moved = 3,
-     .launches = 1},
+     .launches = 1,
+     .host_launches = 1},
+    {.name = "eager_add_relu_graph",
+     .description = "eager_add_relu's 2 kernels in one launch (a CUDA graph; one CPU parallel "
+                    "region, a barrier between the passes): eager's bytes, fused's launches",
+     .role = FB_ROLE_EAGER,
+     .pair = "fused_add_relu",
+     .n_steps = 2,
+     .steps = {STEP(FB_STEP_OP, FB_BUF_A, FB_BUF_B, FB_BUF_TMP, OP(FB_OPID_add, 0)),
+               STEP(FB_STEP_OP, FB_BUF_TMP, FB_BUF_NONE, FB_BUF_C, OP(FB_OPID_relu, 0))},
+     .one_launch = true,
+     .elements_moved = 5,
+     .launches = 2, /* kernels: the graph's two kernel nodes, the region's two passes */
+     .host_launches = 1},
 };
 
 const size_t fb_variant_count = FB_BUILTIN_VARIANTS;
@@ -98,7 +116,8 @@ static int step_inputs(const struct fb_step *st)
     return st->in1 == FB_BUF_NONE ? 1 : 2;
 }
 
-/* elements_moved and launches from the steps (variants.h has the formulas). */
+/* elements_moved, launches and host_launches from the steps (variants.h has the
+ * formulas). */
 static void variant_finish(struct fb_variant *v)
 {
     v->elements_moved = 0;
@@ -107,6 +126,17 @@ static void variant_finish(struct fb_variant *v)
         v->elements_moved += step_inputs(&v->steps[s]) + 1;
         v->launches += fb_step_is_kernel(&v->steps[s]);
     }
+    v->host_launches = v->one_launch && v->launches > 0 ? 1 : v->launches;
+}
+
+/* A one-launch variant holds kernels of ours only: the platform's copy (memcpy) cannot go
+ * into a CUDA graph's capture or a CPU parallel region as one of our passes. */
+static bool one_launch_ok(const struct fb_variant *v)
+{
+    for (int s = 0; v->one_launch && s < v->n_steps; s++)
+        if (!fb_step_is_kernel(&v->steps[s]))
+            return false;
+    return true;
 }
 
 /* "mul, bias(0.5), relu": the chain as a config would write it, for descriptions. */
@@ -178,6 +208,9 @@ int fb_variant_set_build(const struct fb_config *cfg, struct fb_variant_set *set
 {
     set->count = 0;
     for (size_t i = 0; i < fb_variant_count; i++) {
+        if (!one_launch_ok(&fb_variants[i]))
+            return fb_fail(err, FB_ERR_RUNTIME, "built-in variant %s: a step of a one-launch "
+                           "variant is not a kernel of ours", fb_variants[i].name);
         set->v[set->count] = fb_variants[i];
         variant_finish(&set->v[set->count++]);
     }

@@ -13,7 +13,21 @@
  *     handwritten add_relu: 2 + 1 = 3;  memcpy: 1 + 1 = 2
  *   so eager add -> relu moves 5, fused add_relu 3, copy 2 (the bandwidth ceiling), and a
  *   chain of k ops whose first is binary moves 3 + 2 (k - 1) eager against 3 fused.
- *   launches = the steps that are kernels of ours (every step but memcpy).
+ *   launches = the steps that are kernels of ours (every step but memcpy): the kernels a
+ *     call runs, counted by the runner (backend launch_count) and by CUPTI's kernel records.
+ *   host_launches = what the host issues per call to run them, the launch cost the fit's
+ *     t(n) = host_launches * L + bytes_model / B pays (measure/fit.h):
+ *       one_launch false: launches (each kernel is launched by itself: a CUDA launch on a
+ *                         stream, a parallel region - fork and join - on the CPU);
+ *       one_launch true:  1 (when launches > 0): every step goes in one launch, a CUDA graph
+ *                         launch (the steps captured once, cudaGraphLaunch per call) or one
+ *                         CPU parallel region whose passes are work-shared loops with a
+ *                         barrier between them (backend.h, run_group).
+ *   So eager_add_relu_graph runs eager's two kernels (launches 2, elements_moved 5) for
+ *   (almost) fused's launch cost (host_launches 1): against eager it isolates what fusion
+ *   saves in launches, against fused what it saves in bytes. "Almost": the kernels of a graph
+ *   still start one after the other (about 1.3 us apart on an H200 against 2.5 us from a
+ *   stream, CUDA13-NOTES.md), and the CPU's barrier costs a little less than a join and fork.
  *
  * The variants of a run are built once (fb_variant_set_build): the built-ins below, then for
  * every [chain NAME] of the config eager_NAME (one kernel per op, temporaries in memory) and
@@ -60,7 +74,7 @@ enum fb_variant_role {
 };
 
 #define FB_MAX_STEPS FB_CHAIN_MAX_OPS
-#define FB_BUILTIN_VARIANTS 6
+#define FB_BUILTIN_VARIANTS 7
 /* Capacity of a variant set and of per-variant tables (config, runner): the built-ins and
  * two per chain of the config (FB_MAX_CHAINS, config/config.h). */
 #define FB_MAX_VARIANTS (FB_BUILTIN_VARIANTS + 2 * 16)
@@ -76,16 +90,23 @@ struct fb_variant {
     char pair[FB_VARIANT_NAME_MAX];
     int n_steps;
     struct fb_step steps[FB_MAX_STEPS];
+    /* All steps as one launch (backend.h, run_group), only for steps that are kernels of
+     * ours (fb_variant_set_build refuses memcpy in one). A backend without run_group skips
+     * such a variant with a reason rather than launch its steps one by one. */
+    bool one_launch;
     /* Derived from the steps (formulas above). */
     int elements_moved; /* per output element, for bytes_model */
     int launches;       /* kernel launches per call; the runner counts the real ones */
+    int host_launches;  /* launches the host issues per call (one_launch: 1) */
 };
 
 /* The built-in variants, in the order a sweep runs them at each size (copy first):
  * copy, eager_add_relu, eager_add_threshold, fused_add_relu (handwritten), memcpy,
  * fused_generic_add_relu (the generic fused kernel on add, relu; its name cannot clash with
  * a chain's variants, which are eager_NAME and fused_NAME with NAME a chain's name, because
- * plan refuses a chain named generic_*). */
+ * plan refuses a chain named generic_*), eager_add_relu_graph (eager_add_relu's two steps as
+ * one launch; role eager, paired with fused_add_relu; a chain cannot be named add_relu, so
+ * no chain's eager_NAME clashes with it either). */
 extern const struct fb_variant fb_variants[FB_BUILTIN_VARIANTS];
 extern const size_t fb_variant_count;
 
@@ -105,7 +126,8 @@ struct fb_variant_set {
 
 /* Builds the set from cfg (built once per run: about 130 KB, allocate it, don't put it on
  * the stack). Returns FB_OK, or FB_ERR_USAGE when a chain is malformed (fb_chain_check),
- * named generic_* or holds too many ops, with err naming the chain. */
+ * named generic_* or holds too many ops, with err naming the chain (FB_ERR_RUNTIME for a
+ * built-in one_launch variant with a step that is not a kernel: a mistake in the table). */
 int fb_variant_set_build(const struct fb_config *cfg, struct fb_variant_set *set,
                          struct fb_error *err);
 

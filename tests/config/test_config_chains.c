@@ -214,6 +214,7 @@ static void test_names_that_clash_with_built_in_variants_are_refused(void **stat
     expect_one_error("[chain add_threshold]\nops = add, relu\n", 1, "eager_add_threshold");
     expect_one_error("[chain generic_add_relu]\nops = add, relu\n", 1,
                      "fused_generic_add_relu");
+    expect_one_error("[chain add_relu_graph]\nops = add, relu\n", 1, "eager_add_relu_graph");
     /* copy and memcpy have no eager_/fused_ prefix: a chain named copy is fine */
     fixture_load("[chain copy]\nops = copy\n", &cfg, &res);
     assert_int_equal(res.rc, FB_OK);

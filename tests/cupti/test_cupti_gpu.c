@@ -1,4 +1,5 @@
-/* CUPTI on a real device: the kernels of a launch are counted and timed, and (where counters
+/* CUPTI on a real device: the kernels of a launch are counted and timed (those of a CUDA graph
+ * launch too: eager_add_relu_graph's two), and (where counters
  * are permitted) the DRAM traffic of one add, measured after an L2 flush, is what the add must
  * move: a and b read (8 bytes per element), c written (4).
  *
@@ -26,6 +27,7 @@
 #include "cupti/kernel_table_print.h"
 #include "kernels/cache_flush.h"
 #include "kernels/kernels.h"
+#include "plan/variants.h"
 
 #define CALLS 5
 
@@ -165,6 +167,73 @@ static void each_add_call_is_one_counted_kernel(void **state)
     fb_kernel_trace_free(&trace);
 }
 
+/* eager_add_relu_graph through the CUDA backend (run_group: one cudaGraphLaunch per call):
+ * CUPTI sees the graph's two kernels of every call, as it sees eager_add_relu's two
+ * launches, so the launches column of the one-launch variant stays 2 kernels. */
+static void each_graph_call_is_two_counted_kernels(void **state)
+{
+    struct fixture *fx = need_device(state);
+    const char *why = NULL;
+    if (!fb_cupti_session_available(fx->cupti, FB_CUPTI_ACTIVITY, &why)) {
+        printf("skip: CUPTI activity unavailable: %s\n", why);
+        skipped_a_part = true;
+        skip();
+    }
+    const struct fb_backend_ops *ops = &fb_cuda_backend;
+    const struct fb_variant *v = fb_variant_find("eager_add_relu_graph");
+    assert_non_null(v);
+    assert_true(v->one_launch);
+    void *backend = NULL;
+    struct fb_error err = {{0}};
+    const struct fb_backend_params params = {0, 0};
+    if (ops->init(&backend, &params, &err) != FB_OK)
+        fail_msg("cuda backend init: %s", err.msg);
+    /* a, b from the fixture; tmp and c of their own (n floats each, the fixture's n) */
+    void *tmp = NULL, *c = NULL;
+    const size_t bytes = (size_t)fx->n * sizeof(float);
+    CHECK_CUDA(cudaMalloc(&tmp, bytes));
+    CHECK_CUDA(cudaMalloc(&c, bytes));
+    const struct fb_format format = FB_FORMAT_DEFAULT; /* fp32, normal stores */
+    void *buffers[FB_BUF_COUNT] = {0};
+    buffers[FB_BUF_A] = fx->a;
+    buffers[FB_BUF_B] = fx->b;
+    buffers[FB_BUF_TMP] = tmp;
+    buffers[FB_BUF_C] = c;
+    /* the first call captures and instantiates the graph, outside the window */
+    if (ops->run_group(backend, v->steps, v->n_steps, &format, buffers, fx->n, &err) != FB_OK ||
+        ops->synchronize(backend, &err) != FB_OK)
+        fail_msg("first graph call: %s", err.msg);
+    if (fb_cupti_activity_start(fx->cupti, ops->stream(backend), &err) != FB_OK)
+        fail_msg("activity start: %s", err.msg);
+    const uint64_t before = ops->launch_count(backend);
+    for (int i = 0; i < CALLS; i++)
+        if (ops->run_group(backend, v->steps, v->n_steps, &format, buffers, fx->n, &err) != FB_OK)
+            fail_msg("run_group: %s", err.msg);
+    if (ops->synchronize(backend, &err) != FB_OK)
+        fail_msg("synchronize: %s", err.msg);
+    struct fb_kernel_trace trace;
+    fb_kernel_trace_init(&trace, FB_STREAM_ANY);
+    if (fb_cupti_activity_stop(fx->cupti, &trace, &err) != FB_OK)
+        fail_msg("activity stop: %s", err.msg);
+    /* every stream, as the runner's probe counts (src/app/probe.c): a graph's kernels may
+     * carry a stream id of their own */
+    trace.stream_id = FB_STREAM_ANY;
+    assert_int_equal(ops->launch_count(backend) - before, 2 * CALLS);
+    struct fb_kernel_summary sum;
+    assert_int_equal(fb_kernel_trace_summarize(&trace, CALLS, 2, &sum, &err), FB_OK);
+    if (!sum.ok)
+        fail_msg("summary not ok: %s", sum.reason);
+    assert_int_equal(sum.launches_per_call, 2);
+    struct fb_kernel_table tab;
+    assert_int_equal(fb_kernel_table_build(&trace, &tab, &err), FB_OK);
+    fb_kernel_table_print(stdout, &tab, 60);
+    fb_kernel_table_free(&tab);
+    fb_kernel_trace_free(&trace);
+    CHECK_CUDA(cudaFree(tmp));
+    CHECK_CUDA(cudaFree(c));
+    ops->fini(backend);
+}
+
 static int run_add(void *ctx, struct fb_error *err)
 {
     struct fixture *fx = ctx;
@@ -231,6 +300,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_add_call_is_one_counted_kernel),
+        cmocka_unit_test(each_graph_call_is_two_counted_kernels),
         cmocka_unit_test(one_add_after_a_flush_moves_its_three_arrays_through_dram),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);

@@ -3,13 +3,18 @@
  * table (the list of tests is the table), the handwritten add_relu and the generic chain
  * pass on random chains, known answers first, at every size and offset, on one OpenMP
  * thread and on two (two threads split the range, so each thread's chunk has its own head
- * and tail; the chains on two threads at the sizes around the pass's tiles), each with
- * normal and with streaming stores. The known answers also catch a process that flushes subnormals (FTZ/DAZ).
+ * and tail; the chains on two threads at the sizes around the pass's tiles); and add_relu and
+ * random chains run eagerly, one work-shared pass per op in ONE parallel region (the CPU's
+ * run_group), on one thread and on two, which must give the fused result bit for bit; each
+ * with normal and with streaming stores. The known answers also catch a process that
+ * flushes subnormals (FTZ/DAZ).
  * Then the measured ULP error of the transcendental ops over many inputs, printed: the
  * figures behind their bounds. */
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,6 +67,90 @@ static const struct kc_impl cpu_streaming_impl = {
     .download = kc_host_copy,
     .run = cpu_run,
 };
+
+/* The same jobs as eager chains in ONE parallel region (fb_cpu_passes_in_one_region, the CPU's
+ * run_group): one work-shared pass per op, the temporaries in memory (ping-pong, as
+ * eager_NAME's steps), a barrier between the passes. Its result must be the fused job's,
+ * bit for bit (each op rounds to float either way): every pass ran over every element, in
+ * order, and the second input was read by the first pass only. The temporaries come
+ * poisoned and 64-byte aligned; a, b and c get the check's offsets. (A missing barrier would
+ * go unseen here: the passes split [0, n) alike, so each thread reads back its own writes.) */
+static int group_run(void *ctx, const struct kc_job *job, const float *a, const float *b,
+                     float *c, int64_t n, struct fb_error *err)
+{
+    const struct fb_format *format = ctx; /* normal or streaming stores */
+    const struct fb_chain *ch = &job->chain; /* KC_ADD_RELU's chain is add, relu */
+    if (job->kind == KC_OP || ch->n_ops < 1 || ch->n_ops > FB_CHAIN_MAX_OPS)
+        return fb_fail(err, FB_ERR_USAGE, "group_run: a chain of 1 to %d ops", FB_CHAIN_MAX_OPS);
+    const size_t bytes = ((size_t)n * sizeof(float) + 63) / 64 * 64 + 64;
+    float *tmp[2] = {aligned_alloc(64, bytes), aligned_alloc(64, bytes)};
+    if (!tmp[0] || !tmp[1]) {
+        free(tmp[0]);
+        free(tmp[1]);
+        return fb_fail(err, FB_ERR_RUNTIME, "group_run: out of memory");
+    }
+    memset(tmp[0], 0xff, bytes);
+    memset(tmp[1], 0xff, bytes);
+    struct fb_cpu_pass passes[FB_CHAIN_MAX_OPS];
+    const float *in = a;
+    for (int k = 0; k < ch->n_ops; k++) {
+        float *out = k == ch->n_ops - 1 ? c : tmp[k % 2];
+        passes[k] = (struct fb_cpu_pass){ch->ops[k], in, k == 0 ? b : NULL, out};
+        in = out;
+    }
+    fb_cpu_passes_in_one_region(passes, ch->n_ops, n, format);
+    free(tmp[0]);
+    free(tmp[1]);
+    return FB_OK;
+}
+
+static const struct kc_impl group_impl = {
+    .name = "cpu, eager passes in one parallel region",
+    .ctx = &normal_stores,
+    .alloc = kc_host_alloc,
+    .release = kc_host_release,
+    .poison = kc_host_poison,
+    .upload = kc_host_copy,
+    .download = kc_host_copy,
+    .run = group_run,
+};
+
+/* The same with streaming stores: each pass a work-shared loop over tiles, streamed out, each
+ * thread's stores fenced before the barrier between the passes. */
+static const struct kc_impl group_streaming_impl = {
+    .name = "cpu, eager passes in one parallel region, streaming stores",
+    .ctx = &streaming_stores,
+    .alloc = kc_host_alloc,
+    .release = kc_host_release,
+    .poison = kc_host_poison,
+    .upload = kc_host_copy,
+    .download = kc_host_copy,
+    .run = group_run,
+};
+
+static void test_add_relu_in_one_region_with_streaming_stores_meets_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_add_relu(&group_streaming_impl);
+}
+
+static void test_chains_in_one_region_with_streaming_stores_meet_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_chains(&group_streaming_impl, 0);
+}
+
+static void test_add_relu_in_one_region_meets_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_add_relu(&group_impl);
+}
+
+static void test_chains_in_one_region_meet_contract(void **state)
+{
+    omp_set_num_threads(*(int *)*state);
+    kc_check_chains(&group_impl, 0);
+}
 
 static void test_every_op_of_the_table_meets_contract(void **state)
 {
@@ -164,6 +253,16 @@ int main(void)
         CPU_TEST("chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one),
         CPU_TEST("ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two),
         CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two),
+        CPU_TEST("add_relu_in_one_region_meets_contract_on_1_thread",
+                 test_add_relu_in_one_region_meets_contract, one),
+        CPU_TEST("add_relu_in_one_region_meets_contract_on_2_threads",
+                 test_add_relu_in_one_region_meets_contract, two),
+        CPU_TEST("chains_in_one_region_meet_contract_on_2_threads",
+                 test_chains_in_one_region_meet_contract, two),
+        CPU_TEST("streaming_add_relu_in_one_region_meets_contract_on_2_threads",
+                 test_add_relu_in_one_region_with_streaming_stores_meets_contract, two),
+        CPU_TEST("streaming_chains_in_one_region_meet_contract_on_2_threads",
+                 test_chains_in_one_region_with_streaming_stores_meet_contract, two),
         CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
         CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
         CPU_TEST("streaming_ops_meet_contract_on_1_thread", test_every_op_with_streaming_stores_meets_contract, one),

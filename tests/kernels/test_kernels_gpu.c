@@ -5,7 +5,8 @@
  * full wave of the grid, with device buffers (cudaMalloc, which aligns to 256 bytes; poison
  * by cudaMemset; the whole allocation, guards included, copied back and checked). Run with
  * the device's own SM count and with 2, so the grid-stride loop turns many times on real
- * hardware too.
+ * hardware too. And eager add, relu as one CUDA graph launch through the CUDA backend's
+ * run_group (eager_add_relu_graph), at every size and offset, 2 kernels counted per launch.
  * Where no device answers, the program says why and exits 77 (meson: SKIP). Suite 'gpu'. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,9 +19,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "backends/backend.h"
 #include "common/cuda_check.h"
 #include "kernel_check.h"
 #include "kernels.h"
+#include "plan/variants.h"
 
 /* Every CUDA call goes through common/cuda_check.h (FB_CUDA_TRY returns its error, which
  * kernel_check turns into the test's failure message). */
@@ -88,6 +91,77 @@ static int gpu_run(void *opaque, const struct kc_job *job, const float *a, const
     /* Launches are asynchronous: execution errors (a bad address) surface here. */
     FB_CUDA_TRY(cudaDeviceSynchronize());
     return FB_OK;
+}
+
+/* eager_add_relu_graph through the CUDA backend's run_group (backend.h): the add and relu
+ * kernels captured into a CUDA graph and launched as one. Each call runs the group twice (the
+ * second launch finds the graph of the first: same steps, n and buffers) and must count 2
+ * kernels per launch. tmp is a fresh, poisoned device array, so relu reading anything but
+ * what add wrote shows. The backend works on its own non-blocking stream: the check's
+ * uploads and poisoning (legacy stream) are waited for first. */
+struct graph_impl {
+    const struct fb_backend_ops *ops;
+    void *backend;
+};
+
+static int graph_run(void *opaque, const struct kc_job *job, const float *a, const float *b,
+                     float *c, int64_t n, struct fb_error *err)
+{
+    const struct graph_impl *g = opaque;
+    if (job->kind != KC_ADD_RELU)
+        return fb_fail(err, FB_ERR_USAGE, "graph_run: add_relu jobs only");
+    const struct fb_variant *v = fb_variant_find("eager_add_relu_graph");
+    if (!v || !v->one_launch || !g->ops->run_group)
+        return fb_fail(err, FB_ERR_USAGE, "no one-launch eager_add_relu_graph to run");
+    const size_t bytes = n > 0 ? (size_t)n * sizeof(float) : 256;
+    void *tmp = NULL;
+    FB_CUDA_TRY(cudaMalloc(&tmp, bytes));
+    int rc = FB_CUDA_CHECK(cudaMemset(tmp, 0xff, bytes), err);
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaDeviceSynchronize(), err);
+    void *buffers[FB_BUF_COUNT] = {0};
+    buffers[FB_BUF_A] = (void *)a;
+    buffers[FB_BUF_B] = (void *)b;
+    buffers[FB_BUF_TMP] = tmp;
+    buffers[FB_BUF_C] = c;
+    const struct fb_format format = FB_FORMAT_DEFAULT; /* fp32, normal stores */
+    const uint64_t before = g->ops->launch_count(g->backend);
+    for (int call = 0; call < 2 && rc == FB_OK; call++)
+        rc = g->ops->run_group(g->backend, v->steps, v->n_steps, &format, buffers, n, err);
+    if (rc == FB_OK)
+        rc = g->ops->synchronize(g->backend, err);
+    const uint64_t counted = g->ops->launch_count(g->backend) - before;
+    if (rc == FB_OK && counted != (n > 0 ? 4u : 0u))
+        rc = fb_fail(err, FB_ERR_RUNTIME, "2 graph launches of n = %lld counted %llu kernels, "
+                     "want %d", (long long)n, (unsigned long long)counted, n > 0 ? 4 : 0);
+    int free_rc = FB_CUDA_CHECK(cudaFree(tmp), rc == FB_OK ? err : NULL);
+    return rc == FB_OK ? free_rc : rc;
+}
+
+static void test_graph_matches_reference(void **state)
+{
+    (void)state;
+    if (!gpu.available) {
+        printf("skipped: %s\n", gpu.reason);
+        skip();
+    }
+    struct graph_impl g = {&fb_cuda_backend, NULL};
+    struct fb_error err = {{0}};
+    const struct fb_backend_params params = {0, 0};
+    if (g.ops->init(&g.backend, &params, &err) != FB_OK)
+        fail_msg("cuda backend init: %s", err.msg);
+    const struct kc_impl impl = {
+        .name = "cuda graph (eager_add_relu_graph, run_group)",
+        .ctx = &g,
+        .alloc = gpu_alloc,
+        .release = gpu_release,
+        .poison = gpu_poison,
+        .upload = gpu_upload,
+        .download = gpu_download,
+        .run = graph_run,
+    };
+    kc_check_add_relu(&impl);
+    g.ops->fini(g.backend);
 }
 
 static int find_device(void **state)
@@ -185,6 +259,8 @@ int main(void)
         GPU_TEST("generic_kernel_chains_meet_contract_on_full_grid", GPU_CHAINS, 0),
         GPU_TEST("generic_kernel_chains_meet_contract_on_2_sm_grid_stride_loop", GPU_CHAINS, 1),
         GPU_TEST("transcendental_ops_within_ulp_bound", GPU_ULP, 0),
+        {"eager_add_relu_graph_one_launch_meets_contract", test_graph_matches_reference, NULL,
+         NULL, NULL},
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

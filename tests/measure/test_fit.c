@@ -363,6 +363,50 @@ static void records_of_other_runs_and_failed_points_are_left_out(void **state)
     free(rows);
 }
 
+/* fb_fit_records pays L per host launch: rows of a one-launch variant (2 counted kernels,
+ * host_launches 1, timed as 1 launch + eager's bytes) fit exactly, alone with copy, where
+ * their counted launches would halve L. A row without host_launches (-1: an older file)
+ * is fitted on its launches. */
+static void records_are_fitted_on_their_host_launches(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    size_t k = add_sweep(pts, 0, &COPY, 8, 1e8, 8, NULL);
+    const size_t copy_points = k;
+    k = add_sweep(pts, k, &GRAPH, 8, 1e8, 8, NULL);
+    const size_t graph_points = k - copy_points;
+    k = add_sweep(pts, k, &GRAPH, 8, 1e8, 8, NULL); /* copy's twin rows, twice as many */
+    struct fb_record *rows = calloc(k, sizeof *rows);
+    assert_non_null(rows);
+    for (size_t i = 0; i < k; i++) {
+        struct fb_record *r = &rows[i];
+        fb_record_init(r);
+        snprintf(r->backend, sizeof r->backend, "cpu");
+        snprintf(r->cache, sizeof r->cache, "warm");
+        r->status = FB_POINT_OK;
+        const bool graph = i >= copy_points;
+        r->launches = graph ? 2 : 1;
+        /* copy rows as an older file has them: no host_launches */
+        r->host_launches = graph ? 1 : -1;
+        r->bytes_model = (int64_t)pts[i].bytes;
+        r->time_median_s = pts[i].time_s;
+    }
+    assert_true(graph_points > 0);
+    struct fb_fit fit;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
+    assert_int_equal(fit.used, k);
+    assert_relative(fit.launch.value, TRUE_L, 1e-6);
+    assert_relative(fit.bandwidth.value, TRUE_B, 1e-6);
+    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-6);
+    /* on their counted kernels instead, two thirds of the rows say L / 2 */
+    for (size_t i = copy_points; i < k; i++)
+        rows[i].host_launches = -1;
+    assert_int_equal(fb_fit_records(rows, k, "cpu", "warm", NULL, CACHE, &fit, &err), FB_OK);
+    assert_true(fit.launch.value < 0.75 * TRUE_L);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +425,7 @@ int main(void)
         cmocka_unit_test(no_points_fit_nothing),
         cmocka_unit_test(too_few_points_fit_nothing),
         cmocka_unit_test(records_of_other_runs_and_failed_points_are_left_out),
+        cmocka_unit_test(records_are_fitted_on_their_host_launches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,7 @@ static void assert_same_record(const struct fb_record *got, const struct fb_reco
     assert_same_double(got->speedup, want->speedup, 1e-8, 0, "speedup");
     assert_same_double(got->preempted, want->preempted, 1e-8, 0, "preempted");
     assert_string_equal(got->stores, want->stores);
+    assert_int_equal(got->host_launches, want->host_launches);
 }
 
 static struct fb_record make(const char *backend, const char *variant, int64_t n)
@@ -127,6 +128,7 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     rec[1] = make("cpu", "eager_add_relu", 8);
     strcpy(rec[1].device, "AMD EPYC 9654, 96-Core");
     rec[1].launches = 2;
+    rec[1].host_launches = 1; /* two kernels in one launch (a CUDA graph) */
     rec[1].reps = 1;
     rec[1].batch = 4096;
     rec[1].time_median_s = 3.5e-8;
@@ -214,6 +216,7 @@ static void reads_an_older_csv_with_fewer_columns_in_another_order(void **state)
     assert_true(isnan(r->preempted)); /* a file from before the preempted column */
     assert_string_equal(r->stores, ""); /* before the stores column: normal stores */
     assert_string_equal(fb_stores_canonical(r->stores), "normal");
+    assert_int_equal(r->host_launches, -1); /* and from before host_launches */
     assert_int_equal(r->status, FB_POINT_OK);
     assert_int_equal(t.records[1].status, FB_POINT_FAILED);
     assert_true(isnan(t.records[1].time_median_s));

@@ -102,10 +102,12 @@ static void test_chain_with_params(void **state)
         "{\"op\": \"gelu\", \"arity\": 1, \"ulp_bound\": 256, \"params\": [], "
         "\"param_names\": []}]";
     assert_non_null(strstr(json, "{\"name\": \"eager_tb\", \"role\": \"eager\", \"pair\": "
-                                 "\"fused_tb\", \"launches\": 4, \"elements_moved\": 9, "
+                                 "\"fused_tb\", \"launches\": 4, \"host_launches\": 4, "
+                                 "\"one_launch\": false, \"elements_moved\": 9, "
                                  "\"chain\": \"tb\", "));
     assert_non_null(strstr(json, "{\"name\": \"fused_tb\", \"role\": \"fused\", \"pair\": \"\", "
-                                 "\"launches\": 1, \"elements_moved\": 3, \"chain\": \"tb\", "));
+                                 "\"launches\": 1, \"host_launches\": 1, \"one_launch\": false, "
+                                 "\"elements_moved\": 3, \"chain\": \"tb\", "));
     /* Both variants list the same ops. */
     char *first = strstr(json, ops);
     assert_non_null(first);
@@ -114,6 +116,22 @@ static void test_chain_with_params(void **state)
     assert_non_null(strstr(json, "{\"name\": \"copy\", \"role\": \"copy_ceiling\""));
     assert_null(strstr(json, "eager_add_relu"));
     assert_null(strstr(json, "memcpy"));
+    free(json);
+}
+
+/* The one-launch variant: eager's two kernels (launches 2, 5 elements) in one launch of the
+ * host, paired with the handwritten fused kernel like eager_add_relu. */
+static void test_one_launch_variant(void **state)
+{
+    (void)state;
+    char *json = plan_of("[sweep]\nsizes = 8\nvariants = eager_add_relu_graph\n");
+    assert_non_null(strstr(json, "{\"name\": \"eager_add_relu_graph\", \"role\": \"eager\", "
+                                 "\"pair\": \"fused_add_relu\", \"launches\": 2, "
+                                 "\"host_launches\": 1, \"one_launch\": true, "
+                                 "\"elements_moved\": 5, \"chain\": \"\", "
+                                 "\"ops\": [{\"op\": \"add\""));
+    assert_non_null(strstr(json, "{\"op\": \"relu\""));
+    assert_null(strstr(json, "\"name\": \"eager_add_relu\""));
     free(json);
 }
 
@@ -142,6 +160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_string_escaping),
         cmocka_unit_test(test_chain_with_params),
+        cmocka_unit_test(test_one_launch_variant),
         cmocka_unit_test(test_columns_are_the_schema),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,6 +169,40 @@ check "n_launch comes from the fit (got $(awk -F '\t' '$1 == "n_launch" { print 
     "$work/fit.meta"
 check "n_launch_from says fit" grep -q "^n_launch_from	fit$" "$work/fit.meta"
 
+# The one-launch variant (eager_add_relu_graph: 2 kernels, 1 host launch), made from the
+# sample's eager rows with the columns the sweep writes now (role, pair, speedup,
+# host_launches): a speedup series of its own whose model launches are its host launches
+# (1, as fused's), while the launches chart keeps its 2 counted kernels.
+awk -F, -v OFS=, '
+    NR == FNR { if ($3 == "fused_add_relu") tf[$5] = $10; next }
+    /^#/ { print; next }
+    !h { print $0 ",role,pair,speedup,host_launches"; h = 1; next }
+    $3 == "eager_add_relu" {
+        print $0, "eager", "fused_add_relu", $10 / tf[$5], 2
+        $3 = "eager_add_relu_graph"; $10 = 0.8 * $10
+        print $0, "eager", "fused_add_relu", $10 / tf[$5], 1; next }
+    $3 == "fused_add_relu" { print $0, "fused", "", "", 1; next }
+    $3 == "copy" { print $0, "copy_ceiling", "", "", 1; next }
+    { print $0, "", "", "", "" }' "$data/sample-cpu.csv" "$data/sample-cpu.csv" \
+    >"$work/graph-cpu.csv"
+awk -v out="$work" -v tag=graph -f "$src/plots/extract.awk" "$work/graph-cpu.csv"
+check "the one-launch series is paired with fused on 1 launch against 1" \
+    awk -F '\t' '$1 == "eager_add_relu_graph" && $2 == "fused_add_relu" && $4 == 1 && $6 == 1 \
+        { found = 1 } END { exit !found }' "$work/graph.speedup"
+check "the eager series keeps its 2 launches against 1" \
+    awk -F '\t' '$1 == "eager_add_relu" && $4 == 2 && $6 == 1 { found = 1 } END { exit !found }' \
+    "$work/graph.speedup"
+check "the launches chart counts the one-launch series' 2 kernels" \
+    awk -F '\t' '$1 == "eager_add_relu_graph" && $5 == 2 { found = 1 } END { exit !found }' \
+    "$work/graph.series"
+"$render" "$work/graph-cpu.csv" -o "$work/graph" >/dev/null 2>"$work/err"
+rc=$?
+check "a run with the one-launch variant renders (rc $rc)" [ $rc -eq 0 ]
+check "its speedup is drawn as the byte share alone" \
+    grep -q 'eager_add_relu_graph / fused (bytes only)' \
+    "$work/graph/graph-cpu-speedup.svg"
+check "beside eager's" grep -q '>eager_add_relu / fused<' "$work/graph/graph-cpu-speedup.svg"
+
 # Through sh, as src/app/plots.c runs it: render.sh must re-run itself under bash.
 sh "$render" "$data/older-run.csv" -o "$work/old" >/dev/null 2>"$work/err"
 rc=$?

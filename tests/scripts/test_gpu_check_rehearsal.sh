@@ -68,7 +68,7 @@ check "summary_counts_fused_launches_as_1" grep -qE '^  fused_add_relu +1$' "$S"
 # a paired row: n, variant, its pair, both times and the speedup fusebench wrote
 check "summary_has_the_speedup_at_8" \
     grep -qE '^  8 +[a-z_]+ +[a-z_]+ +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +[0-9.]+x' "$S"
-check "sweep_csv_has_3_sizes_x_6_variants" test "$(grep -v '^#' "$TMP/out/sweep-cpu.csv" | tail -n +2 | wc -l)" -eq 18
+check "sweep_csv_has_3_sizes_x_7_variants" test "$(grep -v '^#' "$TMP/out/sweep-cpu.csv" | tail -n +2 | wc -l)" -eq 21
 check "at_most_8_files_in_outdir" test "$(find "$TMP/out" -type f | wc -l)" -le 8
 check "log_is_written" grep -q 'gpu-check: passed in' "$TMP/out/gpu-check.log"
 if command -v gnuplot >/dev/null; then

@@ -101,6 +101,21 @@ class Plan(unittest.TestCase):
         plan = self.plan("--variants", "fused_add_gelu,copy")
         self.assertEqual(list(tp.chain_variants(plan)), ["torch_compile_add_gelu"])
 
+    def test_the_one_launch_variant_is_in_the_plan_and_not_mirrored(self):
+        # eager_add_relu_graph is a built-in (no chain): the plan shows its 2 kernels in one
+        # launch, and the peer makes no torch row of it (its own rows are fixed: VARIANTS).
+        plan = self.plan("--variants", "eager_add_relu_graph,eager_add_relu,fused_mul_bias_relu")
+        graph = [v for v in plan["variants"] if v["name"] == "eager_add_relu_graph"]
+        self.assertEqual(len(graph), 1)
+        g = graph[0]
+        self.assertEqual((g["role"], g["pair"], g["launches"], g["host_launches"],
+                          g["one_launch"], g["elements_moved"], g["chain"]),
+                         ("eager", "fused_add_relu", 2, 1, True, 5, ""))
+        eager = [v for v in plan["variants"] if v["name"] == "eager_add_relu"][0]
+        self.assertEqual((eager["host_launches"], eager["one_launch"]), (2, False))
+        self.assertEqual(list(tp.chain_variants(plan)), ["torch_compile_mul_bias_relu"])
+        self.assertIn("host_launches", plan["columns"])
+
     def test_every_op_of_the_table_has_a_torch_mapping(self):
         with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
             f.write("[chain bad]\nops = add, nosuchop\n")

@@ -37,7 +37,9 @@ static int faulty_run_step(void *state, const struct fb_step *step,
 
 /* The recording backend: the CPU backend, with every queue operation logged as one letter:
  *   F flush_cache, S timer_start, T timer_stop, Y synchronize, R run_step (one step),
- *   K a probe's kernel pass begins, D a probe's traffic pass begins, k / d they end. */
+ *   G run_group (the steps of a one-launch variant, one call),
+ *   K a probe's kernel pass begins, D a probe's traffic pass begins, k / d they end.
+ * A call is therefore R, RR (a variant of one or two steps) or G. */
 static char events[1 << 16];
 static size_t n_events;
 
@@ -75,6 +77,14 @@ static int rec_run_step(void *state, const struct fb_step *step, const struct fb
     return fb_cpu_backend.run_step(state, step, format, buffers, n, err);
 }
 
+static int rec_run_group(void *state, const struct fb_step *steps, int count,
+                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
+{
+    record('G');
+    return fb_cpu_backend.run_group(state, steps, count, format, buffers, n, err);
+}
+
 static struct fb_backend_ops recording_backend(void)
 {
     struct fb_backend_ops ops = fb_cpu_backend;
@@ -83,6 +93,7 @@ static struct fb_backend_ops recording_backend(void)
     ops.timer_stop = rec_timer_stop;
     ops.synchronize = rec_synchronize;
     ops.run_step = rec_run_step;
+    ops.run_group = rec_run_group;
     /* the order tests look at the queue alone; contention has tests of its own below */
     ops.read_disturbance = NULL;
     return ops;
@@ -218,7 +229,7 @@ static const char *first_dirty_sample(const char *log, int *samples)
     *samples = 0;
     for (const char *p = strchr(log, 'S'); p; p = strchr(p + 1, 'S')) {
         (*samples)++;
-        size_t inside = strspn(p + 1, "R");
+        size_t inside = strspn(p + 1, "RG");
         if (p[1 + inside] != 'T' || inside == 0)
             return p;
     }
@@ -249,6 +260,20 @@ static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
     assert_int_equal(find(&c, "memcpy", 4099)->status, FB_POINT_OK);
     assert_int_equal(eager->bytes_model, 5 * 4 * 4099);
     assert_int_equal(fused->bytes_model, 3 * 4 * 4099);
+    assert_int_equal(eager->host_launches, 2);
+    assert_int_equal(fused->host_launches, 1);
+    /* eager's two kernels in one parallel region: 2 counted passes, 1 launch of the host,
+     * eager's bytes, paired with the fused kernel like eager */
+    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 4099);
+    assert_non_null(graph);
+    assert_int_equal(graph->status, FB_POINT_OK);
+    assert_true(graph->verified);
+    assert_int_equal(graph->launches, 2);
+    assert_int_equal(graph->host_launches, 1);
+    assert_int_equal(graph->bytes_model, 5 * 4 * 4099);
+    assert_string_equal(graph->role, "eager");
+    assert_string_equal(graph->pair, "fused_add_relu");
+    assert_true(graph->time_median_s > 0);
     assert_true(fused->reps >= 1 && fused->reps <= 5);
     assert_true(fused->time_median_s > 0);
     assert_true(fused->time_p10_s <= fused->time_median_s &&
@@ -291,6 +316,104 @@ static void contradicted_launch_count_fails_the_point(void **unused)
     assert_non_null(strstr(fused->reason, "2 launches counted, 1 declared"));
 }
 
+/* A backend that cannot run steps as one launch: the one-launch variant is skipped with the
+ * reason, never run step by step under its name; every other variant runs as before. */
+static void a_backend_without_run_group_skips_the_one_launch_variant(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    int failed = -1;
+    fault = FAULT_NONE;
+    struct fb_backend_ops ops = faulty_backend();
+    ops.run_group = NULL;
+    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+    assert_int_equal(failed, 0);
+    assert_int_equal(c.count, 2 * (int)fb_variant_count);
+    for (int i = 0; i < c.count; i++) {
+        const struct fb_record *r = &c.records[i];
+        if (strcmp(r->variant, "eager_add_relu_graph") != 0) {
+            assert_int_equal(r->status, FB_POINT_OK);
+            continue;
+        }
+        assert_int_equal(r->status, FB_POINT_SKIPPED);
+        assert_false(r->verified);
+        assert_true(isnan(r->time_median_s));
+        assert_int_equal(r->launches, -1);
+        assert_non_null(strstr(r->reason, "cannot run several steps as one launch"));
+    }
+}
+
+/* A run_group that does not run this format (backend.h): the point is skipped with its
+ * reason, and the sweep goes on. */
+static int refusing_run_group(void *state, const struct fb_step *steps, int count,
+                              const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                              int64_t n, struct fb_error *err)
+{
+    (void)state, (void)steps, (void)count, (void)buffers, (void)n;
+    return fb_fail(err, FB_ERR_UNAVAILABLE, "no group in dtype %s", fb_dtype_name(format->dtype));
+}
+
+static void a_group_refusing_the_format_skips_the_point_with_its_reason(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    int failed = -1;
+    fault = FAULT_NONE;
+    struct fb_backend_ops ops = faulty_backend();
+    ops.run_group = refusing_run_group;
+    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+    assert_int_equal(failed, 0);
+    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 4099);
+    assert_non_null(graph);
+    assert_int_equal(graph->status, FB_POINT_SKIPPED);
+    assert_string_equal(graph->reason, "no group in dtype fp32");
+    assert_int_equal(find(&c, "eager_add_relu", 4099)->status, FB_POINT_OK);
+}
+
+/* A run_group that leaves its last step out: the launch count (1 pass counted, 2 declared)
+ * fails the point before any timing; one that writes a wrong element fails verification. */
+static int short_run_group(void *state, const struct fb_step *steps, int count,
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
+{
+    return fb_cpu_backend.run_group(state, steps, count - 1, format, buffers, n, err);
+}
+
+static int wrong_run_group(void *state, const struct fb_step *steps, int count,
+                           const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                           int64_t n, struct fb_error *err)
+{
+    int rc = fb_cpu_backend.run_group(state, steps, count, format, buffers, n, err);
+    if (rc == FB_OK && n > 0)
+        ((float *)buffers[steps[count - 1].out])[n - 1] = 12345.0f;
+    return rc;
+}
+
+static void a_wrong_group_fails_the_point_before_timing(void **unused)
+{
+    (void)unused;
+    struct collected c;
+    int failed = 0;
+    fault = FAULT_NONE;
+    struct fb_backend_ops ops = faulty_backend();
+    ops.run_group = short_run_group;
+    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+    assert_int_equal(failed, 2); /* the graph variant at both sizes */
+    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 1000);
+    assert_int_equal(graph->status, FB_POINT_FAILED);
+    assert_int_equal(graph->reps, -1);
+    /* relu never ran: the poisoned output fails the comparison first, or the count does */
+    assert_true(strstr(graph->reason, "wrong result") || strstr(graph->reason, "1 launches"));
+
+    ops.run_group = wrong_run_group;
+    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+    assert_int_equal(failed, 2);
+    graph = find(&c, "eager_add_relu_graph", 4099);
+    assert_int_equal(graph->status, FB_POINT_FAILED);
+    assert_non_null(strstr(graph->reason, "element 4098"));
+    assert_int_equal(find(&c, "eager_add_relu", 4099)->status, FB_POINT_OK);
+}
+
 static void a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside(void **unused)
 {
     (void)unused;
@@ -302,12 +425,15 @@ static void a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside(vo
         fail_msg("a sample holds more than run steps: ...%.12s...", bad);
     assert_true(samples > 0);
     /* Every start mark comes right after a flush, and holds exactly one call: the steps of one
-     * variant (1 or 2), never a batch. */
+     * variant (1 or 2), or one group, never a batch. */
+    int groups = 0;
     for (const char *p = strchr(events, 'S'); p; p = strchr(p + 1, 'S')) {
         assert_true(p > events && p[-1] == 'F');
         size_t steps = strspn(p + 1, "R");
-        assert_true(steps == 1 || steps == 2);
+        groups += p[1] == 'G';
+        assert_true(steps == 1 || steps == 2 || (p[1] == 'G' && p[2] == 'T'));
     }
+    assert_true(groups > 0); /* eager_add_relu_graph's samples: one launch each */
     for (int i = 0; i < c.count; i++)
         assert_int_equal(c.records[i].batch, 1);
 }
@@ -337,7 +463,7 @@ static void cold_probe_passes_flush_before_every_call(void **unused)
         const char *end = strpbrk(p, "kd");
         assert_non_null(end);
         for (const char *q = p + 1; q < end; q++)
-            if (*q == 'R' && q[-1] != 'R')
+            if ((*q == 'R' && q[-1] != 'R') || *q == 'G')
                 assert_int_equal(q[-1], 'F');
     }
 }
@@ -349,12 +475,17 @@ static void warm_probe_passes_follow_a_warm_call(void **unused)
     assert_int_equal(run_recorded_sweep(FB_CACHE_WARM, &c), FB_OK);
     assert_true(probe_passes > 0);
     assert_int_equal(probe_passes_with_flush, 0);
-    /* Right before each pass: one untimed call, waited for ("RY" or "RRY"). */
+    /* Right before each pass: one untimed call, waited for ("RY", "RRY" or "GY"). */
     for (const char *p = strpbrk(events, "KD"); p; p = strpbrk(p + 1, "KD")) {
         assert_true(p - events >= 2);
         assert_int_equal(p[-1], 'Y');
-        assert_int_equal(p[-2], 'R');
+        assert_true(p[-2] == 'R' || p[-2] == 'G');
     }
+    /* A one-launch variant's traffic pass runs its steps one by one (runner.c says why): a
+     * "GYD" is followed by "RRd", never by a group. */
+    const char *gd = strstr(events, "GYD");
+    assert_non_null(gd);
+    assert_int_equal(strncmp(gd + 3, "RRd", 3), 0);
 }
 
 static void launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode(void **unused)
@@ -621,6 +752,9 @@ int main(void)
         cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
         cmocka_unit_test(wrong_result_fails_the_point_before_timing),
         cmocka_unit_test(contradicted_launch_count_fails_the_point),
+        cmocka_unit_test(a_backend_without_run_group_skips_the_one_launch_variant),
+        cmocka_unit_test(a_wrong_group_fails_the_point_before_timing),
+        cmocka_unit_test(a_group_refusing_the_format_skips_the_point_with_its_reason),
         cmocka_unit_test(a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside),
         cmocka_unit_test(a_warm_sample_has_no_flush_and_no_synchronize_inside),
         cmocka_unit_test(cold_probe_passes_flush_before_every_call),

@@ -25,7 +25,7 @@ COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
            "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup,"
-           "preempted,stores").split(",")
+           "preempted,stores,host_launches").split(",")
 # A point another program disturbed is "noisy": measured and verified, its times not to be
 # trusted. This machine may be shared while the tests run, so plumbing tests accept it.
 MEASURED = ("ok", "noisy")
@@ -104,13 +104,18 @@ class SweepCli(unittest.TestCase):
         for key in ("fusebench", "git_commit", "date", "host", "device", "cache_bytes",
                     "config", "config_hash"):
             self.assertIn(key, meta)
-        self.assertEqual(len(rows), 6 * 10)  # 6 variants x 8, 10, 32, 100, ... 100K
+        self.assertEqual(len(rows), 7 * 10)  # 7 variants x 8, 10, 32, 100, ... 100K
+        # launches: the kernels, counted; host_launches: what the host issues for them (the
+        # graph variant's 2 kernels go in one CPU parallel region)
         launches = {"copy": "1", "eager_add_relu": "2", "eager_add_threshold": "2",
-                    "fused_add_relu": "1", "memcpy": "0", "fused_generic_add_relu": "1"}
+                    "fused_add_relu": "1", "memcpy": "0", "fused_generic_add_relu": "1",
+                    "eager_add_relu_graph": "2"}
+        host_launches = dict(launches, eager_add_relu_graph="1")
         for row in rows:
             self.assertIn(row["status"], MEASURED, row)
             self.assertEqual(row["verified"], "1")
             self.assertEqual(row["launches"], launches[row["variant"]], row)
+            self.assertEqual(row["host_launches"], host_launches[row["variant"]], row)
             n = int(row["n"])
             moved = {"copy": 2, "memcpy": 2, "fused_add_relu": 3,
                      "fused_generic_add_relu": 3}.get(row["variant"], 5)
@@ -125,9 +130,11 @@ class SweepCli(unittest.TestCase):
         by = {(r["variant"], r["n"]): r for r in rows}
         roles = {"copy": "copy_ceiling", "memcpy": "platform_reference",
                  "eager_add_relu": "eager", "eager_add_threshold": "eager",
-                 "fused_add_relu": "fused", "fused_generic_add_relu": "fused"}
+                 "fused_add_relu": "fused", "fused_generic_add_relu": "fused",
+                 "eager_add_relu_graph": "eager"}
         pairs = {"eager_add_relu": "fused_add_relu", "eager_add_threshold": "fused_add_relu",
-                 "fused_generic_add_relu": "fused_add_relu"}
+                 "fused_generic_add_relu": "fused_add_relu",
+                 "eager_add_relu_graph": "fused_add_relu"}
         for row in rows:
             self.assertEqual(row["role"], roles[row["variant"]], row)
             self.assertEqual(row["pair"], pairs.get(row["variant"], ""), row)
@@ -140,6 +147,8 @@ class SweepCli(unittest.TestCase):
             want = float(row["time_median_s"]) / float(other["time_median_s"])
             self.assertAlmostEqual(float(row["speedup"]), want, delta=want * 1e-6)
         self.assertIn("speedup", p.stdout)  # the terminal summary
+        # its launches column: the graph variant's 2 kernels in 1 launch, against fused's 1
+        self.assertRegex(p.stdout, r"eager_add_relu_graph +fused_add_relu .* 2in1/1 ")
         # no temporary, partial or lock file is left behind
         self.assertEqual(os.listdir(self.dir), ["results.csv"])
 
@@ -298,7 +307,7 @@ class SweepCli(unittest.TestCase):
     def test_dry_run_prints_the_plan_and_writes_nothing(self):
         p = self.sweep("--dry-run")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("60 points", p.stdout)
+        self.assertIn("70 points", p.stdout)
         self.assertIn("memory", p.stdout)
         self.assertFalse(os.path.exists(self.out))
 
@@ -341,13 +350,13 @@ class SweepCli(unittest.TestCase):
         p = self.sweep("--sizes", "8,100")
         self.assertEqual(p.returncode, 0, p.stderr)
         _, first = read_csv(self.out)
-        self.assertEqual(len(first), 12)
+        self.assertEqual(len(first), 14)
         p = self.sweep("--sizes", "8,100,1000", "--resume")
         self.assertEqual(p.returncode, 0, p.stderr)
         _, second = read_csv(self.out)
         # A noisy point (another program disturbed it; this machine may be shared) is measured
         # again by --resume, like a failed one, and its row replaced where it was.
-        self.assertEqual(len(second), 18)
+        self.assertEqual(len(second), 21)
         noisy = 0
         for old, new in zip(first, second):
             if old["status"] == "noisy":
@@ -360,8 +369,8 @@ class SweepCli(unittest.TestCase):
                 derived = ("copy_fraction", "speedup")
                 self.assertEqual({k: v for k, v in new.items() if k not in derived},
                                  {k: v for k, v in old.items() if k not in derived})
-        self.assertEqual({r["n"] for r in second[12:]}, {"1000"})
-        self.assertIn("%d points" % (6 + noisy), p.stderr)
+        self.assertEqual({r["n"] for r in second[14:]}, {"1000"})
+        self.assertIn("%d points" % (7 + noisy), p.stderr)
 
     def test_ctrl_c_keeps_finished_points_and_exits_130(self):
         proc = subprocess.Popen([BINARY, SMOKE, "--backend", "cpu", "--output", self.out,
@@ -491,14 +500,14 @@ class SweepCli(unittest.TestCase):
         p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(os.path.islink(link))
-        self.assertEqual(len(assert_whole(self, real)), 6)  # every variant at n = 8
+        self.assertEqual(len(assert_whole(self, real)), 7)  # every variant at n = 8
         self.assertEqual(sorted(os.listdir(sub)), ["real.csv"])  # nothing else left there
 
     def test_a_stale_tmp_of_the_old_fixed_name_is_not_in_the_way(self):
         os.mkdir(self.out + ".tmp")  # a temporary name must be unique, not "<csv>.tmp"
         p = self.sweep("--sizes", "8")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(len(assert_whole(self, self.out)), 6)
+        self.assertEqual(len(assert_whole(self, self.out)), 7)
 
     def test_temporaries_of_a_killed_run_are_removed_by_the_next(self):
         stale = [self.out + ".tmp.a1B2c3", self.out + ".partial.tmp.Zz9999"]

@@ -52,7 +52,24 @@ static void builtins_agree_with_the_derivation_from_their_steps(void **state)
         assert_string_equal(set->v[i].name, fb_variants[i].name);
         assert_int_equal(set->v[i].elements_moved, fb_variants[i].elements_moved);
         assert_int_equal(set->v[i].launches, fb_variants[i].launches);
+        assert_int_equal(set->v[i].host_launches, fb_variants[i].host_launches);
+        assert_int_equal(set->v[i].one_launch, fb_variants[i].one_launch);
     }
+    /* eager_add_relu's steps as one launch: the same kernels and bytes, 1 host launch */
+    const struct fb_variant *graph = fb_variant_find("eager_add_relu_graph");
+    const struct fb_variant *eager = fb_variant_find("eager_add_relu");
+    assert_non_null(graph);
+    assert_true(graph->one_launch);
+    assert_false(eager->one_launch);
+    assert_int_equal(graph->role, FB_ROLE_EAGER);
+    assert_string_equal(graph->pair, "fused_add_relu");
+    assert_int_equal(graph->n_steps, eager->n_steps);
+    assert_memory_equal(graph->steps, eager->steps, sizeof graph->steps);
+    assert_int_equal(graph->launches, 2);
+    assert_int_equal(graph->host_launches, 1);
+    assert_int_equal(graph->elements_moved, 5);
+    assert_int_equal(eager->host_launches, 2);
+    assert_int_equal(fb_variant_find("memcpy")->host_launches, 0);
     /* names and behaviour kept; the generic twin of add_relu is paired by role, not place */
     assert_int_equal(fb_variant_find("copy")->role, FB_ROLE_COPY_CEILING);
     assert_int_equal(fb_variant_find("memcpy")->role, FB_ROLE_PLATFORM_REFERENCE);
@@ -89,6 +106,8 @@ static void a_chain_gives_eager_and_fused_variants_with_derived_figures(void **s
     assert_int_equal(fused->role, FB_ROLE_FUSED);
     assert_int_equal(eager->n_steps, 5);
     assert_int_equal(eager->launches, 5);
+    assert_int_equal(eager->host_launches, 5); /* one launch per kernel */
+    assert_false(eager->one_launch);
     assert_int_equal(eager->elements_moved, 3 + 2 * 4); /* (2 + 1) + 4 x (1 + 1) */
     assert_int_equal(fused->launches, 1);
     assert_int_equal(fused->elements_moved, 3);         /* a, b, c */

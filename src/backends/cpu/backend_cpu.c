@@ -1,6 +1,8 @@
 /* The CPU backend: host memory, the OpenMP kernels of cpu_kernels.c, CLOCK_MONOTONIC.
  * It runs everywhere and is the reference the other backends are checked against.
- * A "launch" here is one OpenMP parallel pass (fork, compute, join). */
+ * A "launch" here is one OpenMP parallel pass (fork, compute, join); run_group runs several
+ * passes in one parallel region, a barrier between them: one fork and join, and still one
+ * pass (counted launch) per step. */
 
 #include <errno.h>
 #include <omp.h>
@@ -146,6 +148,41 @@ static int cpu_run_step(void *state, const struct fb_step *step, const struct fb
     return FB_OK;
 }
 
+/* Several steps in one parallel region (backend.h, run_group): one fork and join for all,
+ * each step a work-shared pass with a barrier after it (cpu_kernels.h). Table ops only: the
+ * built-in one-launch variant is eager add -> relu; a fused or memcpy step has no
+ * work-shared form here. launch_count counts the passes (the kernels), as run_step would:
+ * the region saves the forks and joins, not the passes. */
+static int cpu_run_group(void *state, const struct fb_step *steps, int count,
+                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
+{
+    struct cpu_state *s = state;
+    struct fb_cpu_pass passes[FB_MAX_STEPS];
+    /* The work-shared passes are fp32 loops (normal or streaming stores): another dtype,
+     * should check_format accept one, is skipped with this reason rather than measured as
+     * fp32. */
+    if (format->dtype != FB_DTYPE_FP32)
+        return fb_fail(err, FB_ERR_UNAVAILABLE, "cpu backend: one-launch groups run fp32 only, "
+                       "not dtype %s", fb_dtype_name(format->dtype));
+    if (count < 1 || count > FB_MAX_STEPS)
+        return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: a launch group of %d steps (1 to %d)",
+                       count, FB_MAX_STEPS);
+    for (int k = 0; k < count; k++) {
+        const struct fb_step *st = &steps[k];
+        if (st->kind != FB_STEP_OP)
+            return fb_fail(err, FB_ERR_RUNTIME, "cpu backend: step %d (%s) of a launch group "
+                           "is not an op of the table; only those run as work-shared passes",
+                           k, fb_step_name(st));
+        passes[k] = (struct fb_cpu_pass){st->chain.ops[0], buffers[st->in0],
+                                         st->in1 == FB_BUF_NONE ? NULL : buffers[st->in1],
+                                         buffers[st->out]};
+    }
+    fb_cpu_passes_in_one_region(passes, count, n, format);
+    s->launches += (uint64_t)count;
+    return FB_OK;
+}
+
 static int cpu_synchronize(void *state, struct fb_error *err)
 {
     (void)state;
@@ -211,6 +248,7 @@ const struct fb_backend_ops fb_cpu_backend = {
     .fill_bytes = cpu_fill_bytes,
     .check_format = cpu_check_format,
     .run_step = cpu_run_step,
+    .run_group = cpu_run_group,
     .synchronize = cpu_synchronize,
     .timer_start = cpu_timer_start,
     .timer_stop = cpu_timer_stop,

@@ -149,3 +149,93 @@ void fb_cpu_add_relu(const float *restrict a, const float *restrict b, float *re
     for (int64_t i = 0; i < n; i++)
         c[i] = fb_op_add_relu(a[i], b[i]);
 }
+
+/* ---- passes as work-shared loops, for several passes in one parallel region ------------ */
+
+/* gcc turns the orphaned copy loop below into a memcpy call per thread (loop distribution
+ * of a copy pattern, which it does not do to the `parallel for` passes above): keep it the
+ * vectorised loop that the other passes are, so both ways of launching run the same code
+ * (tests/kernels/check_cpu_vectorized.sh counts it). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FB_CPU_KEEP_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define FB_CPU_KEEP_LOOP
+#endif
+
+/* One work-shared pass per op of the table: fb_cpu_shared_<name>(a, b, c, n, p). The
+ * `omp for` is orphaned: called inside a parallel region it splits [0, n) over that region's
+ * team (the same static split as the fb_cpu_<name> passes) and ends with the loop's implicit
+ * barrier; called outside one it runs the whole loop on the calling thread. */
+#define FB_CPU_SHARED_PASS(name, arity, n_params, param_names, ulp)                            \
+    FB_CPU_KEEP_LOOP static void fb_cpu_shared_##name(const float *restrict a, const float *restrict b,         \
+                                     float *restrict c, int64_t n, struct fb_op_params p)      \
+    {                                                                                          \
+        if ((arity) == 1) {                                                                    \
+            _Pragma("omp for simd schedule(static)")                                           \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], 0.0f, p);                                            \
+        } else {                                                                               \
+            _Pragma("omp for simd schedule(static)")                                           \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                c[i] = fb_op_##name(a[i], b[i], p);                                            \
+        }                                                                                      \
+    }
+FB_OP_TABLE(FB_CPU_SHARED_PASS)
+#undef FB_CPU_SHARED_PASS
+
+/* Pass `pass` with streaming stores as a work-shared loop of the enclosing region's team:
+ * the team splits the tiles (as fb_cpu_chain does), each thread computes a tile into its L1
+ * buffer with the chain's tile loop and streams it out; each thread fences its own stores
+ * before the barrier that ends the pass, so pass k + 1 reads what pass k wrote. */
+static void shared_pass_streaming(const struct fb_cpu_pass *pass, int64_t n)
+{
+    if ((unsigned)pass->op.op >= FB_OPID_COUNT)
+        return; /* an unknown op writes nothing (on every thread alike: no barrier to miss) */
+    const float *b = fb_op_infos[pass->op.op].arity == 2 ? pass->b : NULL;
+    float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+#pragma omp for schedule(static) nowait
+    for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
+        const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
+        chain_tile_op(&pass->op, pass->a + start, b ? b + start : NULL, tile, len);
+        fb_cpu_store_tile(pass->c + start, tile, len, true);
+    }
+    fb_cpu_store_fence(true);
+#pragma omp barrier
+}
+
+/* Pass `pass` as a work-shared loop of the enclosing region's team (every thread of the team
+ * must call it, in the same order). */
+static void shared_pass(const struct fb_cpu_pass *pass, int64_t n, bool streaming)
+{
+    if (streaming) {
+        shared_pass_streaming(pass, n);
+        return;
+    }
+    switch (pass->op.op) {
+#define FB_CPU_SHARED_CASE(name, arity, n_params, param_names, ulp)                            \
+    case FB_OPID_##name:                                                                       \
+        fb_cpu_shared_##name(pass->a, pass->b, pass->c, n, pass->op.params);                   \
+        break;
+        FB_OP_TABLE(FB_CPU_SHARED_CASE)
+#undef FB_CPU_SHARED_CASE
+    default:
+        break;
+    }
+}
+
+void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
+                                 const struct fb_format *format)
+{
+    const bool streaming = is_streaming(format);
+    /* One fork and one join for all the passes. Between two passes the barrier at the end of
+     * each `omp for` (which also flushes memory) makes every element of pass k visible to
+     * all threads before pass k + 1 reads it. With today's passes (equal n, schedule(static):
+     * OpenMP gives both loops the same split) each thread would in fact read back only its
+     * own writes; the barrier stays because it is what the eager chain pays between its
+     * kernels in one launch (the GPU graph's second kernel waits for the first to finish), so
+     * the region saves the fork and join and nothing more, and because it keeps any pass
+     * that does not split alike correct. */
+#pragma omp parallel
+    for (int k = 0; k < count; k++)
+        shared_pass(&passes[k], n, streaming);
+}

@@ -41,4 +41,23 @@ void fb_cpu_chain(const struct fb_chain *chain, const float *restrict a,
                   const float *restrict b, float *restrict c, int64_t n,
                   const struct fb_format *format);
 
+/* One pass of a group: c = op(a) for a unary op (b ignored, may be NULL), c = op(a, b) for
+ * a binary one. */
+struct fb_cpu_pass {
+    struct fb_chain_op op;
+    const float *a, *b;
+    float *c;
+};
+
+/* passes[0..count-1] in turn, over n elements each, in ONE parallel region (one fork and
+ * join: one CPU "launch" for them all, backend.h's run_group): each pass is a work-shared
+ * loop (`omp for simd`, the same static split as the passes above) ending in a barrier, so
+ * pass k + 1 may read what pass k wrote, whichever thread wrote it. Each pass computes
+ * exactly what fb_cpu_op computes. A pass's output must not be an input of the same pass; an
+ * unknown op writes nothing. With streaming stores (format->stores) each pass is a
+ * work-shared loop over tiles, streamed out as above, each thread fencing its stores before
+ * the barrier. */
+void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
+                                 const struct fb_format *format);
+
 #endif

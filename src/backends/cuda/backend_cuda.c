@@ -1,5 +1,6 @@
 /* The CUDA backend: device memory, the kernels of kernels/ through their C launchers, one
- * non-blocking stream, CUDA events for time. Usable only when a device answers: init says
+ * non-blocking stream, CUDA events for time; the steps of a one-launch variant as a CUDA
+ * graph captured from that stream (run_group). Usable only when a device answers: init says
  * FB_ERR_UNAVAILABLE (with the runtime's reason) otherwise, and `backend = auto` falls back
  * to the CPU. Every CUDA call goes through FB_CUDA_TRY or FB_CUDA_CHECK (common/cuda_check.h),
  * which name the call, file and line. */
@@ -15,8 +16,28 @@
 #include "cache_flush.h"
 #include "kernels.h"
 
+/* One instantiated graph of a one-launch call (run_group), with what it was captured from:
+ * the steps, n and the buffers are baked into its kernel nodes, so a call with any of them
+ * different needs another graph. */
+struct cuda_graph {
+    cudaGraphExec_t exec; /* NULL: the slot is free */
+    struct fb_step steps[FB_MAX_STEPS];
+    int count;
+    int64_t n;
+    struct fb_format format;
+    void *buffers[FB_BUF_COUNT];
+    uint64_t kernels; /* kernel nodes of the graph: the kernels one launch runs */
+};
+
+/* Graphs kept at once: a sweep runs the one-launch variants of a size interleaved, each
+ * against its own graph, and a capture inside a timed sample would be timed; 4 is more than
+ * the built-in variants need (one), and a slot is reused round-robin. */
+#define CUDA_GRAPH_SLOTS 4
+
 struct cuda_state {
     int device;
+    struct cuda_graph graphs[CUDA_GRAPH_SLOTS];
+    int next_graph; /* the slot a new capture takes */
     struct fb_cuda_launch_context launch;
     cudaStream_t stream;
     cudaEvent_t start, stop;
@@ -83,6 +104,9 @@ static void cuda_fini(void *state)
     if (!s)
         return;
     /* Teardown errors cannot be acted on; the first error was already reported. */
+    for (int g = 0; g < CUDA_GRAPH_SLOTS; g++)
+        if (s->graphs[g].exec)
+            cudaGraphExecDestroy(s->graphs[g].exec);
     if (s->flush_buffer)
         cudaFree(s->flush_buffer);
     if (s->start)
@@ -208,11 +232,12 @@ static int cuda_check_format(void *state, const struct fb_format *format, struct
     return FB_OK;
 }
 
-static int cuda_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
-                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+/* Enqueues one step on the stream (launch_count untouched: the callers count). */
+static int enqueue_step(struct cuda_state *s, const struct fb_step *step,
+                        const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                        int64_t n, struct fb_error *err)
 {
     (void)format; /* fp32, normal stores: the only format check_format accepts */
-    struct cuda_state *s = state;
     const float *x = buffers[step->in0];
     const float *y = step->in1 == FB_BUF_NONE ? NULL : buffers[step->in1];
     float *out = buffers[step->out];
@@ -233,9 +258,130 @@ static int cuda_run_step(void *state, const struct fb_step *step, const struct f
         return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: unknown step kind %d",
                        (int)step->kind);
     }
+    return rc;
+}
+
+static int cuda_run_step(void *state, const struct fb_step *step, const struct fb_format *format,
+                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    int rc = enqueue_step(s, step, format, buffers, n, err);
     if (rc == FB_OK && n > 0 && fb_step_is_kernel(step))
         s->launches++; /* the launchers launch nothing for n == 0 */
     return rc;
+}
+
+/* The kernel nodes of graph into *kernels: counted in the graph that was captured, not taken
+ * from the steps, so launch_count says what a launch of it really runs. */
+static int count_kernel_nodes(cudaGraph_t graph, uint64_t *kernels, struct fb_error *err)
+{
+    cudaGraphNode_t nodes[4 * FB_MAX_STEPS];
+    size_t count = 0;
+    FB_CUDA_TRY(cudaGraphGetNodes(graph, NULL, &count));
+    if (count > sizeof nodes / sizeof nodes[0])
+        return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: a captured group has %zu nodes, "
+                       "more than its %d steps can make", count, FB_MAX_STEPS);
+    FB_CUDA_TRY(cudaGraphGetNodes(graph, nodes, &count));
+    *kernels = 0;
+    for (size_t i = 0; i < count; i++) {
+        enum cudaGraphNodeType type;
+        FB_CUDA_TRY(cudaGraphNodeGetType(nodes[i], &type));
+        *kernels += type == cudaGraphNodeTypeKernel;
+    }
+    return FB_OK;
+}
+
+/* Captures the steps' launches on the stream into a graph and instantiates it into *g (whose
+ * old graph, if any, is destroyed first). Nothing runs during a capture: the launches are
+ * recorded, and the stream is back to normal when it returns, failed or not. */
+static int capture_group(struct cuda_state *s, struct cuda_graph *g, const struct fb_step *steps,
+                         int count, const struct fb_format *format,
+                         void *const buffers[FB_BUF_COUNT], int64_t n, struct fb_error *err)
+{
+    if (g->exec) {
+        cudaGraphExec_t old = g->exec;
+        g->exec = NULL;
+        FB_CUDA_TRY(cudaGraphExecDestroy(old));
+    }
+    /* ThreadLocal: only this thread's unsafe calls (a cudaMalloc) would break the capture. */
+    FB_CUDA_TRY(cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeThreadLocal));
+    int rc = FB_OK;
+    for (int k = 0; k < count && rc == FB_OK; k++)
+        rc = enqueue_step(s, &steps[k], format, buffers, n, err);
+    /* Always ended, so the stream leaves capture mode; the first error is the one reported. */
+    cudaGraph_t graph = NULL;
+    int end_rc = FB_CUDA_CHECK(cudaStreamEndCapture(s->stream, &graph), rc == FB_OK ? err : NULL);
+    if (rc == FB_OK)
+        rc = end_rc;
+    if (rc == FB_OK)
+        rc = count_kernel_nodes(graph, &g->kernels, err);
+    if (rc == FB_OK)
+        rc = FB_CUDA_CHECK(cudaGraphInstantiate(&g->exec, graph, 0), err);
+    if (graph) {
+        /* The instantiated graph keeps what it needs of the template. */
+        int destroy_rc = FB_CUDA_CHECK(cudaGraphDestroy(graph), rc == FB_OK ? err : NULL);
+        if (rc == FB_OK)
+            rc = destroy_rc;
+    }
+    if (rc != FB_OK) {
+        if (g->exec)
+            cudaGraphExecDestroy(g->exec); /* the error above is the one to report */
+        g->exec = NULL;
+        return rc;
+    }
+    memcpy(g->steps, steps, (size_t)count * sizeof *steps);
+    g->count = count;
+    g->n = n;
+    g->format = *format;
+    memcpy(g->buffers, buffers, sizeof g->buffers);
+    return FB_OK;
+}
+
+/* The slot holding a graph of exactly these steps, format, n and buffers, or NULL. */
+static struct cuda_graph *find_graph(struct cuda_state *s, const struct fb_step *steps,
+                                     int count, const struct fb_format *format,
+                                     void *const buffers[FB_BUF_COUNT], int64_t n)
+{
+    for (int i = 0; i < CUDA_GRAPH_SLOTS; i++) {
+        struct cuda_graph *g = &s->graphs[i];
+        if (g->exec && g->count == count && g->n == n && g->format.dtype == format->dtype &&
+            g->format.stores == format->stores &&
+            memcmp(g->buffers, buffers, sizeof g->buffers) == 0 &&
+            memcmp(g->steps, steps, (size_t)count * sizeof *steps) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+/* Several steps as one launch (backend.h, run_group): a CUDA graph of their kernels, captured
+ * and instantiated on the first call with these steps, n and buffers (the verification call,
+ * before any timing) and launched whole on every call: one cudaGraphLaunch, whose kernels run
+ * in stream order one after the other, with no launch by the host between them. */
+static int cuda_run_group(void *state, const struct fb_step *steps, int count,
+                          const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                          int64_t n, struct fb_error *err)
+{
+    struct cuda_state *s = state;
+    if (count < 1 || count > FB_MAX_STEPS)
+        return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: a launch group of %d steps (1 to %d)",
+                       count, FB_MAX_STEPS);
+    for (int k = 0; k < count; k++)
+        if (!fb_step_is_kernel(&steps[k]))
+            return fb_fail(err, FB_ERR_RUNTIME, "cuda backend: step %d (%s) of a launch group "
+                           "is not a kernel of ours", k, fb_step_name(&steps[k]));
+    if (n == 0)
+        return FB_OK; /* the launchers launch nothing for n == 0: nothing to graph either */
+    struct cuda_graph *g = find_graph(s, steps, count, format, buffers, n);
+    if (!g) {
+        g = &s->graphs[s->next_graph];
+        s->next_graph = (s->next_graph + 1) % CUDA_GRAPH_SLOTS;
+        int rc = capture_group(s, g, steps, count, format, buffers, n, err);
+        if (rc != FB_OK)
+            return rc;
+    }
+    FB_CUDA_TRY(cudaGraphLaunch(g->exec, s->stream));
+    s->launches += g->kernels;
+    return FB_OK;
 }
 
 static int cuda_synchronize(void *state, struct fb_error *err)
@@ -320,6 +466,7 @@ const struct fb_backend_ops fb_cuda_backend = {
     .fill_bytes = cuda_fill_bytes,
     .check_format = cuda_check_format,
     .run_step = cuda_run_step,
+    .run_group = cuda_run_group,
     .synchronize = cuda_synchronize,
     .timer_start = cuda_timer_start,
     .timer_stop = cuda_timer_stop,
