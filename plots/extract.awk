@@ -16,14 +16,16 @@
 #                   n_launch_from ("fit" or "data": see below), speedup_max, has_dram (1 when
 #                   any dram_bytes_per_element is present), bandwidth_max, copy_bandwidth_max
 #                   (GB/s, of the copy ceiling; 0 when none), noisy_points (rows with status
-#                   noisy, not drawn)
+#                   noisy, not drawn), stores_normal and stores_streaming (1 when the rows
+#                   drawn include normal-store / streaming-store rows: the byte models differ)
 #   TAG.series      "key<TAB>dat file<TAB>rows<TAB>dram rows<TAB>launches<TAB>bytes per
-#                   element<TAB>role<TAB>model launches": one line per series (launches and
-#                   bytes_model / n of its last row that has them, NaN when none: the fitted
-#                   model's inputs; role: copy_ceiling, platform_reference, eager, fused, or ""
-#                   when unknown; model launches -1 when there is none)
+#                   element<TAB>role<TAB>model launches<TAB>copy fraction rows": one line per
+#                   series (launches and bytes_model / n of its last row that has them, NaN
+#                   when none: the fitted model's inputs; role: copy_ceiling,
+#                   platform_reference, eager, fused, or "" when unknown; model launches -1
+#                   when there is none; the rows with a copy_fraction)
 #   TAG-s<i>.dat    n  t_median_s  t_p10_s  t_p90_s  bandwidth_gbps  dram_elems_per_elem
-#                   launches  kernel_time_s        (sorted by n by the caller)
+#                   launches  kernel_time_s  copy_fraction     (sorted by n by the caller)
 #   TAG.speedup     "eager key<TAB>pair key<TAB>dat file<TAB>eager launches<TAB>eager bytes
 #                   per element<TAB>pair launches<TAB>pair bytes per element": one line per
 #                   speedup series; its launches are the fitted model's, the host_launches
@@ -145,10 +147,13 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     n = num(col("n")); t = num(col("time_median_s"))
     if (isnan(n) || isnan(t) || n <= 0 || t <= 0) next
 
-    # A series is a variant; a non-fp32 dtype or a cold-cache run is a series of its own.
+    # A series is a variant; a non-fp32 dtype, streaming stores or a cold-cache run is a
+    # series of its own (a missing or empty stores cell is normal stores, as the reader says).
     key = printable(col("variant"))
     dt = printable(col("dtype"))
     if (dt != "" && dt != "float32" && dt != "fp32" && dt != "f32") key = key "-" dt
+    if (col("stores") == "streaming") { key = key "-streaming"; stores_streaming = 1 }
+    else stores_normal = 1
     if (col("cache") == "cold") key = key "-cold"
     if (first_device == "") {
         first_device = printable(col("device")); first_backend = printable(col("backend"))
@@ -180,8 +185,10 @@ function fmtv(x) { return isnan(x) ? "NaN" : sprintf("%.10g", x) }
     } else if (num(col("copy_fraction")) != 1) {
         not_ceiling[s] = 1
     }
+    cf = num(col("copy_fraction"))
     row[s, n] = fmtv(n) " " fmtv(t) " " fmtv(p10) " " fmtv(p90) " " fmtv(bw) " " fmtv(dram) \
-        " " fmtv(launches) " " fmtv(kt)
+        " " fmtv(launches) " " fmtv(kt) " " fmtv(cf)
+    hascf[s, n] = !isnan(cf)
     tmed[s, n] = t; tlo[s, n] = p10; thi[s, n] = p90
     hasdram[s, n] = !isnan(dram)
     if (!isnan(launches)) lastlaunch[s] = launches
@@ -240,19 +247,20 @@ END {
     nmin = ""; nmax = ""
     for (s = 1; s <= nseries; s++) {
         dat = out "/" tag "-s" s ".dat"
-        dr = 0
+        dr = 0; fr = 0
         for (j = 1; j <= ns[s]; j++) {
             n = nlist[s, j]
             print row[s, n] > dat
             dr += hasdram[s, n]
+            fr += hascf[s, n]
             if (nmin == "" || n < nmin) nmin = n
             if (nmax == "" || n > nmax) nmax = n
         }
         close(dat)
         if (dr > 0) any_dram = 1
-        printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", skey[s], dat, ns[s], dr, \
+        printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\n", skey[s], dat, ns[s], dr, \
             ((s in lastlaunch) ? lastlaunch[s] : "NaN"), \
-            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN"), srole[s], model_launches(s) \
+            ((s in lastbpe) ? fmtv(lastbpe[s]) : "NaN"), srole[s], model_launches(s), fr \
             > (out "/" tag ".series")
     }
 
@@ -316,6 +324,7 @@ END {
     printf "n_launch_from\t%s\n", nlaunch_from > m
     printf "bandwidth_max\t%s\ncopy_bandwidth_max\t%s\n", fmtv(bwmax), fmtv(copymax) > m
     printf "noisy_points\t%d\n", noisy > m
+    printf "stores_normal\t%d\nstores_streaming\t%d\n", stores_normal, stores_streaming > m
     close(m)
     if (nx == 0) close(out "/" tag ".speedup")
 }

@@ -159,6 +159,9 @@ stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
     echo "copy_max = $(numeric "$(meta t1 copy_bandwidth_max)")"
     echo "label = $(gq "$(meta t1 label)")"
     echo "noisy_points = $(numeric "$(meta t1 noisy_points)")"
+    # Which store kinds the first CSV's rows have (extract.awk): the CPU's byte models differ.
+    echo "stores_normal = $(numeric "$(meta t1 stores_normal)")"
+    echo "stores_streaming = $(numeric "$(meta t1 stores_streaming)")"
     # The fitted model t = launches * L + bytes / B of the first CSV (src/measure/fit.h);
     # -1 where the CSV has none (older runs): the charts then draw no model.
     echo "fit_launch_s = $(numeric "$(meta t1 fit_launch_s)")"
@@ -167,12 +170,18 @@ stem=$(basename "${csvs[0]}"); stem=${name:-${stem%.csv}}
     echo "n_launch_from = $(gq "$(meta t1 n_launch_from)")"
 } >"$tmp/vars.gp"
 
-# --- series tables (gnuplot arrays): S* every series, D* those with DRAM bytes, X* speedups ---
-ns=0; nd=0; nx=0; nxp=0; copyidx=0; nmin=""; nmax=""; bwmax=0
+# --- series tables (gnuplot arrays): S* every series, D* those with DRAM bytes, X* speedups,
+# F* the first CSV's fused series with a copy_fraction ---
+nf=0; ns=0; nd=0; nx=0; nxp=0; copyidx=0; nmin=""; nmax=""; bwmax=0
 # M*: the series the time chart draws the model for (each eager and fused of the first CSV's
 # speedup pairs); P*: the pairs the speedup chart predicts (launches and bytes per element).
 nm=0; np=0
 declare -A mseen pseen
+# The fit is of one format (# fit_format: "dtype fp32, stores normal"): the model curves are
+# drawn only for the series of its store kind (a streaming series is keyed "X-streaming").
+fit_stores=$(meta t1 fit_format | sed -n 's/.*stores \([a-z]*\).*/\1/p')
+fit_stores=${fit_stores:-normal}
+series_stores() { case $1 in *-streaming|*-streaming-*) echo streaming ;; *) echo normal ;; esac; }
 # Whether every argument is a positive number (a model input, not NaN).
 positive() { local v; for v; do awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) }' || return 1; done; }
 : >"$tmp/launches.dat"
@@ -186,7 +195,7 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
     # The first CSV's series are solid with filled points, overlays dashed with open points.
     if [ "$t" -eq 1 ]; then dt=1; pts=(7 5 9 11 13 15); else dt=2; pts=(6 4 8 10 12 14); fi
     k=0
-    while IFS=$'\t' read -r key dat _rows drows launches _bytes_per_element role model; do
+    while IFS=$'\t' read -r key dat _rows drows launches _bytes_per_element role model frows; do
         title=$key
         [ -n "${seen[$title]:-}" ] && title="$key ($tstem)"
         seen[$title]=1
@@ -203,6 +212,12 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             nd=$((nd + 1))
             printf 'DF[%d] = %s; DT[%d] = %s; DC[%d] = %s; DP[%d] = %d; DD[%d] = %d\n' \
                 $nd "$(gq "$dat")" $nd "$(gq "$title")" $nd "$(gq "$c")" $nd "$pt" $nd $dt \
+                >>"$tmp/series.gp"
+        fi
+        if [ "$t" -eq 1 ] && [ "$role" = fused ] && [ "${frows:-0}" -gt 0 ]; then
+            nf=$((nf + 1))
+            printf 'FF[%d] = %s; FT[%d] = %s; FC[%d] = %s; FP[%d] = %d\n' \
+                $nf "$(gq "$dat")" $nf "$(gq "$title")" $nf "$(gq "$c")" $nf "$pt" \
                 >>"$tmp/series.gp"
         fi
         if [ "$launches" != NaN ]; then
@@ -227,7 +242,8 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
             printf 'XF[%d] = %s; XT[%d] = %s; XC[%d] = %s; XP[%d] = %d; XD[%d] = %d\n' \
                 $nx "$(gq "$dat")" $nx "$(gq "$title")" $nx "$(gq "${series_colour[$t/$eager]}")" \
                 $nx "${pts[$(((nx - 1) % 6))]}" $nx $dt >>"$tmp/series.gp"
-            if [ "$t" -eq 1 ] && positive "$le" "$be" "$lf" "$bf"; then
+            if [ "$t" -eq 1 ] && [ "$(series_stores "$eager")" = "$fit_stores" ] &&
+                    positive "$le" "$be" "$lf" "$bf"; then
                 for side in eager pair; do
                     if [ $side = eager ]; then mkey=$eager ml=$le mb=$be
                     else mkey=$pair ml=$lf mb=$bf; fi
@@ -247,7 +263,8 @@ for ((t = 1; t <= ${#csvs[@]}; t++)); do
     fi
 done
 {
-    echo "NS = $ns; NDRAM = $nd; NX = $nx; NXPRIMARY = $nxp; COPYIDX = $copyidx"
+    echo "NS = $ns; NDRAM = $nd; NX = $nx; NXPRIMARY = $nxp; COPYIDX = $copyidx; NF = $nf"
+    for a in F T C P; do echo "array F${a}[$((nf > 0 ? nf : 1))]"; done
     echo "nmin = $nmin; nmax = $nmax; bandwidth_max = $bwmax"
     echo "launchesdat = $(gq "$tmp/launches.dat")"
     echo "array SF[$((ns > 0 ? ns : 1))]; array ST[$((ns > 0 ? ns : 1))]"
@@ -261,7 +278,7 @@ done
 } >>"$tmp/vars.gp"
 
 # --- draw ---------------------------------------------------------------------------------------
-charts="time speedup bandwidth bytes launches summary"
+charts="time speedup bandwidth copy_fraction bytes launches summary"
 written=0
 for chart in $charts; do
     case $chart in
@@ -272,6 +289,11 @@ for chart in $charts; do
                fi ;;
         speedup|summary) if [ "$nx" -eq 0 ]; then
                    echo "render: skipping the $chart chart: no eager/fused pair at a common n" >&2
+                   continue
+               fi ;;
+        copy_fraction) if [ "$nf" -eq 0 ]; then
+                   echo "render: skipping the copy_fraction chart: no fused series with a" \
+                        "copy_fraction in ${csvs[0]}" >&2
                    continue
                fi ;;
         launches) if [ ! -s "$tmp/launches.dat" ]; then

@@ -82,6 +82,9 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
     add_meta(res, "timer_resolution_s", "%.3g", dev->timer_resolution_s);
     add_meta(res, "contention", "%s",
              dev->contention_probe[0] ? dev->contention_probe : "not watched");
+    if (fb_config_has_stores(cfg, FB_STORES_STREAMING))
+        add_meta(res, "streaming_stores", "%s",
+                 dev->streaming_stores[0] ? dev->streaming_stores : "not described");
     add_meta(res, "config", "%s", cfg->path);
     add_meta(res, "config_hash", "%016" PRIx64, cfg->content_hash);
     add_meta(res, "label", "%s", cfg->label);

@@ -151,6 +151,9 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         rc = ops->describe(backend, &dev, &err);
     if (rc == FB_OK && dev.contention_note[0] && !opt->dry_run)
         fprintf(stderr, "note: %s\n", dev.contention_note);
+    if (rc == FB_OK && dev.streaming_falls_back && !opt->dry_run &&
+        fb_config_has_stores(cfg, FB_STORES_STREAMING))
+        fprintf(stderr, "note: stores = streaming: %s\n", dev.streaming_stores);
     if (rc == FB_OK) {
         const struct fb_sweep formats_of = {.cfg = cfg, .ops = ops, .backend = backend};
         rc = fb_sweep_check_formats(&formats_of, &err);

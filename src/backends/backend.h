@@ -40,6 +40,12 @@ struct fb_device_info {
     char contention_probe[192]; /* what read_disturbance watches (results metadata); "" none */
     char contention_note[192];  /* a part of it that is missing here and why (printed once as a
                                    note, e.g. no NVML); "" when nothing is missing */
+    char streaming_stores[192]; /* what `stores = streaming` does here (results metadata of a
+                                   run with streaming points); "" where check_format refuses
+                                   it */
+    bool streaming_falls_back;  /* streaming points run normal stores here (no non-temporal
+                                   store in this build): printed as a note, and said in
+                                   streaming_stores */
 };
 
 struct fb_backend_ops {

@@ -731,6 +731,14 @@ size_t fb_config_format_count(const struct fb_config *cfg)
     return cfg->n_dtypes * cfg->n_stores;
 }
 
+bool fb_config_has_stores(const struct fb_config *cfg, enum fb_store_kind stores)
+{
+    for (size_t i = 0; i < cfg->n_stores; i++)
+        if (cfg->stores[i] == stores)
+            return true;
+    return false;
+}
+
 struct fb_format fb_config_format(const struct fb_config *cfg, size_t i)
 {
     if (cfg->n_stores == 0 || i >= fb_config_format_count(cfg))

@@ -139,6 +139,9 @@ struct fb_config_setting {
 size_t fb_config_format_count(const struct fb_config *cfg);
 struct fb_format fb_config_format(const struct fb_config *cfg, size_t i);
 
+/* Whether [measure] stores lists the store kind `stores`. */
+bool fb_config_has_stores(const struct fb_config *cfg, enum fb_store_kind stores);
+
 /* Applies command-line overrides on top of a loaded config: every value first, in order (a
  * key given twice takes the later value), then the rules that tie keys together against the
  * final set: sizes re-expanded when sizes or points_per_decade changed, min_reps <= max_reps,

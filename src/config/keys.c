@@ -291,7 +291,7 @@ static int set_target_noise(struct fb_config *cfg, const char *value, char *msg,
 }
 
 /* [measure] stores: a list, like dtype. */
-#define FB_STORES_ACCEPTED 1
+#define FB_STORES_ACCEPTED 2 /* normal, streaming: the backends say which they run */
 static int set_stores(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     const char *names[FB_STORES_COUNT];

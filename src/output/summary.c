@@ -107,7 +107,7 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
     if (!rows)
         return;
     size_t not_ok = 0, noisy = 0, retaken = 0;
-    bool mixed_cache = false, mixed_dtype = false;
+    bool mixed_cache = false, mixed_dtype = false, mixed_stores = false;
     for (size_t i = 0; i < count; i++) {
         if (records[i].status == FB_POINT_NOISY)
             noisy++;
@@ -119,11 +119,19 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             mixed_cache = true;
         if (strcmp(fb_dtype_canonical(records[i].dtype), fb_dtype_canonical(records[0].dtype)))
             mixed_dtype = true;
+        if (strcmp(fb_stores_canonical(records[i].stores),
+                   fb_stores_canonical(records[0].stores)) != 0)
+            mixed_stores = true;
         rows[i] = &records[i];
     }
     qsort(rows, count, sizeof *rows, compare_rows);
 
-    fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n", "n", "variant",
+    /* the first column also names the cache mode, dtype and store kind when the table has
+     * several */
+    const int size_width =
+        10 + (mixed_cache ? 5 : 0) + (mixed_dtype ? 5 : 0) + (mixed_stores ? 10 : 0);
+    fprintf(out, "%*s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n", size_width, "n",
+            "variant",
             "vs (pair)", "time", "pair time", "speedup", "launches", "pair GB/s", "copy GB/s",
             "pair/copy");
     for (size_t i = 0; i < count;) {
@@ -148,6 +156,9 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             if (mixed_dtype) /* several dtypes (fp32, fp16, bf16): say which line is which */
                 snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
                          " %.8s", row->dtype);
+            if (mixed_stores) /* likewise two store kinds */
+                snprintf(size_text + strlen(size_text), sizeof size_text - strlen(size_text),
+                         " %.9s", fb_stores_canonical(row->stores));
             format_time(row_time, sizeof row_time, row);
             format_time(pair_time, sizeof pair_time, pair);
             snprintf(speedup, sizeof speedup, "-");
@@ -163,8 +174,8 @@ void fb_summary_print(FILE *out, const struct fb_record *records, size_t count)
             snprintf(fraction, sizeof fraction, "-");
             if (pair && !isnan(pair->copy_fraction))
                 snprintf(fraction, sizeof fraction, "%.0f%%", 100.0 * pair->copy_fraction);
-            fprintf(out, "%10s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n",
-                    size_text, row->variant, row->pair, row_time, pair_time, speedup, launches,
+            fprintf(out, "%*s  %-24s %-24s %10s  %10s  %7s  %8s  %10s  %10s  %9s\n",
+                    size_width, size_text, row->variant, row->pair, row_time, pair_time, speedup, launches,
                     pair_bw, copy_bw, fraction);
         }
         i = j;

@@ -214,7 +214,36 @@ static void test_bad_choices_list_the_valid_ones(void **state)
                      "[sweep] dtype: \"bf61\" is not one of fp32, fp16, bf16; did you mean "
                      "\"bf16\"?");
     expect_one_error("[measure]\nstores = nt\n", 2,
-                     "[measure] stores: \"nt\" is not one of normal");
+                     "[measure] stores: \"nt\" is not one of normal, streaming");
+    expect_one_error("[measure]\nstores = streeming\n", 2,
+                     "[measure] stores: \"streeming\" is not one of normal, streaming; did you "
+                     "mean \"streaming\"?");
+}
+
+/* [measure] stores is a list: normal, streaming, in the order given (the run measures them
+ * in that order; the fit takes the first), each once; the errors name file, line and key. */
+static void test_stores_list(void **state)
+{
+    (void)state;
+    fixture_load("[measure]\nstores = streaming , normal\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_stores, 2);
+    assert_int_equal(cfg.stores[0], FB_STORES_STREAMING);
+    assert_int_equal(cfg.stores[1], FB_STORES_NORMAL);
+    assert_true(fb_config_has_stores(&cfg, FB_STORES_STREAMING));
+    assert_int_equal(fb_config_format_count(&cfg), 2);
+    assert_int_equal(fb_config_format(&cfg, 0).stores, FB_STORES_STREAMING);
+    fixture_load("[measure]\nstores = streaming\n", &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(cfg.n_stores, 1);
+    assert_false(fb_config_has_stores(&cfg, FB_STORES_NORMAL));
+    expect_one_error("[sweep]\nsizes = 8\n\n[measure]\nstores = streaming, normal, streaming\n",
+                     5, "[measure] stores: \"streaming\" is listed twice");
+    expect_one_error("[measure]\nstores =\n", 2,
+                     "[measure] stores: empty name in list \"\" (give names separated by "
+                     "commas)");
+    expect_one_error("[sweep]\nstores = streaming\n", 2,
+                     "[sweep] stores: unknown key; it belongs in [measure]");
 }
 
 /* The format axes are lists, like sizes: each name once, none empty. */
@@ -501,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_bad_boolean_is_rejected),
         cmocka_unit_test(test_bad_choices_list_the_valid_ones),
         cmocka_unit_test(test_format_lists),
+        cmocka_unit_test(test_stores_list),
         cmocka_unit_test(test_duplicate_key_names_the_first_line),
         cmocka_unit_test(test_too_long_line_is_reported_with_its_number),
         cmocka_unit_test(test_line_without_equals_is_a_parse_error),

@@ -193,6 +193,20 @@ static void test_names_round_trip(void **state)
     assert_string_equal(fb_cache_mode_name(FB_CACHE_COLD), "cold");
 }
 
+/* --set stores=normal,streaming: the list, through the same parser as the file. */
+static void test_stores_override_takes_a_list(void **state)
+{
+    (void)state;
+    assert_int_equal(fb_config_override(&cfg, "stores", "normal,streaming", &err), FB_OK);
+    assert_int_equal(cfg.n_stores, 2);
+    assert_int_equal(cfg.stores[0], FB_STORES_NORMAL);
+    assert_int_equal(cfg.stores[1], FB_STORES_STREAMING);
+    assert_int_equal(fb_config_override(&cfg, "stores", "normal,nontemporal", &err),
+                     FB_ERR_USAGE);
+    assert_string_equal(err.msg, "--stores: \"nontemporal\" is not one of normal, streaming");
+    assert_int_equal(cfg.n_stores, 2); /* unchanged */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +223,7 @@ int main(void)
         cmocka_unit_test_setup(test_unknown_override_suggests_the_nearest, setup),
         cmocka_unit_test_setup(test_expand_path_fills_the_placeholders, setup),
         cmocka_unit_test(test_slugify_makes_short_lowercase_file_names),
+        cmocka_unit_test_setup(test_stores_override_takes_a_list, setup),
         cmocka_unit_test_setup(test_names_round_trip, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,11 @@
  * thread and on two (two threads split the range, so each thread's chunk has its own head
  * and tail; the chains on two threads at the sizes around the pass's tiles); and add_relu and
  * random chains run eagerly, one work-shared pass per op in ONE parallel region (the CPU's
- * run_group), on one thread and on two, which must give the fused result bit for bit. The known answers also catch a process that flushes subnormals (FTZ/DAZ).
+ * run_group), on one thread and on two, which must give the fused result bit for bit; each
+ * with normal and with streaming stores, and at fp32, fp16 and bf16 storage (the 16-bit ones:
+ * tails and misaligned starts at every size and offset of the check; their streaming stores
+ * through the 16-bit store layer). The known answers also catch a process that flushes
+ * subnormals (FTZ/DAZ).
  * Then the measured ULP error of the transcendental ops over many inputs, printed: the
  * figures behind their bounds. */
 #include <inttypes.h>
@@ -23,22 +27,26 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "kernel_check.h"
 
-static int cpu_run(void *ctx, const struct kc_job *job, const void *a, const void *b,
-                   void *c, int64_t n, struct fb_error *err)
+/* ctx points to the store kind (normal or streaming); the dtype is the job's. */
+static int cpu_run(void *ctx, const struct kc_job *job, const void *a, const void *b, void *c,
+                   int64_t n, struct fb_error *err)
 {
-    (void)ctx;
+    const struct fb_format format = {job->dtype, *(const enum fb_store_kind *)ctx};
     switch (job->kind) {
     case KC_OP:
-        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, job->dtype, a, b, c, n);
+        fb_cpu_op(job->chain.ops[0].op, job->chain.ops[0].params, a, b, c, n, &format);
         return FB_OK;
-    case KC_ADD_RELU: fb_cpu_add_relu(job->dtype, a, b, c, n); return FB_OK;
-    case KC_CHAIN: fb_cpu_chain(&job->chain, job->dtype, a, b, c, n); return FB_OK;
+    case KC_ADD_RELU: fb_cpu_add_relu(a, b, c, n, &format); return FB_OK;
+    case KC_CHAIN: fb_cpu_chain(&job->chain, a, b, c, n, &format); return FB_OK;
     }
     return fb_fail(err, FB_ERR_USAGE, "unknown job kind %d", (int)job->kind);
 }
 
+static enum fb_store_kind normal_stores = FB_STORES_NORMAL, streaming_stores = FB_STORES_STREAMING;
+
 static const struct kc_impl cpu_impl = {
     .name = "cpu",
+    .ctx = &normal_stores,
     .alloc = kc_host_alloc,
     .release = kc_host_release,
     .poison = kc_host_poison,
@@ -47,11 +55,31 @@ static const struct kc_impl cpu_impl = {
     .run = cpu_run,
 };
 
-/* What a test runs on: OpenMP threads and the storage type. */
+/* The same passes writing with streaming stores: every size and offset of the check meets
+ * the store layer's head (output not 16-byte aligned), aligned body and tail, per tile and
+ * per thread. */
+static const struct kc_impl cpu_streaming_impl = {
+    .name = "cpu (streaming stores)",
+    .ctx = &streaming_stores,
+    .alloc = kc_host_alloc,
+    .release = kc_host_release,
+    .poison = kc_host_poison,
+    .upload = kc_host_copy,
+    .download = kc_host_copy,
+    .run = cpu_run,
+};
+
+/* What a test runs on: OpenMP threads, the storage type and the store kind. */
 struct cpu_case {
     int threads;
     enum fb_dtype dtype;
+    enum fb_store_kind stores;
 };
+
+static const struct kc_impl *impl_for(const struct cpu_case *c)
+{
+    return c->stores == FB_STORES_STREAMING ? &cpu_streaming_impl : &cpu_impl;
+}
 
 /* The same jobs as eager chains in ONE parallel region (fb_cpu_passes_in_one_region, the CPU's
  * run_group): one work-shared pass per op, the temporaries in memory (ping-pong, as
@@ -59,11 +87,14 @@ struct cpu_case {
  * bit for bit (each op rounds to float either way): every pass ran over every element, in
  * order, and the second input was read by the first pass only. The temporaries come
  * poisoned and 64-byte aligned; a, b and c get the check's offsets. (A missing barrier would
- * go unseen here: the passes split [0, n) alike, so each thread reads back its own writes.) */
+ * go unseen here: the passes split [0, n) alike, so each thread reads back its own writes.)
+ * At fp16 and bf16 the temporaries are stored, so rounded, between the passes, where the
+ * fused job rounds once: the same result for add, relu (relu commutes with the rounding),
+ * not for every chain, which are checked at fp32 only. */
 static int group_run(void *ctx, const struct kc_job *job, const void *a, const void *b,
                      void *c, int64_t n, struct fb_error *err)
 {
-    (void)ctx;
+    const struct fb_format format = {job->dtype, *(const enum fb_store_kind *)ctx};
     const struct fb_chain *ch = &job->chain; /* KC_ADD_RELU's chain is add, relu */
     if (job->kind == KC_OP || ch->n_ops < 1 || ch->n_ops > FB_CHAIN_MAX_OPS)
         return fb_fail(err, FB_ERR_USAGE, "group_run: a chain of 1 to %d ops", FB_CHAIN_MAX_OPS);
@@ -83,7 +114,7 @@ static int group_run(void *ctx, const struct kc_job *job, const void *a, const v
         passes[k] = (struct fb_cpu_pass){ch->ops[k], in, k == 0 ? b : NULL, out};
         in = out;
     }
-    fb_cpu_passes_in_one_region(passes, ch->n_ops, job->dtype, n);
+    fb_cpu_passes_in_one_region(passes, ch->n_ops, n, &format);
     free(tmp[0]);
     free(tmp[1]);
     return FB_OK;
@@ -91,6 +122,7 @@ static int group_run(void *ctx, const struct kc_job *job, const void *a, const v
 
 static const struct kc_impl group_impl = {
     .name = "cpu, eager passes in one parallel region",
+    .ctx = &normal_stores,
     .alloc = kc_host_alloc,
     .release = kc_host_release,
     .poison = kc_host_poison,
@@ -99,21 +131,36 @@ static const struct kc_impl group_impl = {
     .run = group_run,
 };
 
-/* At fp16 and bf16 the region's temporaries are stored, so rounded, between the passes,
- * where the fused job rounds once: the same result for add, relu (relu commutes with the
- * rounding), not for every chain, which are checked at fp32 only. */
+/* The same with streaming stores: each pass a work-shared loop over tiles, streamed out, each
+ * thread's stores fenced before the barrier between the passes. */
+static const struct kc_impl group_streaming_impl = {
+    .name = "cpu, eager passes in one parallel region, streaming stores",
+    .ctx = &streaming_stores,
+    .alloc = kc_host_alloc,
+    .release = kc_host_release,
+    .poison = kc_host_poison,
+    .upload = kc_host_copy,
+    .download = kc_host_copy,
+    .run = group_run,
+};
+
+static const struct kc_impl *group_impl_for(const struct cpu_case *c)
+{
+    return c->stores == FB_STORES_STREAMING ? &group_streaming_impl : &group_impl;
+}
+
 static void test_add_relu_in_one_region_meets_contract(void **state)
 {
     const struct cpu_case *c = *state;
     omp_set_num_threads(c->threads);
-    kc_check_add_relu(&group_impl, c->dtype);
+    kc_check_add_relu(group_impl_for(c), c->dtype);
 }
 
 static void test_chains_in_one_region_meet_contract(void **state)
 {
     const struct cpu_case *c = *state;
     omp_set_num_threads(c->threads);
-    kc_check_chains(&group_impl, 0, c->dtype);
+    kc_check_chains(group_impl_for(c), 0, c->dtype);
 }
 
 static void test_every_op_of_the_table_meets_contract(void **state)
@@ -121,21 +168,21 @@ static void test_every_op_of_the_table_meets_contract(void **state)
     const struct cpu_case *c = *state;
     omp_set_num_threads(c->threads);
     for (int op = 0; op < FB_OPID_COUNT; op++)
-        kc_check_op(&cpu_impl, (enum fb_op_id)op, c->dtype);
+        kc_check_op(impl_for(c), (enum fb_op_id)op, c->dtype);
 }
 
 static void test_add_relu_meets_contract(void **state)
 {
     const struct cpu_case *c = *state;
     omp_set_num_threads(c->threads);
-    kc_check_add_relu(&cpu_impl, c->dtype);
+    kc_check_add_relu(impl_for(c), c->dtype);
 }
 
 static void test_random_chains_meet_contract(void **state)
 {
     const struct cpu_case *c = *state;
     omp_set_num_threads(c->threads);
-    kc_check_chains(&cpu_impl, 0, c->dtype);
+    kc_check_chains(impl_for(c), 0, c->dtype);
 }
 
 /* Chains around and past a tile: each thread walks several tiles, the last one partial
@@ -155,8 +202,27 @@ static void test_chain_crosses_tiles(void **state)
                                  3 * FB_CPU_CHAIN_TILE + 17};
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             for (size_t o = 0; o < kc_offset_count; o++)
-                kc_check_case(&cpu_impl, &job, sizes[s], kc_offsets[o]);
+                kc_check_case(impl_for(c), &job, sizes[s], kc_offsets[o]);
     }
+}
+
+/* Streaming stores across tiles, with the output at every offset of a 16-byte line (the
+ * store layer's head: 0..3 floats, or 0..3 of the 7 halves a 16-bit head can hold), on sizes
+ * that end a tile exactly, one short and one past, so that each tile and each thread's share
+ * has its own head, body and tail. */
+static void test_streaming_stores_cross_tiles(void **state)
+{
+    const struct cpu_case *c = *state;
+    omp_set_num_threads(c->threads);
+    const struct kc_job jobs[] = {kc_job_in(kc_op_job(FB_OPID_copy, 0.0f, 0.0f), c->dtype),
+                                  kc_job_in(kc_add_relu_job(), c->dtype)};
+    const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
+                             2 * FB_CPU_CHAIN_TILE, 3 * FB_CPU_CHAIN_TILE + 17};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int off = 0; off < 4; off++)
+                kc_check_case(&cpu_streaming_impl, &jobs[j], sizes[s],
+                              (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
 }
 
 static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
@@ -173,9 +239,15 @@ static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
     }
 }
 
-static const struct cpu_case one = {1, FB_DTYPE_FP32}, two = {2, FB_DTYPE_FP32};
-static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16}, two_fp16 = {2, FB_DTYPE_FP16};
-static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16}, two_bf16 = {2, FB_DTYPE_BF16};
+#define N FB_STORES_NORMAL
+#define S FB_STORES_STREAMING
+static const struct cpu_case one = {1, FB_DTYPE_FP32, N}, two = {2, FB_DTYPE_FP32, N};
+static const struct cpu_case one_s = {1, FB_DTYPE_FP32, S}, two_s = {2, FB_DTYPE_FP32, S};
+static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16, N}, two_fp16 = {2, FB_DTYPE_FP16, N};
+static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16, N}, two_bf16 = {2, FB_DTYPE_BF16, N};
+static const struct cpu_case two_fp16_s = {2, FB_DTYPE_FP16, S}, two_bf16_s = {2, FB_DTYPE_BF16, S};
+#undef N
+#undef S
 
 #define CPU_TEST(name, fn, c) {name, fn, NULL, NULL, (void *)&c}
 
@@ -194,12 +266,22 @@ int main(void)
                  test_add_relu_in_one_region_meets_contract, two),
         CPU_TEST("chains_in_one_region_meet_contract_on_2_threads",
                  test_chains_in_one_region_meet_contract, two),
+        CPU_TEST("streaming_add_relu_in_one_region_meets_contract_on_2_threads",
+                 test_add_relu_in_one_region_meets_contract, two_s),
+        CPU_TEST("streaming_chains_in_one_region_meet_contract_on_2_threads",
+                 test_chains_in_one_region_meet_contract, two_s),
         CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
         CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
+        CPU_TEST("streaming_ops_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one_s),
+        CPU_TEST("streaming_add_relu_meets_contract_on_1_thread", test_add_relu_meets_contract, one_s),
+        CPU_TEST("streaming_chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one_s),
+        CPU_TEST("streaming_ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_s),
+        CPU_TEST("streaming_add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two_s),
+        CPU_TEST("streaming_crosses_tiles_on_1_thread", test_streaming_stores_cross_tiles, one),
+        CPU_TEST("streaming_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two),
         CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, two),
-        /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the vector loops' epilogues
-         * here, each thread's own with 2 threads) and misaligned starts at every size and
-         * offset of kernel_check */
+        /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the tiles' and threads' ends
+         * here) and misaligned starts at every size and offset of kernel_check */
         CPU_TEST("ops_fp16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_fp16),
         CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_fp16),
         CPU_TEST("chains_fp16_meet_contract_on_1_thread", test_random_chains_meet_contract, one_fp16),
@@ -212,6 +294,14 @@ int main(void)
                  test_add_relu_in_one_region_meets_contract, two_fp16),
         CPU_TEST("add_relu_bf16_in_one_region_meets_contract_on_2_threads",
                  test_add_relu_in_one_region_meets_contract, two_bf16),
+        /* fp16 and bf16 with streaming stores (the 16-bit store layer, movntdq) */
+        CPU_TEST("streaming_ops_fp16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_fp16_s),
+        CPU_TEST("streaming_add_relu_bf16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_bf16_s),
+        CPU_TEST("streaming_chains_bf16_meet_contract_on_2_threads", test_random_chains_meet_contract, two_bf16_s),
+        CPU_TEST("streaming_fp16_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two_fp16),
+        CPU_TEST("streaming_bf16_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two_bf16),
+        CPU_TEST("streaming_add_relu_fp16_in_one_region_meets_contract_on_2_threads",
+                 test_add_relu_in_one_region_meets_contract, two_fp16_s),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

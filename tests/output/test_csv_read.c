@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/format.h"
 #include "output/csv.h"
 #include "csv_test_util.h"
 
@@ -75,6 +76,7 @@ static void assert_same_record(const struct fb_record *got, const struct fb_reco
     assert_string_equal(got->pair, want->pair);
     assert_same_double(got->speedup, want->speedup, 1e-8, 0, "speedup");
     assert_same_double(got->preempted, want->preempted, 1e-8, 0, "preempted");
+    assert_string_equal(got->stores, want->stores);
     assert_int_equal(got->host_launches, want->host_launches);
 }
 
@@ -119,6 +121,7 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     rec[0].l2_bytes = 1200001536;
     rec[0].dram_bytes_per_element = 3.00000384;
     strcpy(rec[0].cache, "warm");
+    strcpy(rec[0].stores, "streaming");
     rec[0].verified = true;
     rec[0].status = FB_POINT_OK;
     /* A CPU point without counters (NaN / -1 cells) and one sample (infinite noise). */
@@ -133,6 +136,7 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     rec[1].noise = INFINITY;
     rec[1].bandwidth_gbps = 0.0046;
     strcpy(rec[1].cache, "cold");
+    strcpy(rec[1].stores, "normal");
     rec[1].verified = true;
     rec[1].status = FB_POINT_OK;
     rec[1].preempted = 0.0;
@@ -210,6 +214,8 @@ static void reads_an_older_csv_with_fewer_columns_in_another_order(void **state)
     assert_int_equal(r->launches, -1);
     assert_int_equal(r->dram_read_bytes, -1);
     assert_true(isnan(r->preempted)); /* a file from before the preempted column */
+    assert_string_equal(r->stores, ""); /* before the stores column: normal stores */
+    assert_string_equal(fb_stores_canonical(r->stores), "normal");
     assert_int_equal(r->host_launches, -1); /* and from before host_launches */
     assert_int_equal(r->status, FB_POINT_OK);
     assert_int_equal(t.records[1].status, FB_POINT_FAILED);

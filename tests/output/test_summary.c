@@ -1,6 +1,6 @@
 /* The terminal summary: "-" for what was not measured, a row shown against its own pair
  * (the record's pair, never a name the summary knows) only within one point (same backend,
- * device, dtype, cache), and the speedup as the records hold it. */
+ * device, dtype, cache, stores), and the speedup as the records hold it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -137,12 +137,44 @@ static void each_dtype_is_shown_against_its_own_pair(void **state)
     free(text);
 }
 
+/* Normal and streaming stores in one table: each line says which, and is shown against the
+ * pair and copy ceiling of its own store kind. */
+static void each_line_names_its_store_kind_and_pairs_within_it(void **state)
+{
+    (void)state;
+    struct fb_record r[6] = {
+        row("eager_add_relu", 1000000, "warm", 4e-3, 2),
+        row("fused_add_relu", 1000000, "warm", 2e-3, 1),
+        row("copy", 1000000, "warm", 1e-3, 1),
+        row("eager_add_relu", 1000000, "warm", 5e-3, 2),
+        row("fused_add_relu", 1000000, "warm", 1e-3, 1),
+        row("copy", 1000000, "warm", 1e-3, 1),
+    };
+    for (int i = 0; i < 6; i++)
+        snprintf(r[i].stores, sizeof r[i].stores, "%s", i < 3 ? "normal" : "streaming");
+    snprintf(r[2].role, sizeof r[2].role, "copy_ceiling");
+    snprintf(r[5].role, sizeof r[5].role, "copy_ceiling");
+    r[5].bandwidth_gbps = 2.0; /* the streaming copy: the streaming fused row is at 50% */
+    fb_pairing_derive_all(r, 6);
+    char *text = summary_of(r, 6);
+    if (!strstr(text, "1M normal  eager_add_relu           fused_add_relu              4.00 ms"
+                      "     2.00 ms    2.00x") ||
+        !strstr(text, "1M streaming  eager_add_relu           fused_add_relu              "
+                      "5.00 ms     1.00 ms    5.00x") ||
+        !strstr(text, "1.0         2.0        50%") || !strstr(text, "1.0         1.0       100%")) {
+        print_error("summary:\n%s", text);
+        fail();
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_dtype_is_shown_against_its_own_pair),
         cmocka_unit_test(launches_not_measured_print_as_a_dash),
         cmocka_unit_test(each_row_is_shown_against_its_own_pair_within_one_cache_mode),
+        cmocka_unit_test(each_line_names_its_store_kind_and_pairs_within_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
 # still renders (without the fitted model: it has no # fit_* lines, while the sample runs
 # have them and get the model curves and the fitted regime boundary); the exit codes for a
 # missing gnuplot (3) and a bad CSV (2) hold; charts are
-# replaced atomically (a gnuplot failure or a Ctrl-C keeps the previous ones); control
+# replaced atomically (a gnuplot failure or a Ctrl-C keeps the previous ones); a run with
+# normal and streaming stores draws them as separate series with the byte models of each; control
 # characters in names from the CSV break neither the script nor the SVG.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed.
 set -u
@@ -84,8 +85,8 @@ TMPDIR=$work/tmp "$render" "$data/sample-gpu.csv" "$data/sample-torch.csv" -o "$
 rc=$?
 check "GPU run with the torch overlay renders (rc $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || cat "$work/err"
-expect_charts "$work/gpu" sample-gpu time speedup bandwidth bytes launches summary
-check "every written file is listed on stdout" [ "$(wc -l <"$work/out")" -eq 12 ]
+expect_charts "$work/gpu" sample-gpu time speedup bandwidth copy_fraction bytes launches summary
+check "every written file is listed on stdout" [ "$(wc -l <"$work/out")" -eq 14 ]
 check "the overlay's series are on the time chart" \
     grep -q 'torch_compile_add_relu' "$work/gpu/sample-gpu-time.svg"
 check "the overlay's speedups are on the speedup chart" \
@@ -109,7 +110,7 @@ check "the GPU speedup chart draws the predicted speedup" \
 "$render" "$data/sample-cpu.csv" -o "$work/cpu" >/dev/null 2>"$work/err"
 rc=$?
 check "CPU run renders (rc $rc)" [ $rc -eq 0 ]
-expect_charts "$work/cpu" sample-cpu time speedup bandwidth launches summary
+expect_charts "$work/cpu" sample-cpu time speedup bandwidth copy_fraction launches summary
 check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the skipped bytes chart is explained on stderr" \
     grep -q 'skipping the bytes chart' "$work/err"
@@ -120,6 +121,46 @@ check "the CPU speedup chart predicts with B and with B_c" \
     grep -q 'predicted, in the L3' "$work/cpu/sample-cpu-speedup.svg"
 check "the launch-bound regime ends where the fit says" \
     grep -q 'fit: launches·L = bytes/B' "$work/cpu/sample-cpu-summary.svg"
+check "a CPU run of normal stores only draws 7/4 as it always did" \
+    grep -q '7/4: traffic with write-allocate (CPU)' "$work/cpu/sample-cpu-speedup.svg"
+check "and says nothing of streaming stores" not_grep 'streaming' "$work/cpu/sample-cpu-speedup.svg"
+check "its copy_fraction chart has the write-allocate model, 9/8" \
+    grep -q '9/8: model, normal stores' "$work/cpu/sample-cpu-copy_fraction.svg"
+
+# --- stores = normal, streaming (issue 12, item 4) ---------------------------------------------
+# Streaming rows are series of their own, paired within their kind; the byte-model lines
+# follow the store kinds the file has (7/4 with write-allocate, 5/3 without).
+"$render" "$data/sample-stores.csv" -o "$work/stores" >/dev/null 2>"$work/err"
+rc=$?
+check "a run with both store kinds renders (rc $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || cat "$work/err"
+expect_charts "$work/stores" sample-stores time speedup bandwidth copy_fraction launches summary
+check "streaming rows are a series of their own, against their own pair" \
+    grep -q 'eager_add_relu-streaming / fused' "$work/stores/sample-stores-speedup.svg"
+check "7/4 is labelled for normal stores" \
+    grep -q '7/4: write-allocate (normal stores)' "$work/stores/sample-stores-speedup.svg"
+check "5/3 is labelled for streaming stores" \
+    grep -q 'traffic model 5/3 (streaming stores)' "$work/stores/sample-stores-speedup.svg"
+check "the summary names the store kinds too" \
+    grep -q '5/3: traffic (streaming stores)' "$work/stores/sample-stores-summary.svg"
+check "the copy_fraction chart draws fused with and without streaming stores" \
+    grep -q 'fused_add_relu-streaming' "$work/stores/sample-stores-copy_fraction.svg"
+check "with both models and the 90% target" \
+    grep -q '1: model, streaming stores' "$work/stores/sample-stores-copy_fraction.svg"
+awk -v out="$work" -v tag=st -f "$src/plots/extract.awk" "$data/sample-stores.csv"
+check "extract.awk says which store kinds the rows have" \
+    grep -q "^stores_streaming	1$" "$work/st.meta"
+check "a streaming row is paired with the streaming fused row" \
+    grep -q "^eager_add_relu-streaming	fused_add_relu-streaming	" "$work/st.speedup"
+# A streaming-only run: no write-allocate line at all.
+grep -v ',normal$' "$data/sample-stores.csv" >"$work/streaming-only.csv"
+"$render" "$work/streaming-only.csv" -o "$work/stores-nt" >/dev/null 2>"$work/err"
+rc=$?
+check "a streaming-only run renders (rc $rc)" [ $rc -eq 0 ]
+check "a streaming-only run draws no 7/4 line" \
+    not_grep '7/4' "$work/stores-nt/streaming-only-speedup.svg"
+check "nor the 9/8 model" not_grep '9/8' "$work/stores-nt/streaming-only-copy_fraction.svg"
+
 # extract.awk: n_launch = launches * L * B_c / (bytes per element) of fused_add_relu:
 # 1 * 1.597e-06 s * 63.72e9 B/s / 12 B = 8480 elements
 awk -v out="$work" -v tag=fit -f "$src/plots/extract.awk" "$data/sample-cpu.csv"

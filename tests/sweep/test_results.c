@@ -141,6 +141,65 @@ static void resume_across_cache_modes_keeps_one_row_per_point(void **unused)
     rmdir(dir);
 }
 
+/* The store kind is an axis of the point: a streaming row never stands in for a normal one
+ * on --resume, nor replaces it; pairs (copy_fraction) stay within a kind; a row of a file
+ * from before the stores column is a normal-stores row. */
+static void resume_and_pairs_tell_store_kinds_apart(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/fb-results-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct fb_error err;
+    struct fb_results res;
+    open_store(&res, dir, "r.csv", 7);
+    struct fb_record copy_n = point("copy", 64, 10.0), fused_n = point("fused_add_relu", 64, 11.0);
+    struct fb_record copy_s = point("copy", 64, 16.0), fused_s = point("fused_add_relu", 64, 15.0);
+    snprintf(copy_n.stores, sizeof copy_n.stores, "normal");
+    snprintf(fused_n.stores, sizeof fused_n.stores, "normal");
+    snprintf(copy_s.stores, sizeof copy_s.stores, "streaming");
+    snprintf(fused_s.stores, sizeof fused_s.stores, "streaming");
+    assert_int_equal(fb_results_add(&res, &copy_n, &err), FB_OK);
+    assert_int_equal(fb_results_add(&res, &fused_n, &err), FB_OK);
+    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm",
+                                   "streaming"));
+    assert_int_equal(fb_results_add(&res, &copy_s, &err), FB_OK);
+    assert_int_equal(fb_results_add(&res, &fused_s, &err), FB_OK);
+    assert_int_equal(res.count, 4); /* one row per (variant, stores), none replaced */
+    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm",
+                                  "streaming"));
+    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm", "normal"));
+    /* each fused row against the copy row of its own store kind */
+    for (size_t i = 0; i < res.count; i++) {
+        const struct fb_record *r = &res.records[i];
+        if (strcmp(r->variant, "fused_add_relu") != 0)
+            continue;
+        const double want = strcmp(r->stores, "streaming") == 0 ? 15.0 / 16.0 : 11.0 / 10.0;
+        assert_true(fabs(r->copy_fraction - want) < 1e-12);
+    }
+    fb_results_free(&res);
+
+    /* a file without the column: its rows are normal-stores rows */
+    char path[256];
+    snprintf(path, sizeof path, "%s/old.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("backend,device,variant,dtype,n,time_median_s,cache,verified,status\n"
+          "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n",
+          f);
+    fclose(f);
+    open_store(&res, dir, "old.csv", 7);
+    size_t loaded = 0;
+    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 8, "warm", "normal"));
+    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 8, "warm",
+                                   "streaming"));
+    fb_results_free(&res);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void a_rerun_replaces_its_row_and_duplicates_merge_on_load(void **unused)
 {
     (void)unused;
@@ -384,6 +443,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resume_across_cache_modes_keeps_one_row_per_point),
+        cmocka_unit_test(resume_and_pairs_tell_store_kinds_apart),
         cmocka_unit_test(a_rerun_replaces_its_row_and_duplicates_merge_on_load),
         cmocka_unit_test(resume_from_another_config_warns_and_records_both_hashes),
         cmocka_unit_test(resume_of_200k_rows_is_not_quadratic),

@@ -311,6 +311,41 @@ class SweepCli(unittest.TestCase):
         self.assertIn("memory", p.stdout)
         self.assertFalse(os.path.exists(self.out))
 
+    def test_streaming_stores_are_an_axis_of_their_own(self):
+        """stores = normal, streaming (issue 12, item 4): every point once per store kind, the
+        stores column says which, pairs stay within a kind, the metadata says what streaming
+        means here, and --resume skips a point only in its own kind."""
+        sizes = ("--sizes", "1000,5003", "--variants", "copy,eager_add_relu,fused_add_relu")
+        p = self.sweep(*sizes, "--set", "stores=normal,streaming")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        meta, rows = read_csv(self.out)
+        self.assertEqual(len(rows), 3 * 2 * 2)
+        self.assertIn("non-temporal", meta.get("streaming_stores", ""))
+        by = {(r["variant"], r["n"], r["stores"]): r for r in rows}
+        self.assertEqual(len(by), 12)
+        for (variant, n, stores), row in by.items():
+            self.assertIn(stores, ("normal", "streaming"))
+            self.assertEqual(row["verified"], "1", row)
+            copy = by[("copy", n, stores)]
+            if row["status"] == "ok" and copy["status"] == "ok":
+                self.assertAlmostEqual(float(row["copy_fraction"]),
+                                       float(row["bandwidth_gbps"]) / float(copy["bandwidth_gbps"]),
+                                       delta=1e-3)
+            if variant == "eager_add_relu":
+                fused = by[("fused_add_relu", n, stores)]
+                if row["status"] == "ok" and fused["status"] == "ok":
+                    self.assertAlmostEqual(
+                        float(row["speedup"]),
+                        float(row["time_median_s"]) / float(fused["time_median_s"]),
+                        delta=1e-3)
+        # the fit takes the first format, and says so
+        self.assertIn("stores normal", meta.get("fit_format", ""))
+        # a resume asking for streaming only finds its points there: nothing to measure
+        p = self.sweep(*sizes, "--set", "stores=streaming", "--resume")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        noisy = sum(1 for r in rows if r["stores"] == "streaming" and r["status"] != "ok")
+        self.assertIn("%d points" % noisy, p.stderr)
+
     def test_resume_keeps_finished_rows_and_measures_only_the_rest(self):
         p = self.sweep("--sizes", "8,100")
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -3,13 +3,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backends/cpu/cpu_store.h"
 #include "dtype_convert.h"
 #include "elementwise_ops.h"
 
-/* One pass per op of the table on fp32 arrays, generated: fb_cpu_<name>_fp32(a, b, c, n,
- * p). The unary ones never read b (the compiler drops it with the unused argument of the
- * element function). fp16 and bf16 arrays go through the tiled pass below (chain_pass): the
- * inputs widened to fp32 a tile at a time, the op in fp32, the result rounded once. */
+/* One pass per op of the table on fp32 arrays with normal stores, generated:
+ * fb_cpu_<name>_fp32(a, b, c, n, p). The unary ones never read b (the compiler drops it with
+ * the unused argument of the element function). fp16 and bf16 arrays, and streaming stores,
+ * go through the tiled pass below (chain_tiles): a one-op chain, computed into an L1 tile
+ * (the 16-bit inputs widened to fp32 first, the result rounded once), written out by the
+ * store layer. */
 #define FB_CPU_PASS(name, arity, n_params, param_names, ulp)                                   \
     static void fb_cpu_##name##_fp32(const float *restrict a, const float *restrict b,         \
                                      float *restrict c, int64_t n, struct fb_op_params p)      \
@@ -34,6 +37,28 @@ static void fb_cpu_add_relu_fp32(const float *restrict a, const float *restrict 
 #pragma omp parallel for simd schedule(static)
     for (int64_t i = 0; i < n; i++)
         c[i] = fb_op_add_relu(a[i], b[i]);
+}
+
+/* The handwritten pass on fp32 arrays with streaming stores: add_relu into an L1 tile,
+ * streamed out. (16-bit storage streams through the tiled pass of add, relu: the same
+ * function, one rounding at the store.) */
+static void add_relu_streaming(const float *restrict a, const float *restrict b,
+                               float *restrict c, int64_t n)
+{
+#pragma omp parallel
+    {
+        float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+#pragma omp for schedule(static) nowait /* the same split and fence as chain_tiles */
+        for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
+            const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
+            const float *restrict x = a + start, *restrict y = b + start;
+#pragma omp simd
+            for (int t = 0; t < len; t++)
+                tile[t] = fb_op_add_relu(x[t], y[t]);
+            fb_cpu_store_tile(c + start, tile, len, true);
+        }
+        fb_cpu_store_fence(true);
+    }
 }
 
 /* One op over a tile: out[t] = op(x[t], y[t]) for t in [0, len). x may be out (the ops
@@ -162,32 +187,36 @@ static void tile_widen(enum fb_dtype dtype, bool f16c, const void *x, int64_t st
         tile_widen_bf16((const uint16_t *)x + start, out, len);
 }
 
-static void tile_narrow(enum fb_dtype dtype, bool f16c, const float *x, void *out,
-                        int64_t start, int len)
+static void tile_narrow(enum fb_dtype dtype, bool f16c, const float *x, uint16_t *out, int len)
 {
     if (dtype == FB_DTYPE_FP16)
-        fb_cpu_fp16_narrow(x, (uint16_t *)out + start, len, f16c);
+        fb_cpu_fp16_narrow(x, out, len, f16c);
     else
-        tile_narrow_bf16(x, (uint16_t *)out + start, len);
+        tile_narrow_bf16(x, out, len);
 }
 
 /* The tiles of a chain pass, as a work-shared loop of the enclosing parallel region's team
  * (an orphaned `omp for`: every thread of the team calls it; outside a region the calling
- * thread does it all), ending in the loop's barrier. fp32: the first op reads a (and b), each
- * next op rewrites the tile, the last writes c. fp16, bf16: the inputs' tiles are widened
- * into fp32 tiles, every op runs in fp32 in the tile, and the result is rounded once into c.
- * The tiles are each thread's own (on its stack): 16 KB with the 16-bit inputs' ones. */
+ * thread does it all), ending in a barrier. fp32: the first op reads a (and b), each next op
+ * rewrites the tile, the last writes c (normal stores) or the tile, which the store layer
+ * streams out (streaming). fp16, bf16: the inputs' tiles are widened into fp32 tiles, every
+ * op runs in fp32 in the tile, and the result is rounded once into c (normal) or into a
+ * 16-bit tile that the store layer streams out. With streaming stores each thread fences its
+ * own before the barrier, so whatever reads c next (the next pass of a region, or anyone
+ * after the join) sees them. The tiles are each thread's own (on its stack). */
 static void chain_tiles(const struct fb_chain *chain, enum fb_dtype dtype, bool f16c,
-                        const void *a, const void *b, void *c, int64_t n)
+                        bool streaming, const void *a, const void *b, void *c, int64_t n)
 {
     const int last = chain->n_ops - 1;
     const bool wide = dtype == FB_DTYPE_FP32;
     float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
     float tile_a[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
     float tile_b[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    uint16_t tile16[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
     /* The same static split as `omp for schedule(static)` with one chunk per thread, rounded
-     * to whole tiles so that tiles start 64-byte aligned when c does. */
-#pragma omp for schedule(static)
+     * to whole tiles so that tiles start 64-byte aligned when c does. nowait: each thread
+     * fences its own stores, then the barrier below. */
+#pragma omp for schedule(static) nowait
     for (int64_t start = 0; start < n; start += FB_CPU_CHAIN_TILE) {
         const int len = n - start < FB_CPU_CHAIN_TILE ? (int)(n - start) : FB_CPU_CHAIN_TILE;
         if (last < 0)
@@ -195,10 +224,13 @@ static void chain_tiles(const struct fb_chain *chain, enum fb_dtype dtype, bool 
         if (wide) {
             const float *fa = a, *fb = b;
             float *fc = c;
-            float *first_out = last == 0 ? fc + start : tile;
-            chain_tile_op(&chain->ops[0], fa + start, fb ? fb + start : NULL, first_out, len);
+            float *last_out = streaming ? tile : fc + start;
+            chain_tile_op(&chain->ops[0], fa + start, fb ? fb + start : NULL,
+                          last == 0 ? last_out : tile, len);
             for (int k = 1; k <= last; k++)
-                chain_tile_op(&chain->ops[k], tile, NULL, k == last ? fc + start : tile, len);
+                chain_tile_op(&chain->ops[k], tile, NULL, k == last ? last_out : tile, len);
+            if (streaming)
+                fb_cpu_store_tile(fc + start, tile, len, true);
         } else {
             tile_widen(dtype, f16c, a, start, tile_a, len);
             if (b)
@@ -206,27 +238,41 @@ static void chain_tiles(const struct fb_chain *chain, enum fb_dtype dtype, bool 
             chain_tile_op(&chain->ops[0], tile_a, b ? tile_b : NULL, tile, len);
             for (int k = 1; k <= last; k++)
                 chain_tile_op(&chain->ops[k], tile, NULL, tile, len);
-            tile_narrow(dtype, f16c, tile, c, start, len);
+            uint16_t *c16 = (uint16_t *)c + start;
+            if (streaming) {
+                tile_narrow(dtype, f16c, tile, tile16, len);
+                fb_cpu_store_tile16(c16, tile16, len, true);
+            } else {
+                tile_narrow(dtype, f16c, tile, c16, len);
+            }
         }
     }
+    fb_cpu_store_fence(streaming); /* this thread's stores, before the barrier */
+#pragma omp barrier
 }
 
-void fb_cpu_chain(const struct fb_chain *chain, enum fb_dtype dtype, const void *a,
-                  const void *b, void *c, int64_t n)
+static bool is_streaming(const struct fb_format *format)
 {
-    const bool f16c = fb_cpu_has_f16c();
-#pragma omp parallel
-    chain_tiles(chain, dtype, f16c, a, b, c, n);
+    return format->stores == FB_STORES_STREAMING;
 }
 
-void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, enum fb_dtype dtype,
-               const void *a, const void *b, void *c, int64_t n)
+void fb_cpu_chain(const struct fb_chain *chain, const void *a, const void *b, void *c,
+                  int64_t n, const struct fb_format *format)
+{
+    const bool f16c = fb_cpu_has_f16c(), streaming = is_streaming(format);
+#pragma omp parallel
+    chain_tiles(chain, format->dtype, f16c, streaming, a, b, c, n);
+}
+
+void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const void *a, const void *b,
+               void *c, int64_t n, const struct fb_format *format)
 {
     if ((unsigned)op >= FB_OPID_COUNT)
         return;
-    if (dtype != FB_DTYPE_FP32) { /* a one-op chain: widened, computed, rounded once */
+    if (format->dtype != FB_DTYPE_FP32 || is_streaming(format)) {
+        /* a one-op chain: widened, computed, rounded once; streamed out when asked */
         const struct fb_chain one = {.n_ops = 1, .ops = {{.op = op, .params = params}}};
-        fb_cpu_chain(&one, dtype, a, fb_op_infos[op].arity == 2 ? b : NULL, c, n);
+        fb_cpu_chain(&one, a, fb_op_infos[op].arity == 2 ? b : NULL, c, n, format);
         return;
     }
     switch (op) {
@@ -241,17 +287,21 @@ void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, enum fb_dtype dtype
     }
 }
 
-void fb_cpu_add_relu(enum fb_dtype dtype, const void *a, const void *b, void *c, int64_t n)
+void fb_cpu_add_relu(const void *a, const void *b, void *c, int64_t n,
+                     const struct fb_format *format)
 {
-    if (dtype == FB_DTYPE_FP32) {
-        fb_cpu_add_relu_fp32(a, b, c, n);
+    if (format->dtype == FB_DTYPE_FP32) {
+        if (is_streaming(format))
+            add_relu_streaming(a, b, c, n);
+        else
+            fb_cpu_add_relu_fp32(a, b, c, n);
         return;
     }
     /* relu(a + b) in fp32, rounded once: add then relu in one tiled pass is that function */
     struct fb_chain add_relu = {.n_ops = 2};
     add_relu.ops[0].op = FB_OPID_add;
     add_relu.ops[1].op = FB_OPID_relu;
-    fb_cpu_chain(&add_relu, dtype, a, b, c, n);
+    fb_cpu_chain(&add_relu, a, b, c, n, format);
 }
 
 /* ---- passes as work-shared loops, for several passes in one parallel region ------------ */
@@ -270,7 +320,8 @@ void fb_cpu_add_relu(enum fb_dtype dtype, const void *a, const void *b, void *c,
  * p). The `omp for` is orphaned: called inside a parallel region it splits [0, n) over that
  * region's team (the same static split as the fb_cpu_<name>_fp32 passes) and ends with the
  * loop's implicit barrier; called outside one it runs the whole loop on the calling thread.
- * fp16 and bf16 passes are the work-shared tiles of a one-op chain (chain_tiles). */
+ * fp16 and bf16 passes, and passes with streaming stores, are the work-shared tiles of a
+ * one-op chain (chain_tiles), each thread fencing its streamed stores before the barrier. */
 #define FB_CPU_SHARED_PASS(name, arity, n_params, param_names, ulp)                            \
     FB_CPU_KEEP_LOOP static void fb_cpu_shared_##name(const float *restrict a,                 \
                                                       const float *restrict b,                 \
@@ -293,13 +344,13 @@ FB_OP_TABLE(FB_CPU_SHARED_PASS)
 /* Pass `pass` as a work-shared loop of the enclosing region's team (every thread of the team
  * must call it, in the same order). */
 static void shared_pass(const struct fb_cpu_pass *pass, enum fb_dtype dtype, bool f16c,
-                        int64_t n)
+                        bool streaming, int64_t n)
 {
     if ((unsigned)pass->op.op >= FB_OPID_COUNT)
-        return;
-    if (dtype != FB_DTYPE_FP32) {
+        return; /* an unknown op writes nothing (on every thread alike: no barrier to miss) */
+    if (dtype != FB_DTYPE_FP32 || streaming) {
         const struct fb_chain one = {.n_ops = 1, .ops = {pass->op}};
-        chain_tiles(&one, dtype, f16c, pass->a,
+        chain_tiles(&one, dtype, f16c, streaming, pass->a,
                     fb_op_infos[pass->op.op].arity == 2 ? pass->b : NULL, pass->c, n);
         return;
     }
@@ -315,8 +366,8 @@ static void shared_pass(const struct fb_cpu_pass *pass, enum fb_dtype dtype, boo
     }
 }
 
-void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count,
-                                 enum fb_dtype dtype, int64_t n)
+void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
+                                 const struct fb_format *format)
 {
     /* One fork and one join for all the passes. Between two passes the barrier at the end of
      * each `omp for` (which also flushes memory) makes every element of pass k visible to
@@ -326,8 +377,8 @@ void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count,
      * kernels in one launch (the GPU graph's second kernel waits for the first to finish), so
      * the region saves the fork and join and nothing more, and because it keeps any pass
      * that does not split alike correct. */
-    const bool f16c = fb_cpu_has_f16c();
+    const bool f16c = fb_cpu_has_f16c(), streaming = is_streaming(format);
 #pragma omp parallel
     for (int k = 0; k < count; k++)
-        shared_pass(&passes[k], dtype, f16c, n);
+        shared_pass(&passes[k], format->dtype, f16c, streaming, n);
 }

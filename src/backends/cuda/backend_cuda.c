@@ -202,15 +202,32 @@ static int cuda_fill_bytes(void *state, void *ptr, int byte, size_t bytes, struc
     return FB_OK;
 }
 
-/* Formats this backend runs so far: fp32 with normal stores. */
+/* Formats this backend runs: fp32, fp16, bf16 with normal stores. `stores = streaming` is refused: what
+ * it stands for on a CPU, writing a line without reading it first, is what a GPU's stores
+ * already do for whole sectors: the L2 tracks 32-byte sectors with byte masks, so our
+ * coalesced 16-byte stores fill whole sectors that are not fetched from DRAM first, and the
+ * model bytes (2N, 3N, 5N) are already what DRAM sees. The evidence, not checked here where
+ * no GPU runs: the published H200 write-only bandwidth, 3.90 TB/s of written bytes
+ * (gpu-stream, in CUDA13-NOTES), is more than the 2.4 TB/s that half the 4.8 TB/s peak would
+ * allow if every written line were read first; a GPU run's CUPTI dram__bytes_read of the
+ * copy kernel (N * 4 bytes, not 2N * 4) would show it directly. What CUDA calls streaming,
+ * st.global.cs (__stcs), is only a cache hint, evict-first in L1 and L2 ("likely accessed
+ * once", PTX ISA cache operators); it moves the same bytes. Measuring that hint would be a
+ * different question, so it is refused rather than labelled "streaming". */
 static int cuda_check_format(void *state, const struct fb_format *format, struct fb_error *err)
 {
     (void)state;
     if ((unsigned)format->dtype >= FB_DTYPE_COUNT) /* fp32, fp16, bf16: kernels/kernels.h */
         return fb_fail(err, FB_ERR_USAGE, "cuda backend: unknown dtype %d", (int)format->dtype);
+    if (format->stores == FB_STORES_STREAMING)
+        return fb_fail(err, FB_ERR_USAGE,
+                       "cuda backend: stores = streaming is not supported: a GPU store "
+                       "never reads its line first (no write-allocate to avoid), and "
+                       "st.global.cs is only an evict-first cache hint; use stores = normal "
+                       "(streaming is a CPU experiment)");
     if (format->stores != FB_STORES_NORMAL)
-        return fb_fail(err, FB_ERR_USAGE, "cuda backend: stores = %s is not implemented (normal "
-                       "is)", fb_store_kind_name(format->stores));
+        return fb_fail(err, FB_ERR_USAGE, "cuda backend: stores = %s is not implemented",
+                       fb_store_kind_name(format->stores));
     return FB_OK;
 }
 
