@@ -3,7 +3,8 @@
  * go through arithmetic), nothing before or after, at every 4-byte offset of dst within a
  * 64-byte line (the streaming head of 0..3 floats) and every length around the 16-byte
  * store (0..67: empty, head only, head and tail, several aligned stores), with normal and
- * with streaming stores; and the build says honestly whether it streams. */
+ * with streaming stores; fb_cpu_store_tile16 likewise for 16-bit elements (fp16, bf16) at
+ * every 2-byte offset; and the build says honestly whether it streams. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +78,46 @@ static void test_streaming_stores_write_exactly_the_tile(void **state)
     check_store(true);
 }
 
+/* The 16-bit store (fp16, bf16 tiles): every 2-byte offset of dst in a 64-byte line (the
+ * streaming head of 0..7 elements) and every length around the 8-element store, exact bits,
+ * nothing outside, normal and streaming. */
+static void check_store16(bool streaming)
+{
+    enum { GUARD16 = 64, MAX16 = 67, TOTAL16 = 2 * GUARD16 + 32 + MAX16 };
+    uint16_t *buf = aligned_alloc(64, 320 * sizeof(uint16_t)); /* 640 bytes: a multiple of 64 */
+    uint16_t tile[MAX16 + 1], src[MAX16 + 2];
+    assert_non_null(buf);
+    _Static_assert(TOTAL16 <= 320, "the test buffer holds guards and tile");
+    for (int off = 0; off < 32; off++) {
+        for (int len = 0; len <= MAX16; len++) {
+            for (size_t i = 0; i < TOTAL16; i++)
+                buf[i] = 0xffffu;
+            for (int i = 0; i < len; i++)
+                tile[i] = (uint16_t)(next_bits() | 1); /* never the poison: odd */
+            memcpy(src + 1, tile, (size_t)len * sizeof(uint16_t)); /* a misaligned tile */
+            fb_cpu_store_tile16(buf + GUARD16 + off, src + 1, len, streaming);
+            fb_cpu_store_fence(streaming);
+            for (size_t i = 0; i < TOTAL16; i++) {
+                const int64_t at = (int64_t)i - GUARD16 - off;
+                const uint16_t want = at >= 0 && at < len ? tile[at] : 0xffffu;
+                if (buf[i] != want)
+                    fail_msg("%s 16-bit stores, dst offset %d elements, len %d: element %lld is "
+                             "0x%04x, expected 0x%04x",
+                             streaming ? "streaming" : "normal", off, len, (long long)at,
+                             buf[i], want);
+            }
+        }
+    }
+    free(buf);
+}
+
+static void test_16_bit_stores_write_exactly_the_tile(void **state)
+{
+    (void)state;
+    check_store16(false);
+    check_store16(true);
+}
+
 /* On x86 the build has movntps and must say so; elsewhere (or built as elsewhere, with
  * FB_CPU_NO_STREAMING_STORES: the test cpu_store_fallback) it must say it falls back. */
 static void test_availability_is_stated(void **state)
@@ -101,6 +142,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_normal_stores_write_exactly_the_tile),
         cmocka_unit_test(test_streaming_stores_write_exactly_the_tile),
+        cmocka_unit_test(test_16_bit_stores_write_exactly_the_tile),
         cmocka_unit_test(test_availability_is_stated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
