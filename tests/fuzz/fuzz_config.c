@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 40
 
-/* Sizes sorted ascending, unique, within [1, 1e12]; reps and times ordered; the store
- * kinds a non-empty list of distinct valid kinds. */
+/* Sizes sorted ascending, unique, within [1, 1e12]; reps and times ordered; the dtypes and
+ * the store kinds non-empty lists of distinct valid ones. */
 static void check_invariants(const struct fb_config *cfg)
 {
     if (cfg->n_sizes == 0 || cfg->n_sizes > FB_MAX_SIZES)
@@ -39,6 +39,15 @@ static void check_invariants(const struct fb_config *cfg)
         abort();
     if (!(cfg->target_noise >= 0.0 && cfg->target_noise <= 1.0))
         abort();
+    if (cfg->n_dtypes == 0 || cfg->n_dtypes > FB_DTYPE_COUNT)
+        abort();
+    for (size_t i = 0; i < cfg->n_dtypes; i++) {
+        if ((unsigned)cfg->dtypes[i] >= FB_DTYPE_COUNT)
+            abort();
+        for (size_t j = 0; j < i; j++)
+            if (cfg->dtypes[j] == cfg->dtypes[i])
+                abort();
+    }
     if (cfg->n_stores == 0 || cfg->n_stores > FB_STORES_COUNT)
         abort();
     for (size_t i = 0; i < cfg->n_stores; i++) {
