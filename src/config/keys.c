@@ -170,8 +170,8 @@ static int set_variants(struct fb_config *cfg, const char *value, char *msg, siz
 
 /* A comma list of names from `names` (spaces around commas allowed), each at most once, in
  * the order given, into out[0..*count-1] as indexes of `names`. For the format axes: dtype
- * and stores. The names the build supports so far are `allowed` of them (the first ones). */
-static int parse_choice_list(const char *value, const char *const *names, size_t allowed,
+ * and stores (whether a backend runs a format is its own check_format's business). */
+static int parse_choice_list(const char *value, const char *const *names, size_t count_names,
                              int *out, size_t *count, char *msg, size_t n)
 {
     char item[64];
@@ -196,14 +196,14 @@ static int parse_choice_list(const char *value, const char *const *names, size_t
         memcpy(item, p, len);
         item[len] = '\0';
         int i = 0;
-        if (parse_choice(item, names, allowed, &i, msg, n) != 0)
+        if (parse_choice(item, names, count_names, &i, msg, n) != 0)
             return -1;
         for (size_t j = 0; j < k; j++)
             if (out[j] == i) {
                 snprintf(msg, n, "\"%s\" is listed twice", item);
                 return -1;
             }
-        out[k++] = i; /* k < allowed: a longer list repeats a name, refused above */
+        out[k++] = i; /* k < count_names: a longer list repeats a name, refused above */
         if (!end)
             break;
         p = end + 1;
@@ -212,9 +212,7 @@ static int parse_choice_list(const char *value, const char *const *names, size_t
     return 0;
 }
 
-/* The names as fb_dtype_name spells them, in enum order; the first FB_DTYPES_ACCEPTED are
- * what this build runs. */
-#define FB_DTYPES_ACCEPTED 3
+/* [sweep] dtype: a list of the names fb_dtype_name spells. */
 static int set_dtype(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     const char *names[FB_DTYPE_COUNT];
@@ -222,7 +220,7 @@ static int set_dtype(struct fb_config *cfg, const char *value, char *msg, size_t
     size_t count = 0;
     for (int i = 0; i < FB_DTYPE_COUNT; i++)
         names[i] = fb_dtype_name((enum fb_dtype)i);
-    if (parse_choice_list(value, names, FB_DTYPES_ACCEPTED, idx, &count, msg, n) != 0)
+    if (parse_choice_list(value, names, FB_DTYPE_COUNT, idx, &count, msg, n) != 0)
         return -1;
     for (size_t i = 0; i < count; i++)
         cfg->dtypes[i] = (enum fb_dtype)idx[i];
@@ -290,8 +288,7 @@ static int set_target_noise(struct fb_config *cfg, const char *value, char *msg,
     return cfg_parse_real(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
 }
 
-/* [measure] stores: a list, like dtype. */
-#define FB_STORES_ACCEPTED 2 /* normal, streaming: the backends say which they run */
+/* [measure] stores: a list, like dtype (normal, streaming: the backends say which they run). */
 static int set_stores(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
     const char *names[FB_STORES_COUNT];
@@ -299,7 +296,7 @@ static int set_stores(struct fb_config *cfg, const char *value, char *msg, size_
     size_t count = 0;
     for (int i = 0; i < FB_STORES_COUNT; i++)
         names[i] = fb_store_kind_name((enum fb_store_kind)i);
-    if (parse_choice_list(value, names, FB_STORES_ACCEPTED, idx, &count, msg, n) != 0)
+    if (parse_choice_list(value, names, FB_STORES_COUNT, idx, &count, msg, n) != 0)
         return -1;
     for (size_t i = 0; i < count; i++)
         cfg->stores[i] = (enum fb_store_kind)idx[i];

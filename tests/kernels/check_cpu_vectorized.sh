@@ -17,7 +17,7 @@
 # tile loops and the conversions, whose integer and float operations and selects
 # (kernels/dtype_convert.h) vectorise with SSE2; fp16's F16C path is written with intrinsics.
 # With streaming stores a single op runs as a one-op chain, and a work-shared pass through
-# the chain's tile loop, so they add no loop; the store layer's movntps / movntdq loops are
+# the chain's tile loop, so they add no loop; the store layer's movntdq loop is
 # written with intrinsics, in cpu_store.c.
 # The transcendental ops (ULP_BOUND > 0) are left out of both: their loops
 # call expf, and gcc vectorises a libm call only through glibc's vector math library

@@ -118,7 +118,7 @@ static void test_16_bit_stores_write_exactly_the_tile(void **state)
     check_store16(true);
 }
 
-/* On x86 the build has movntps and must say so; elsewhere (or built as elsewhere, with
+/* On x86 the build has movntdq and must say so; elsewhere (or built as elsewhere, with
  * FB_CPU_NO_STREAMING_STORES: the test cpu_store_fallback) it must say it falls back. */
 static void test_availability_is_stated(void **state)
 {
@@ -130,7 +130,7 @@ static void test_availability_is_stated(void **state)
     assert_non_null(strstr(what, "normal"));
 #elif defined(__x86_64__)
     assert_true(fb_cpu_streaming_stores_available());
-    assert_non_null(strstr(what, "movntps"));
+    assert_non_null(strstr(what, "movntdq"));
 #else
     if (!fb_cpu_streaming_stores_available())
         assert_non_null(strstr(what, "normal"));

@@ -5,14 +5,14 @@
  * Normal stores on x86 write-allocate: before a store the core reads the line it writes
  * (a "read for ownership"), so a pass that writes N floats also reads 4N bytes it never
  * uses: copy moves 2 + 1 = 3 arrays, not 2; fused add_relu 4, not 3; eager add -> relu
- * 7, not 5. Non-temporal ("streaming") stores (movntps) gather a whole line in a
+ * 7, not 5. Non-temporal ("streaming") stores (movntdq) gather a whole line in a
  * write-combining buffer and send it to memory without reading it and without keeping it
  * in the caches: the bytes moved are the model's again (2, 3, 5). The price: the written
  * data is not in the cache afterwards (a next pass that reads it comes from memory), and
  * the stores are weakly ordered, so a pass ends with a store fence (sfence) on every
  * thread before the join, after which its output is visible to every thread as usual.
  *
- * Where the compiler targets no x86 (no movntps), streaming falls back to normal stores:
+ * Where the compiler targets no x86 (no movntdq), streaming falls back to normal stores:
  * fb_cpu_streaming_stores_available() says so, and the backend reports it in the results
  * metadata (never silently). */
 #ifndef FB_BACKENDS_CPU_CPU_STORE_H
@@ -30,7 +30,7 @@ bool fb_cpu_streaming_stores_available(void);
 const char *fb_cpu_streaming_stores_description(void);
 
 /* Writes tile[0..len) to dst[0..len). Normal: plain stores. Streaming: non-temporal 16-byte
- * stores (movntps) for the part of dst that is 16-byte aligned, plain stores for the
+ * stores (movntdq) for the part of dst that is 16-byte aligned, plain stores for the
  * unaligned head (before dst's first 16-byte boundary) and tail (the last len % 4 floats
  * after it). tile and dst must not overlap; tile needs no alignment beyond a float's. len >= 0. A pass that streamed must call
  * fb_cpu_store_fence on each thread that stored before its threads join. */
