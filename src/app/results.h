@@ -58,6 +58,10 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
 const struct fb_record *fb_results_find(const struct fb_results *res,
                                         const struct fb_record *key);
 
+/* Sets metadata `key` to value (replacing an earlier value of key), written with the next
+ * row (fb_results_add) or fit. A key past FB_RESULTS_MAX_META is dropped. */
+void fb_results_set_meta(struct fb_results *res, const char *key, const char *value);
+
 /* Whether the store already holds an ok row for this point (every key field equal). */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,
                        const char *variant, const char *dtype, int64_t n, const char *cache,
