@@ -39,7 +39,7 @@ int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops
     if (note && note_size)
         snprintf(note, note_size, "cpu instead of cuda: this build has the CUDA backend, but "
                  "it cannot use a GPU here: %.500s", err->msg);
-    fprintf(stderr, "WARNING: backend auto: the CUDA backend cannot use a GPU here, so this "
-                    "run measures the CPU: %s\n", err->msg);
+    fprintf(stderr, "WARNING: backend auto: the CUDA backend cannot use a GPU here: %s; "
+                    "using cpu (this run measures the CPU)\n", err->msg);
     return fb_cpu_backend.init(state, &params, err);
 }

@@ -17,7 +17,7 @@
 #include "output/csv.h"
 #include "output/point_index.h"
 
-#define FB_RESULTS_MAX_META 40
+#define FB_RESULTS_MAX_META 48 /* 35 keys today, 6 of the fit, counters_refused */
 
 struct fb_results {
     /* The file --resume reads (fb_results_load): the unfinished partial_path when there is
