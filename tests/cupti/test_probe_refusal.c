@@ -64,14 +64,21 @@ static int traffic(const struct fb_probe *probe, const char *variant, int64_t *r
     return probe->traffic_pass(probe->self, &call, read, &written, &l2, &err);
 }
 
+/* A probe whose counters pass measures through fake_measure. */
+static struct fb_app_probe *open_probe(struct fb_probe *probe)
+{
+    struct fb_app_probe *p = NULL;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_app_probe_open_counters(&p, probe, &fake_ops, NULL, fake_measure, &err),
+                     FB_OK);
+    return p;
+}
+
 static void other_variants_keep_their_counters(void **state)
 {
     (void)state;
-    struct fb_app_probe *p = NULL;
     struct fb_probe probe;
-    struct fb_error err = {{0}};
-    assert_int_equal(fb_app_probe_open_counters(&p, &probe, &fake_ops, NULL, fake_measure, &err),
-                     FB_OK);
+    struct fb_app_probe *p = open_probe(&probe);
     measured = 0;
     int64_t read;
     assert_int_equal(traffic(&probe, "fused", &read), FB_OK);
@@ -94,11 +101,8 @@ static void other_variants_keep_their_counters(void **state)
 static void the_refusal_is_kept_with_its_reason_for_the_metadata(void **state)
 {
     (void)state;
-    struct fb_app_probe *p = NULL;
     struct fb_probe probe;
-    struct fb_error err = {{0}};
-    assert_int_equal(fb_app_probe_open_counters(&p, &probe, &fake_ops, NULL, fake_measure, &err),
-                     FB_OK);
+    struct fb_app_probe *p = open_probe(&probe);
     char text[1024];
     assert_false(fb_app_probe_refusals(p, text, sizeof text));
     assert_string_equal(text, "");

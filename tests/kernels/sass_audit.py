@@ -23,8 +23,9 @@ Usage:
     sass_audit.py --op-table OP_TABLE.h --archs 75,80,... --ptx 120 [--cuobjdump PATH]
                   [--nvcc PATH] BINARY                    audit; exit 1 on any problem,
                                                           77 (skip) without cuobjdump
-    sass_audit.py --self-test ... BINARY                  the audit must pass BINARY and
-                                                          reject each doctored copy of it
+    sass_audit.py --self-test ... BINARY                  the same, then the audit must
+                                                          reject each doctored copy of
+                                                          BINARY (one cuobjdump read)
 Python 3 standard library only.
 """
 
@@ -256,15 +257,15 @@ def main(argv):
     ptx_audit.build_expected(ptx_audit.OP_TABLE)
     archs = [int(a) for a in args.archs.split(",") if a]
     binary = sass.read_binary(tools, args.binary)
-    if args.self_test:
-        return self_test(binary, archs, args.ptx)
     problems, _ = audit(binary, archs, args.ptx, sys.stdout)
     for p in problems:
         print("MISMATCH: " + p)
     print("sass_audit: %s (%s: sm_%s, cuobjdump %s)" % ("FAILED" if problems else "ok",
                                                        args.binary, "/".join(map(str, archs)),
                                                        tools[0]))
-    return 1 if problems else 0
+    if problems:
+        return 1
+    return self_test(binary, archs, args.ptx) if args.self_test else 0
 
 
 if __name__ == "__main__":
