@@ -42,7 +42,7 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
     snprintf(origin, sizeof origin, "--profile %s", shown);
     const struct fb_backend_ops *ops = NULL;
     void *backend = NULL;
-    rc = fb_app_open_backend(cfg, &ops, &backend, &err);
+    rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return rc;
@@ -127,7 +127,7 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
     struct fb_error err = {{0}};
     const struct fb_backend_ops *ops;
     void *backend = NULL;
-    rc = fb_app_open_backend(cfg, &ops, &backend, &err);
+    rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return rc;

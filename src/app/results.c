@@ -36,6 +36,11 @@ __attribute__((format(printf, 3, 4))) static void add_meta(struct fb_results *re
     va_end(ap);
 }
 
+void fb_results_set_meta(struct fb_results *res, const char *key, const char *value)
+{
+    add_meta(res, key, "%s", value);
+}
+
 void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
                      const char *backend, const struct fb_device_info *dev, uint64_t seed,
                      const char *counters_status)
@@ -67,6 +72,14 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
         add_meta(res, "driver_version", "%s", dev->driver_version);
     if (dev->runtime_version[0])
         add_meta(res, "runtime_version", "%s", dev->runtime_version);
+    if (dev->backend_note[0])
+        add_meta(res, "backend_note", "%s", dev->backend_note);
+    if (dev->arch[0])
+        add_meta(res, "gpu_arch", "%s", dev->arch);
+    if (dev->gpu_code[0])
+        add_meta(res, "gpu_code", "%s", dev->gpu_code);
+    if (dev->launch_plan[0])
+        add_meta(res, "launch_plan", "%s", dev->launch_plan);
     add_meta(res, "compute_units", "%d", dev->compute_units);
     add_meta(res, "memory_bytes", "%" PRIu64, dev->memory_total_bytes);
     add_meta(res, "cache_name", "%s", dev->cache_name);

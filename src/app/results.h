@@ -17,7 +17,7 @@
 #include "output/csv.h"
 #include "output/point_index.h"
 
-#define FB_RESULTS_MAX_META 40
+#define FB_RESULTS_MAX_META 48 /* 35 keys today, 6 of the fit, counters_refused */
 
 struct fb_results {
     /* The file --resume reads (fb_results_load): the unfinished partial_path when there is
@@ -57,6 +57,10 @@ int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err
 /* The row for the point `key` (its key fields, output/point_index.h), or NULL. O(1). */
 const struct fb_record *fb_results_find(const struct fb_results *res,
                                         const struct fb_record *key);
+
+/* Sets metadata `key` to value (replacing an earlier value of key), written with the next
+ * row (fb_results_add) or fit. A key past FB_RESULTS_MAX_META is dropped. */
+void fb_results_set_meta(struct fb_results *res, const char *key, const char *value);
 
 /* Whether the store already holds an ok row for this point (every key field equal). */
 bool fb_results_has_ok(const struct fb_results *res, const char *backend, const char *device,

@@ -59,6 +59,7 @@ struct run_state {
     const struct fb_config *cfg;
     const char *backend;             /* the rows this run writes: for --resume's lookups */
     const struct fb_device_info *device;
+    const struct fb_app_probe *probe; /* for the variants whose counters were refused */
 };
 
 static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
@@ -119,6 +120,12 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_v
     fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
             backend_text);
     fprintf(out, "results: %s (%s cache)\n", csv, fb_cache_mode_name(cfg->cache));
+    if (dev->arch[0])
+        fprintf(out, "gpu: %s; this binary holds %s\n", dev->arch, dev->gpu_code);
+    if (dev->launch_plan[0])
+        fprintf(out, "launch plan: %s\n", dev->launch_plan);
+    if (dev->backend_note[0])
+        fprintf(out, "backend: %s\n", dev->backend_note);
 }
 
 int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg,
@@ -128,7 +135,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     *signal_number = 0;
     const struct fb_backend_ops *ops = NULL;
     void *backend = NULL;
-    int rc = fb_app_open_backend(cfg, &ops, &backend, &err);
+    char backend_note[sizeof ((struct fb_device_info *)0)->backend_note];
+    int rc = fb_app_open_backend(cfg, &ops, &backend, backend_note, sizeof backend_note, &err);
     if (rc != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return rc;
@@ -149,6 +157,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     rc = fb_variant_set_new(cfg, &set, &err);
     if (rc == FB_OK)
         rc = ops->describe(backend, &dev, &err);
+    if (rc == FB_OK)
+        snprintf(dev.backend_note, sizeof dev.backend_note, "%s", backend_note);
     if (rc == FB_OK && dev.contention_note[0] && !opt->dry_run)
         fprintf(stderr, "note: %s\n", dev.contention_note);
     if (rc == FB_OK && dev.streaming_falls_back && !opt->dry_run &&
@@ -189,6 +199,7 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     clock_gettime(CLOCK_REALTIME, &t);
     uint64_t seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
     fb_results_init(&state.results, target, cfg, ops->name, &dev, seed, counters_status);
+    state.probe = probe_state;
     if (!opt->resume && strcmp(state.results.path, state.results.partial_path) == 0)
         fprintf(stderr, "note: %s holds an unfinished earlier run; this run replaces it (to "
                         "continue it instead, use --resume)\n", state.results.partial_path);
@@ -257,6 +268,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     if (state.results.count > 0) {
         fb_summary_print(stdout, state.results.records, state.results.count);
         fb_summary_print_fit(stdout, &fit, dev.cache_name);
+        if (dev.backend_note[0])
+            printf("backend: %s\n", dev.backend_note);
         printf("results: %s\n", kept_in);
     }
     if (rc == FB_OK && !opt->no_plot && state.results.count > 0) {
@@ -306,6 +319,9 @@ static void cb_started(void *user, const struct fb_variant *v, int64_t n,
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err)
 {
     struct run_state *s = user;
+    char refused[1024];
+    if (fb_app_probe_refusals(s->probe, refused, sizeof refused))
+        fb_results_set_meta(&s->results, "counters_refused", refused);
     int rc = fb_results_add(&s->results, r, err);
     fb_progress_point_done(&s->progress, &s->results.records[s->results.count - 1]);
     return rc;

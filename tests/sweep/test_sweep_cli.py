@@ -241,6 +241,15 @@ class SweepCli(unittest.TestCase):
             self.skipTest("a GPU answers here: auto chose cuda")
         self.assertIn("using cpu", p.stderr)  # says why it fell back
         self.assertIn("not applicable", meta["counters"])
+        if "this build has no CUDA backend" not in p.stderr:
+            # a CUDA build that cannot use a GPU says so loudly, not in one stderr line only
+            self.assertIn("WARNING: backend auto: the CUDA backend cannot use a GPU here",
+                          p.stderr)
+            self.assertIn("cpu instead of cuda: this build has the CUDA backend, but it cannot "
+                          "use a GPU here: no CUDA device answers", meta["backend_note"])
+            self.assertIn("\nbackend: cpu instead of cuda", p.stdout)  # the summary
+        else:
+            self.assertNotIn("backend_note", meta)
         for row in rows:
             for column in ("kernel_time_s", "launch_overhead_s", "dram_read_bytes",
                            "dram_write_bytes", "l2_bytes", "dram_bytes_per_element"):
