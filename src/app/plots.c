@@ -315,13 +315,20 @@ static int draw_all(struct render *r, const struct fb_chart_derived *d, const ch
     int result = RENDER_OK;
     char shown_csv[512];
     shown(shown_csv, sizeof shown_csv, first);
+    /* One line for the charts left out, with the reason of each. */
+    bool any = false;
+    for (size_t i = 0; i < fb_chart_count; i++) {
+        const char *why = fb_charts[i].skip(d);
+        if (why)
+            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", fb_charts[i].name, why);
+        any |= why != NULL;
+    }
+    if (any)
+        fprintf(stderr, " in %s\n", shown_csv);
     for (size_t i = 0; i < fb_chart_count; i++) {
         const struct fb_chart *c = &fb_charts[i];
-        const char *why = c->skip(d);
-        if (why) {
-            fprintf(stderr, "charts: skipping %s: %s in %s\n", c->name, why, shown_csv);
+        if (c->skip(d))
             continue;
-        }
         fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
         for (size_t f = 0; f < fb_chart_format_count; f++) {
             int rc = draw(r, c, &fb_chart_formats[f]);

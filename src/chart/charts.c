@@ -23,7 +23,7 @@ static const char *no_dram(const struct fb_chart_derived *d)
     for (size_t i = 0; i < d->n_series; i++)
         if (d->series[i].has_dram)
             return NULL;
-    return "no measured DRAM bytes (no dram_bytes_per_element values)";
+    return "no measured DRAM bytes: no dram_bytes_per_element values";
 }
 
 static const char *no_launches(const struct fb_chart_derived *d)

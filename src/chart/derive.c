@@ -302,6 +302,10 @@ static void short_pair(const char *eager, const char *pair, char *out, size_t si
                 best = (size_t)(first - pair);
         }
     }
+    /* Only a one-word head reads unambiguously ("fused"); "torch_compile" could be any of
+     * the peer's compiled variants: those stay whole. */
+    if (memchr(pair, '_', best))
+        best = strlen(pair);
     snprintf(out, size, "%.*s", (int)best, pair);
 }
 

@@ -116,7 +116,7 @@ check "CPU run draws (rc $rc)" [ $rc -eq 0 ]
 check "CPU charts are whole" charts_valid "$work/cpu" sample-cpu time speedup bandwidth \
     copy_fraction launches summary
 check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
-check "the skipped bytes chart is explained" grep -q 'skipping bytes' "$work/err"
+check "the charts left out are explained" grep -q 'left out: bytes (no measured DRAM' "$work/err"
 check "regimes are labelled" grep -q 'memory-bound' "$work/cpu/sample-cpu-summary.svg"
 check "the CPU time chart draws the model with B and with B_c" \
     grep -q 'fitted, in the L3' "$work/cpu/sample-cpu-time.svg"
