@@ -261,6 +261,14 @@ for k in 1 2 3; do
     check "dtypes payload $k: its dtypes chart is whole" charts_valid "$work/inj/dt$k" dt$k dtypes
     rm -f "$FB_CANARY"
 done
+# --derive of every payload: valid UTF-8 JSON (python's strict decoder), its names escaped
+json_ok() { timeout 300 "$FB" --derive "$1" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+assert d["rows"] and d["pairs"], "no rows or pairs"'; }
+for k in $(seq 1 $n_inj); do
+    check "--derive of payload $k is valid UTF-8 JSON" json_ok "$work/inj/p$k.csv"
+done
 check "the payload is drawn as typed, its quotes as ''" \
     grep -q "system(''touch" "$work/inj/out1/p1-speedup.svg"
 check "enhanced-text characters are drawn as typed" \
