@@ -147,19 +147,26 @@ def bytes_model(variant, n):
     return variant.elements * SIZEOF_FP32 * n
 
 
-def derive(fusebench, csvs):
-    """`fusebench --derive CSV...` (src/chart/derive_json.h): the numbers fusebench derives
-    from results files (speedups, sizes, ...), as a dict. UsageError with its message when it
-    refuses them."""
-    cmd = [fusebench, "--derive"] + list(csvs)
+def fusebench_json(cmd, timeout):
+    """The JSON fusebench prints for cmd (argv); UsageError with fusebench's own message when
+    it refuses (exit 2) or cannot be run."""
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.SubprocessError) as e:
         raise UsageError("%s: %s" % (" ".join(cmd), e))
     if out.returncode != 0:
         raise UsageError("%s (exit %d): %s" % (" ".join(cmd), out.returncode,
                                                out.stderr.strip()))
-    return json.loads(out.stdout)
+    try:
+        return json.loads(out.stdout)
+    except ValueError as e:
+        raise UsageError("%s: not JSON: %s" % (" ".join(cmd), e))
+
+
+def derive(fusebench, csvs):
+    """`fusebench --derive CSV...` (src/chart/derive_json.h): the numbers fusebench derives
+    from results files (speedups, sizes, ...), as a dict."""
+    return fusebench_json([fusebench, "--derive"] + list(csvs), 120)
 
 
 def fill_speedups(fusebench, path, rows):
@@ -249,18 +256,8 @@ def read_plan(fusebench, config, sizes=None):
     if not os.access(fusebench, os.X_OK):
         raise UsageError("%s: no fusebench binary there (build it: scripts/ensure-build build; "
                          "or give --fusebench PATH)" % fusebench)
-    cmd = [fusebench, config, "--print-plan"] + (["--sizes", sizes] if sizes else [])
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError) as e:
-        raise UsageError("%s: %s" % (" ".join(cmd), e))
-    if out.returncode != 0:
-        raise UsageError("%s (exit %d): %s" % (" ".join(cmd), out.returncode,
-                                               out.stderr.strip()))
-    try:
-        return json.loads(out.stdout)
-    except ValueError as e:
-        raise UsageError("%s: not JSON: %s" % (" ".join(cmd), e))
+    return fusebench_json([fusebench, config, "--print-plan"] +
+                          (["--sizes", sizes] if sizes else []), 60)
 
 
 def check_columns(columns):

@@ -180,24 +180,61 @@ static int check_gnuplot(struct render *r)
 
 /* --- staging -------------------------------------------------------------------------- */
 
+/* Removes the files of the directory dirfd (a stage holds no subdirectory). */
+static void empty_dir(int dirfd)
+{
+    int fd = dup(dirfd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, ".."))
+            unlinkat(dirfd, e->d_name, 0);
+    closedir(dir);
+}
+
 static void remove_stage(struct render *r)
 {
     if (r->stage_fd < 0)
         return;
-    int fd = dup(r->stage_fd);
-    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-    if (dir) {
-        struct dirent *e;
-        while ((e = readdir(dir)))
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, ".."))
-                unlinkat(r->stage_fd, e->d_name, 0);
-        closedir(dir);
-    } else if (fd >= 0) {
-        close(fd);
-    }
+    empty_dir(r->stage_fd);
     close(r->stage_fd);
     r->stage_fd = -1;
     unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
+}
+
+/* Staging directories left by a fusebench that was killed with SIGKILL (the one exit it
+ * cannot clean up after): ".fb-charts.PID.N" whose PID no longer runs. One of a live
+ * process, or of a PID now reused, is left alone. */
+static void remove_stale_stages(int out_fd)
+{
+    int fd = dup(out_fd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        long pid;
+        int attempt;
+        char end;
+        if (sscanf(e->d_name, ".fb-charts.%ld.%d%c", &pid, &attempt, &end) != 2 || pid <= 0 ||
+            kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        int stage = openat(out_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (stage < 0)
+            continue;
+        empty_dir(stage);
+        close(stage);
+        unlinkat(out_fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(dir);
 }
 
 /* The output directory (made when missing) and a staging directory in it, on the same file
@@ -223,6 +260,7 @@ static int open_dirs(struct render *r)
                 strerror(errno));
         return RENDER_USAGE;
     }
+    remove_stale_stages(r->out_fd);
     for (int attempt = 0; attempt < 100; attempt++) {
         snprintf(r->stage_name, sizeof r->stage_name, ".fb-charts.%ld.%d", (long)getpid(),
                  attempt);

@@ -7,7 +7,8 @@
  * its format (chart/chart_file.h: PNG chunks and IEND, well-formed UTF-8 SVG) and renamed
  * over the chart it replaces: a reader sees the old chart or the new one, never a torn one.
  * The staging directory is removed on every exit this process can catch (success, failure,
- * SIGINT, SIGTERM, SIGHUP).
+ * SIGINT, SIGTERM, SIGHUP); one left by a fusebench killed with SIGKILL is removed by the
+ * next drawing into the same directory.
  * Children: gnuplot runs in its own process group, in the staging directory, with
  * PR_SET_PDEATHSIG (SIGKILL), so it never outlives fusebench, even a fusebench killed with
  * SIGKILL; a signal to fusebench kills it at once; a gnuplot that runs past the hang guard

@@ -16,17 +16,24 @@ struct entry {
     size_t position;
 };
 
-static int compare_group(const struct fb_record *a, const struct fb_record *b)
+/* The group less the backend (a peer's rows against another run's), then the group. */
+static int compare_group_any_backend(const struct fb_record *a, const struct fb_record *b)
 {
     int c;
     if (a->n != b->n)
         return a->n < b->n ? -1 : 1;
-    if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) ||
+    if ((c = strcmp(a->device, b->device)) ||
         (c = strcmp(fb_dtype_canonical(a->dtype), fb_dtype_canonical(b->dtype))) ||
         (c = strcmp(a->cache, b->cache)) ||
         (c = strcmp(fb_stores_canonical(a->stores), fb_stores_canonical(b->stores))))
         return c;
     return 0;
+}
+
+static int compare_group(const struct fb_record *a, const struct fb_record *b)
+{
+    int c = compare_group_any_backend(a, b);
+    return c ? c : strcmp(a->backend, b->backend);
 }
 
 static int compare_entries(const void *pa, const void *pb)
@@ -136,20 +143,6 @@ bool fb_pairing_derive_all(struct fb_record *records, size_t count)
 bool fb_pairing_derive_missing(struct fb_record *records, size_t count)
 {
     return derive(records, count, NULL, true);
-}
-
-/* compare_group less the backend: a peer's rows against another run's. */
-static int compare_group_any_backend(const struct fb_record *a, const struct fb_record *b)
-{
-    int c;
-    if (a->n != b->n)
-        return a->n < b->n ? -1 : 1;
-    if ((c = strcmp(a->device, b->device)) ||
-        (c = strcmp(fb_dtype_canonical(a->dtype), fb_dtype_canonical(b->dtype))) ||
-        (c = strcmp(a->cache, b->cache)) ||
-        (c = strcmp(fb_stores_canonical(a->stores), fb_stores_canonical(b->stores))))
-        return c;
-    return 0;
 }
 
 static int compare_ceilings(const void *pa, const void *pb)

@@ -354,7 +354,11 @@ for sig in TERM INT KILL; do
         kill $fb 2>/dev/null
     fi
 done
-rm -rf "$work/sig" # a SIGKILL leaves its staging directory: nothing can catch it
+# A SIGKILL leaves its staging directory (nothing can catch it): the next drawing into the
+# same directory removes it.
+check "SIGKILL: its staging directory is left" [ -n "$(find "$work/sig" -name '.fb-charts.*')" ]
+plot "$work/sig" "$data/sample-cpu.csv"
+check "the next drawing removes a dead run's staging directory" no_stage_in "$work/sig"
 
 # --- bounded: a file over the row limit is refused, not drawn --------------------------------
 python3 - "$data/sample-cpu.csv" "$work/huge.csv" <<'EOF'
