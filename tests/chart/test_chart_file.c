@@ -170,7 +170,9 @@ static void test_svg_text_that_is_not_xml_fails(void **state)
 static void test_the_check_reads_the_file_and_bounds_its_size(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/fb-test-chart-file.XXXXXX";
+    char dir[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/fb-test-chart-file.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     assert_non_null(mkdtemp(dir));
     int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
     assert_true(dirfd >= 0);
