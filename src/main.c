@@ -65,8 +65,15 @@ int main(int argc, char **argv)
         printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
         return 0;
     }
-    if (cli.n_plot_files > 0)
-        return exit_code_for(fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir));
+    if (cli.derive)
+        return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
+    if (cli.n_plot_files > 0) {
+        int signal_number = 0;
+        int rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, &signal_number);
+        if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
+            return 128 + signal_number;
+        return exit_code_for(rc);
+    }
     struct fb_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return EXIT_MEASURE_FAILED;

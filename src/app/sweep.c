@@ -278,7 +278,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
         if (plot_rc != 0)
             fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
-                            "./sweep --plot %s --plot-dir %s\n", target, target, cfg->plot_dir);
+                            "./sweep --plot %s%s%s\n", target, target,
+                    cfg->plot_dir[0] ? " --plot-dir " : "", cfg->plot_dir);
     }
     if (rc == FB_OK && failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", failed,

@@ -11,6 +11,7 @@ void fb_cli_usage(FILE *out, const char *prog)
     fprintf(out,
 "usage: %s CONFIG.ini [options]          measure, write the CSV, draw the charts\n"
 "       %s --plot RESULTS.csv [MORE.csv ...] [--plot-dir DIR]   redraw charts only\n"
+"       %s --derive RESULTS.csv [MORE.csv ...]    the charts' numbers as JSON\n"
 "\n"
 "Measures what kernel fusion saves: c = relu(a + b) as two kernels (eager) and as one\n"
 "(fused), with a copy kernel as the bandwidth ceiling, at every size of the config.\n"
@@ -39,8 +40,14 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            elements (same syntax, limits and memory check as --sizes)\n"
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
+"                            (the first is charted, the others overlaid: the PyTorch\n"
+"                            peer's); charts are named <stem>-<chart>.png|svg, <stem> the\n"
+"                            first CSV's name less .csv, -vs-<stem> per overlay\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
-"                            a sweep; the first CSV's own directory for --plot)\n"
+"                            a sweep, else beside the results CSV)\n"
+"  --derive CSV [CSV ...]    print what the charts and summaries show (pairs, speedups,\n"
+"                            copy fractions, model lines, fit, regimes) as JSON on stdout;\n"
+"                            draws and writes nothing\n"
 "  --quiet                   no progress on stderr\n"
 "  -h, --help                this text;  --version  the version\n"
 "\n"
@@ -54,7 +61,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "\n"
 "Exit status: 0 success, 1 a measurement or verification failed, 2 usage or config\n"
 "error, 130 interrupted by SIGINT, 143 by SIGTERM.\n",
-            prog, prog);
+            prog, prog, prog);
 }
 
 static int add_override(struct fb_cli *cli, const char *key, const char *value, FILE *err_out)
@@ -71,7 +78,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
-       OPT_VERSION, OPT_PRINT_PLAN };
+       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -90,6 +97,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
+        {"derive", no_argument, NULL, OPT_DERIVE},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -132,6 +140,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             break;
         case OPT_NO_PLOT: cli->no_plot = true; break;
         case OPT_PLOT: plot_mode = true; break;
+        case OPT_DERIVE: plot_mode = cli->derive = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
         case OPT_QUIET: cli->quiet = true; break;
         case 'h': cli->help = true; return 0;
@@ -151,7 +160,8 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     for (int i = optind; i < argc; i++) {
         if (plot_mode) {
             if (cli->n_plot_files >= FB_CLI_MAX_PLOT_FILES) {
-                fprintf(err_out, "--plot: at most %d files\n", FB_CLI_MAX_PLOT_FILES);
+                fprintf(err_out, "%s: at most %d files\n", cli->derive ? "--derive" : "--plot",
+                        FB_CLI_MAX_PLOT_FILES);
                 return 2;
             }
             cli->plot_files[cli->n_plot_files++] = argv[i];
@@ -164,7 +174,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         }
     }
     if (plot_mode && cli->n_plot_files == 0) {
-        fprintf(err_out, "--plot: give at least one results CSV\n");
+        fprintf(err_out, "%s: give at least one results CSV\n", cli->derive ? "--derive" : "--plot");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

@@ -52,8 +52,8 @@ void fb_config_defaults(struct fb_config *cfg)
     cfg->cache = FB_CACHE_WARM;
     cfg->cupti_activity = true;
     cfg->cupti_counters = true;
-    snprintf(cfg->csv_path, sizeof cfg->csv_path, "results/{backend}-{device}.csv");
-    snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "plots");
+    snprintf(cfg->csv_path, sizeof cfg->csv_path, "out/{backend}-{device}/default.csv");
+    cfg->plot_dir[0] = '\0'; /* beside the results CSV */
     /* The default text always expands (checked by the tests), so the result is ignored. */
     char msg[CFG_MSG_MAX];
     (void)cfg_expand_sizes(cfg, msg, sizeof msg);

@@ -103,7 +103,7 @@ struct fb_config {
 
     /* [output] */
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
-    char plot_dir[FB_PATH_MAX];
+    char plot_dir[FB_PATH_MAX]; /* "" (the default): beside the results CSV */
 
     /* The line each key was set on (0: default or a command-line override), for messages
      * about values that are only found wrong later, such as sizes that do not fit in the

@@ -50,8 +50,8 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.cache, FB_CACHE_WARM);
     assert_true(cfg.cupti_activity);
     assert_true(cfg.cupti_counters);
-    assert_string_equal(cfg.csv_path, "results/{backend}-{device}.csv");
-    assert_string_equal(cfg.plot_dir, "plots");
+    assert_string_equal(cfg.csv_path, "out/{backend}-{device}/default.csv");
+    assert_string_equal(cfg.plot_dir, ""); /* beside the results CSV */
     assert_string_equal(cfg.label, "");
 }
 
