@@ -1,8 +1,21 @@
-/* Quoting untrusted text (config values, CSV cells, file names) in messages for a terminal. */
+/* Untrusted text (config values, CSV cells, file names): quoting it in messages for a
+ * terminal, and telling valid UTF-8 from bytes that are not (the JSON writer's escapes). */
 #ifndef FB_COMMON_TEXT_H
 #define FB_COMMON_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* The length in bytes (1-4) of the valid UTF-8 character that text starts with, or 0 when it
+ * starts none: a NUL, a stray continuation byte, a truncated sequence, an overlong form
+ * ("\xC0\xAF"), a UTF-16 surrogate (CESU-8's "\xED\xA0\x80") or a code point above
+ * U+10FFFF (RFC 3629). ASCII bytes (control bytes included) are 1. Reads at most 4 bytes, and
+ * none past a NUL. */
+size_t fb_text_utf8_char(const char *text);
+
+/* Whether text starts with a C1 control character (U+0080-U+009F, "\xC2\x80".."\xC2\x9F"):
+ * valid UTF-8 that some terminals take as the start of an escape sequence. */
+bool fb_text_is_c1(const char *text);
 
 /* Copies `in` to out (size bytes, always NUL-terminated when size > 0), writing every byte a
  * terminal could act on as a visible escape: tab, line feed and carriage return as "\t", "\n",
