@@ -14,10 +14,12 @@
 
 #include "app/backend_open.h"
 #include "app/memory_check.h"
+#include "app/output_paths.h"
 #include "app/plots.h"
 #include "app/probe.h"
 #include "app/results.h"
 #include "backends/backend.h"
+#include "common/text.h"
 #include "fb_build_config.h"
 #include "measure/runner.h"
 #include "output/progress.h"
@@ -92,18 +94,67 @@ static int count_enabled(const struct fb_config *cfg, const struct fb_variant_se
     return count;
 }
 
-static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set,
-                       const char *backend, const struct fb_device_info *dev, const char *csv)
+/* One sweep from setup to teardown: what setup opens, measuring fills and the report reads.
+ * Zeroed first, so that teardown can run after a setup that stopped anywhere. */
+struct sweep_session {
+    const struct fb_app_sweep_options *opt;
+    const struct fb_config *cfg;
+    const struct fb_backend_ops *ops; /* NULL until the backend is open */
+    void *backend;
+    struct fb_device_info dev;
+    struct fb_variant_set *set;       /* the variants of this run (built-ins and chains) */
+    struct fb_probe probe;
+    struct fb_app_probe *probe_state; /* NULL: no CUPTI probe */
+    char counters_status[1024];
+    char csv[FB_PATH_MAX];            /* the results path, its placeholders filled in */
+    struct fb_results_target where;   /* the file really written (symlinks followed), judged */
+    char charts_make[FB_PATH_MAX];    /* the charts directory's first part still to be made */
+    struct fb_results_lock lock;
+    struct run_state state;
+    uint64_t seed;
+    size_t kept;                      /* rows kept from the results file (--resume) */
+    int failed;                       /* points that failed verification */
+};
+
+/* An error for the terminal: the paths and values it quotes with their control bytes
+ * escaped (common/text.h; escaping twice changes nothing). */
+static void print_error(const char *prefix, const struct fb_error *err)
 {
+    char shown[sizeof err->msg * 4];
+    fprintf(stderr, "%s%s\n", prefix, fb_text_escape(shown, sizeof shown, err->msg));
+}
+
+/* What the results file at the judged target becomes, for the dry run. */
+static const char *existing_text(enum fb_results_existing e, bool resume)
+{
+    switch (e) {
+    case FB_RESULTS_NEW: return "a new file";
+    case FB_RESULTS_EMPTY: return "replaces an empty file";
+    case FB_RESULTS_OWN: return resume ? "keeps its ok rows (--resume)" : "replaces the "
+                                         "results there";
+    case FB_RESULTS_FOREIGN: return "replaces a file that is not a fusebench results file "
+                                    "(--force)";
+    }
+    return "?";
+}
+
+/* --dry-run: the plan, the memory it needs and every file and directory the run would
+ * write, all of them judged already. */
+static void print_plan(FILE *out, const struct sweep_session *s)
+{
+    const struct fb_config *cfg = s->cfg;
+    const struct fb_variant_set *set = s->set;
     const int enabled = count_enabled(cfg, set);
     uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
     char total_text[32], backend_text[32];
     fb_app_format_bytes(total_text, sizeof total_text, total);
     fb_app_format_bytes(backend_text, sizeof backend_text, backend_bytes);
     const size_t formats = fb_config_format_count(cfg);
+    char shown[4 * FB_PATH_MAX], made[4 * FB_PATH_MAX];
     fprintf(out, "plan: %d variant%s x %zu sizes x %zu format%s = %zu points on %s (%s)\n",
             enabled, enabled == 1 ? "" : "s", cfg->n_sizes, formats, formats == 1 ? "" : "s",
-            (size_t)enabled * cfg->n_sizes * formats, backend, dev->name);
+            (size_t)enabled * cfg->n_sizes * formats, s->ops->name,
+            fb_text_escape(shown, sizeof shown, s->dev.name));
     fprintf(out, "variants:");
     for (size_t i = 0; i < set->count; i++)
         if (fb_variant_set_enabled(cfg, set, i))
@@ -118,29 +169,24 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_v
     }
     fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
             backend_text);
-    fprintf(out, "results: %s (%s cache)\n", csv, fb_cache_mode_name(cfg->cache));
+    fb_text_escape(shown, sizeof shown, s->where.path);
+    fprintf(out, "results: %s (%s cache): %s", shown, fb_cache_mode_name(cfg->cache),
+            existing_text(s->where.existing, s->opt->resume));
+    if (s->where.make_dir[0])
+        fprintf(out, ", making the directory %s",
+                fb_text_escape(made, sizeof made, s->where.make_dir));
+    fprintf(out, "\nwrites: %s.partial after every point, renamed to %s when the run completes;"
+            " lock: %s.lock\n", shown, shown, shown);
+    if (s->opt->no_plot) {
+        fprintf(out, "charts: none (--no-plot)\n");
+        return;
+    }
+    fprintf(out, "charts: into %s", fb_text_escape(shown, sizeof shown, cfg->plot_dir));
+    if (s->charts_make[0])
+        fprintf(out, ", making the directory %s",
+                fb_text_escape(made, sizeof made, s->charts_make));
+    fprintf(out, "\n");
 }
-
-/* One sweep from setup to teardown: what setup opens, measuring fills and the report reads.
- * Zeroed first, so that teardown can run after a setup that stopped anywhere. */
-struct sweep_session {
-    const struct fb_app_sweep_options *opt;
-    const struct fb_config *cfg;
-    const struct fb_backend_ops *ops; /* NULL until the backend is open */
-    void *backend;
-    struct fb_device_info dev;
-    struct fb_variant_set *set;       /* the variants of this run (built-ins and chains) */
-    struct fb_probe probe;
-    struct fb_app_probe *probe_state; /* NULL: no CUPTI probe */
-    char counters_status[1024];
-    char csv[FB_PATH_MAX];            /* the results path, its placeholders filled in */
-    char target[FB_PATH_MAX];         /* the file really written (symlinks followed) */
-    struct fb_results_lock lock;
-    struct run_state state;
-    uint64_t seed;
-    size_t kept;                      /* rows kept from the results file (--resume) */
-    int failed;                       /* points that failed verification */
-};
 
 /* Setup, part one: the backend, the variants, the device, and the checks of the plan against
  * them (formats, memory); the results path with its placeholders filled in. Prints the
@@ -175,13 +221,31 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
     return rc;
 }
 
-/* Setup, part two (not for a dry run): the results file checked and locked, the signals
- * caught, the CUPTI probe opened where there is one. */
+/* Setup, part two (a dry run too): every path the run will write judged before anything is
+ * measured, creating nothing: the results file (fb_results_judge) and, when charts are drawn,
+ * their directory (fb_output_dir_check). */
+static int sweep_judge_outputs(struct sweep_session *s, struct fb_error *err)
+{
+    int rc = fb_results_judge(s->csv, s->opt->force, &s->where, err);
+    if (rc != FB_OK || s->opt->no_plot)
+        return rc;
+    rc = fb_output_dir_check(s->cfg->plot_dir, "charts directory", s->charts_make,
+                             sizeof s->charts_make, err);
+    if (rc != FB_OK) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (choose another with --plot-dir DIR "
+                 "or [output] plots, or draw none with --no-plot)");
+    }
+    return rc;
+}
+
+/* Setup, part three (not for a dry run): the results file's directories made and the file
+ * locked, the signals caught, the CUPTI probe opened where there is one. */
 static int sweep_claim(struct sweep_session *s, struct fb_error *err)
 {
-    int rc = fb_results_check_writable(s->csv, s->target, sizeof s->target, err);
+    int rc = fb_results_prepare(&s->where, err);
     if (rc == FB_OK)
-        rc = fb_results_lock(&s->lock, s->target, err);
+        rc = fb_results_lock(&s->lock, s->where.path, err);
     if (rc == FB_OK)
         catch_interrupts();
     if (rc == FB_OK)
@@ -198,16 +262,18 @@ static int sweep_load(struct sweep_session *s)
     clock_gettime(CLOCK_REALTIME, &t);
     s->seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
     struct fb_results *results = &s->state.results;
-    fb_results_init(results, s->target, s->cfg, s->ops->name, &s->dev, s->seed,
+    fb_results_init(results, s->where.path, s->cfg, s->ops->name, &s->dev, s->seed,
                     s->counters_status);
+    char shown[4 * FB_PATH_MAX];
     if (!s->opt->resume && strcmp(results->path, results->partial_path) == 0)
         fprintf(stderr, "note: %s holds an unfinished earlier run; this run replaces it (to "
-                        "continue it instead, use --resume)\n", results->partial_path);
+                        "continue it instead, use --resume)\n",
+                fb_text_escape(shown, sizeof shown, results->partial_path));
     if (!s->opt->resume)
         return FB_OK;
     struct fb_error err = {{0}};
     if (fb_results_load(results, &s->kept, &err) != FB_OK) {
-        fprintf(stderr, "--resume: %s\n", err.msg);
+        print_error("--resume: ", &err);
         return FB_ERR_USAGE;
     }
     if (results->resume_warning[0])
@@ -232,9 +298,13 @@ static int sweep_measure(struct sweep_session *s, struct fb_error *err)
                     work += fb_progress_weight((int64_t)cfg->sizes[n]);
                 }
         }
-    if (!s->opt->quiet)
+    if (!s->opt->quiet) {
+        char device[4 * sizeof s->dev.name], target[4 * FB_PATH_MAX];
         fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
-                s->ops->name, s->dev.name, s->kept ? " (resumed)" : "", s->target);
+                s->ops->name, fb_text_escape(device, sizeof device, s->dev.name),
+                s->kept ? " (resumed)" : "", fb_text_escape(target, sizeof target,
+                                                             s->where.path));
+    }
     fb_progress_begin(&s->state.progress, stderr, s->opt->quiet, points, work);
     const struct fb_sweep sweep = {cfg, s->ops, s->backend, &s->dev,
                                    s->probe_state ? &s->probe : NULL, s->seed, &interrupted,
@@ -255,48 +325,58 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     struct fb_error err = *stopped;
     /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
     const char *kept_in = results->wrote ? results->partial_path : results->path;
+    char target[4 * FB_PATH_MAX], kept[4 * FB_PATH_MAX];
+    fb_text_escape(target, sizeof target, s->where.path);
     struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
     const struct fb_format fit_format = fb_config_format(cfg, 0);
     if (rc == FB_OK)
         rc = fb_results_fit(results, s->ops->name, fb_cache_mode_name(cfg->cache), &fit_format,
                             s->dev.cache_bytes, &fit, &err);
-    if (rc == FB_OK) {
+    const bool complete = rc == FB_OK;
+    if (complete) {
         rc = fb_results_finish(results, &err);
         if (rc != FB_OK)
-            fprintf(stderr, "%s\n", err.msg);
+            print_error("", &err);
         else
-            kept_in = s->target;
+            kept_in = s->where.path;
+    }
+    fb_text_escape(kept, sizeof kept, kept_in);
+    if (complete) {
+        /* said above, if anything */
     } else if (rc == FB_ERR_INTERRUPTED) {
         fprintf(stderr, "interrupted: %zu finished point%s kept in %s", results->count,
-                results->count == 1 ? "" : "s", kept_in);
-        if (kept_in != s->target)
+                results->count == 1 ? "" : "s", kept);
+        if (kept_in != s->where.path)
             fprintf(stderr, " (continue with --resume%s%s)",
-                    access(s->target, F_OK) == 0 ? "; unchanged: " : "",
-                    access(s->target, F_OK) == 0 ? s->target : "");
+                    access(s->where.path, F_OK) == 0 ? "; unchanged: " : "",
+                    access(s->where.path, F_OK) == 0 ? target : "");
         fprintf(stderr, "\n");
     } else if (results->wrote) {
+        char why[sizeof err.msg * 4];
         fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
-                        "unchanged)\n", err.msg, kept_in, s->target);
+                        "unchanged)\n", fb_text_escape(why, sizeof why, err.msg), kept, target);
     } else {
-        fprintf(stderr, "sweep stopped: %s\n", err.msg);
+        print_error("sweep stopped: ", &err);
     }
     if (results->count > 0) {
         fb_summary_print(stdout, results->records, results->count);
         fb_summary_print_fit(stdout, &fit, s->dev.cache_name);
-        printf("results: %s\n", kept_in);
+        printf("results: %s\n", kept);
     }
     if (rc == FB_OK && !s->opt->no_plot && results->count > 0) {
         fflush(stdout); /* the chart script writes to the same terminal */
-        const char *files[1] = {s->target};
+        const char *files[1] = {s->where.path};
         int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
+        char word[4 * FB_PATH_MAX], dir_word[4 * FB_PATH_MAX];
         if (plot_rc != 0)
             fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
-                            "./sweep --plot %s --plot-dir %s\n", s->target, s->target,
-                    cfg->plot_dir);
+                            "./sweep --plot %s --plot-dir %s\n", target,
+                    fb_text_shell_word(word, sizeof word, s->where.path),
+                    fb_text_shell_word(dir_word, sizeof dir_word, cfg->plot_dir));
     }
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
-                s->failed == 1 ? "" : "s", s->target);
+                s->failed == 1 ? "" : "s", target);
         rc = FB_ERR_VERIFY;
     }
     return rc;
@@ -325,15 +405,17 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     snprintf(s.counters_status, sizeof s.counters_status, "not applicable (cpu backend)");
     struct fb_error err = {{0}};
     int rc = sweep_open(&s, &err);
+    if (rc == FB_OK)
+        rc = sweep_judge_outputs(&s, &err);
     if (rc == FB_OK && opt->dry_run) {
-        print_plan(stdout, cfg, s.set, s.ops->name, &s.dev, s.csv);
+        print_plan(stdout, &s);
         sweep_close(&s);
         return FB_OK;
     }
     if (rc == FB_OK)
         rc = sweep_claim(&s, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        print_error("", &err);
         sweep_close(&s);
         return rc;
     }

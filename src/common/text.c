@@ -87,3 +87,37 @@ void fb_text_escape_in_place(char *msg, size_t size)
     fb_text_escape(msg, size, copy);
     free(copy);
 }
+
+char *fb_text_shell_word(char *out, size_t size, const char *in)
+{
+    if (size == 0)
+        return out;
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-./+,:=@%";
+    if (*in && strspn(in, plain) == strlen(in))
+        return fb_text_escape(out, size, in);
+    /* '...' with each ' as '\'' (close, an escaped quote, reopen) */
+    size_t len = strlen(in), quotes = 0;
+    for (const char *p = in; *p; p++)
+        quotes += *p == '\'';
+    char *quoted = malloc(len + 3 * quotes + 3);
+    if (!quoted) {
+        snprintf(out, size, "'...'");
+        return out;
+    }
+    char *q = quoted;
+    *q++ = '\'';
+    for (const char *p = in; *p; p++) {
+        if (*p == '\'') {
+            memcpy(q, "'\\''", 4);
+            q += 4;
+        } else {
+            *q++ = *p;
+        }
+    }
+    *q++ = '\'';
+    *q = '\0';
+    fb_text_escape(out, size, quoted);
+    free(quoted);
+    return out;
+}

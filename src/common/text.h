@@ -29,4 +29,12 @@ char *fb_text_escape(char *out, size_t size, const char *in);
 /* Escapes msg (a NUL-terminated string in a buffer of `size` bytes) in place. */
 void fb_text_escape_in_place(char *msg, size_t size);
 
+/* Writes `in` as one word of a POSIX shell command line printed for the user to copy (a
+ * "redraw with: ./sweep --plot FILE" hint): as it is when it holds only characters no shell
+ * treats specially (letters, digits and _ - . / + , : = @ %), else in single quotes with each
+ * ' written '\''; then escaped as fb_text_escape does, so a control byte shows as \xNN (that
+ * word no longer pastes as the same bytes, but never acts on the terminal). fusebench itself
+ * never hands text to a shell. Returns out (size bytes, NUL-terminated when size > 0). */
+char *fb_text_shell_word(char *out, size_t size, const char *in);
+
 #endif

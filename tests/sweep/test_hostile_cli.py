@@ -124,6 +124,152 @@ class HostileJson(Scratch):
         return out
 
 
+class OutputPaths(Scratch):
+    """Item 2: every output path judged before anything is measured, creating nothing."""
+
+    def sweep(self, *args, cwd=None):
+        return run(SMOKE, *FAST, *args, cwd=cwd or self.dir)
+
+    def assert_refused_before_measuring(self, p, *words):
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stdout, b"")  # no summary: nothing measured
+        for word in words:
+            self.assertIn(word, p.stderr)
+
+    def test_a_results_path_naming_no_file_is_refused_and_nothing_made(self):
+        for out in ("newdir/", "newdir/.", "newdir/..", "a/b//", "."):
+            with self.subTest(out=out):
+                for mode in ((), ("--dry-run",)):
+                    p = self.sweep("--output", out, "--no-plot", *mode)
+                    self.assert_refused_before_measuring(p, b"--output", b"file")
+                    self.assertEqual(listing(self.dir), [])
+        cfg = self.config("c.ini", b"[output]\ncsv = newdir/\n")
+        p = run(cfg, *FAST, "--no-plot", cwd=self.dir)
+        self.assert_refused_before_measuring(p, b"c.ini:2: [output] csv")
+        self.assertEqual(listing(self.dir), ["c.ini"])
+
+    def test_a_symlink_to_a_directory_name_is_refused(self):
+        os.symlink("gone/", self.path("link.csv"))
+        p = self.sweep("--output", self.path("link.csv"), "--no-plot")
+        self.assert_refused_before_measuring(p, b"symlink")
+        self.assertEqual(listing(self.dir), ["link.csv"])
+
+    def test_a_charts_directory_that_cannot_work_is_refused_before_measuring(self):
+        with open(self.path("file"), "w") as f:
+            f.write("x")
+        os.symlink("loop", self.path("loop"))
+        for plots, why in (("file", b"is a regular file"), ("file/sub", b"Not a directory"),
+                           ("loop", b"symbolic links"), ("/proc/self", b"cannot create"),
+                           ("/proc/self/new", b"cannot create anything in /proc/self"),
+                           ("", b"empty")):
+            with self.subTest(plots=plots):
+                for mode in ((), ("--dry-run",)):
+                    p = self.sweep("--output", "r.csv", "--plot-dir", plots, *mode)
+                    self.assert_refused_before_measuring(p, b"charts directory", why,
+                                                         b"--no-plot")
+                    self.assertEqual(listing(self.dir), ["file", "loop"])
+        cfg = self.config("c.ini", b"[output]\nplots = file\n")
+        p = run(cfg, *FAST, "--output", "r.csv", cwd=self.dir)
+        self.assert_refused_before_measuring(p, b"charts directory file")
+        # --no-plot: no charts, so no check of their directory
+        p = self.sweep("--output", "r.csv", "--plot-dir", "file", "--no-plot")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_dry_run_says_what_it_would_write_and_makes_nothing(self):
+        p = self.sweep("--output", "runs/today/r.csv", "--plot-dir", "charts/new", "--dry-run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout.decode()
+        self.assertIn("results: runs/today/r.csv (warm cache): a new file, making the "
+                      "directory runs\n", out)
+        self.assertIn("writes: runs/today/r.csv.partial after every point, renamed to "
+                      "runs/today/r.csv when the run completes; lock: runs/today/r.csv.lock",
+                      out)
+        self.assertIn("charts: into charts/new, making the directory charts\n", out)
+        self.assertEqual(listing(self.dir), [])
+        p = self.sweep("--output", "r.csv", "--no-plot", "--dry-run")
+        self.assertIn(b"charts: none (--no-plot)", p.stdout)
+
+
+class ForeignFiles(Scratch):
+    """Item 3: a file that is not a fusebench results file is replaced only with --force."""
+
+    def sweep(self, out, *args):
+        return run(SMOKE, *FAST, "--output", out, "--no-plot", *args, cwd=self.dir)
+
+    def test_a_foreign_file_is_kept_unless_forced(self):
+        for text in (b"root:x:0:0:root:/root:/bin/bash\n", b"\x00\x01binary", b" \n",
+                     b"# just a comment\n", b"n,variant\n8,copy\n"):
+            with self.subTest(text=text):
+                target = self.path("passwd")
+                with open(target, "wb") as f:
+                    f.write(text)
+                p = self.sweep(target)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(target.encode(), p.stderr)
+                self.assertIn(b"--force", p.stderr)
+                self.assertEqual(p.stdout, b"")
+                with open(target, "rb") as f:
+                    self.assertEqual(f.read(), text)
+                self.assertEqual(listing(self.dir), ["passwd"])
+        p = self.sweep(target, "--force")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(target, "rb") as f:
+            self.assertTrue(f.read().startswith(b"# fusebench: "))
+
+    def test_empty_and_own_files_are_replaced_as_before(self):
+        target = self.path("r.csv")
+        open(target, "w").close()
+        p = self.sweep(target)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.sweep(target)  # its own results, a second time
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.sweep(target, "--resume")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_a_foreign_partial_is_kept_unless_forced(self):
+        with open(self.path("r.csv.partial"), "w") as f:
+            f.write("notes\n")
+        p = self.sweep(self.path("r.csv"))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"r.csv.partial", p.stderr)
+        with open(self.path("r.csv.partial")) as f:
+            self.assertEqual(f.read(), "notes\n")
+
+
+class Messages(Scratch):
+    """Item 6: paths printed escaped; errors name the file that really failed."""
+
+    def test_a_newline_in_output_and_plot_dir_is_escaped(self):
+        out = os.path.join("a\nb", "x\x1b[2J.csv")
+        p = run(SMOKE, *FAST[:-1], "--output", out, "--no-plot", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"results: a\\nb/x\\x1B[2J.csv\n", p.stdout)
+        self.assertIn(b"-> a\\nb/x\\x1B[2J.csv\n", p.stderr)  # the start line
+        self.assertNotIn(b"\x1b", p.stdout + p.stderr)
+        p = run(SMOKE, *FAST, "--output", out, "--plot-dir", "p\nq/r", "--dry-run",
+                cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"charts: into p\\nq/r, making the directory p\\nq\n", p.stdout)
+        self.assertIn(b"results: a\\nb/x\\x1B[2J.csv (warm cache): replaces the results there",
+                      p.stdout)
+
+    def test_an_error_names_the_directory_that_really_failed(self):
+        p = run(SMOKE, *FAST, "--output", "/proc/self/status", "--no-plot")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"/proc/self/status: is not a fusebench results file", p.stderr)
+        p = run(SMOKE, *FAST, "--output", "/proc/self/status", "--no-plot", "--force")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"results directory /proc/self: cannot create files in it", p.stderr)
+        self.assertNotIn(b"/proc/self/status: cannot write", p.stderr)
+
+    def test_a_refused_path_with_control_bytes_is_escaped(self):
+        p = run(SMOKE, *FAST, "--output", "d\x1b]0;x\x07/", "--no-plot", cwd=self.dir)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn(b"\x1b", p.stderr)
+        self.assertNotIn(b"\x07", p.stderr)
+        self.assertIn(b"d\\x1B]0;x\\x07/", p.stderr)
+
+
 if __name__ == "__main__":
     BINARY = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

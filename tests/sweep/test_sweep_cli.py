@@ -494,7 +494,7 @@ class SweepCli(unittest.TestCase):
         os.mkdir(sub)
         real = os.path.join(sub, "real.csv")
         with open(real, "w") as f:
-            f.write("old\n")
+            f.write("# fusebench: 0.0.9\n")  # earlier results (another file needs --force)
         link = os.path.join(self.dir, "link.csv")
         os.symlink(os.path.join("runs", "real.csv"), link)  # relative to the link's directory
         p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
