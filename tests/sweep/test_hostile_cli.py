@@ -6,6 +6,7 @@ not fusebench's, paths with control bytes in messages, chains longer than a line
 usage: test_hostile_cli.py PATH/TO/fusebench   (meson passes the built binary)
 Each test runs the real binary on the CPU backend in a fresh temporary directory, which it
 removes; nothing is written elsewhere."""
+import csv
 import json
 import os
 import random
@@ -268,6 +269,45 @@ class Messages(Scratch):
         self.assertNotIn(b"\x1b", p.stderr)
         self.assertNotIn(b"\x07", p.stderr)
         self.assertIn(b"d\\x1B]0;x\\x07/", p.stderr)
+
+
+class LongChains(Scratch):
+    """Item 7: a chain over several lines ("ops += ..."), and one error for a line too long."""
+
+    OPS = ["add"] + [f"threshold(0.{i % 10}, {i})" for i in range(1, 16)]  # ~300 characters
+
+    def test_sixteen_parameterised_ops_over_three_lines_plan_and_run(self):
+        lines = ["ops = " + ", ".join(self.OPS[:6]), "ops += " + ", ".join(self.OPS[6:11]),
+                 "ops += " + ", ".join(self.OPS[11:])]
+        self.assertGreater(len(", ".join(self.OPS)), 198)
+        cfg = self.config("long.ini", ("[sweep]\nsizes = 8\nvariants = eager_t, fused_t\n"
+                                       "[chain t]\n" + "\n".join(lines) + "\n").encode())
+        p = run(cfg, "--print-plan")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        plan = strict_json(p.stdout)
+        for v in plan["variants"]:
+            self.assertEqual([o["op"] for o in v["ops"]], ["add"] + ["threshold"] * 15)
+            self.assertEqual([o["params"][1] for o in v["ops"][1:]], list(range(1, 16)))
+        self.assertEqual(plan["variants"][0]["launches"], 16)
+        p = run(cfg, *FAST[:2], "--set", "max_time=0.005", "--set", "min_time=0.0005",
+                "--quiet", "--output", self.path("r.csv"), "--no-plot")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.path("r.csv")) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+        self.assertEqual(sorted(r["variant"] for r in rows), ["eager_t", "fused_t"])
+        for r in rows:  # noisy: measured and verified on a busy machine, times not trusted
+            self.assertIn(r["status"], ("ok", "noisy"), r)
+            self.assertEqual(r["verified"], "1", r)
+
+    def test_an_over_long_line_is_one_error_naming_line_and_limit(self):
+        cfg = self.config("long.ini", ("[sweep]\nsizes = 8\n[chain t]\nops = " +
+                                       ", ".join(self.OPS) + "\n").encode())
+        p = run(cfg, "--dry-run")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.decode().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"long\.ini:4: line is \d+ characters long; a line may "
+                                   r"have at most 198 .*ops \+= ")
 
 
 if __name__ == "__main__":
