@@ -116,14 +116,6 @@ struct sweep_session {
     int failed;                       /* points that failed verification */
 };
 
-/* An error for the terminal: the paths and values it quotes with their control bytes
- * escaped (common/text.h; escaping twice changes nothing). */
-static void print_error(const char *prefix, const struct fb_error *err)
-{
-    char shown[sizeof err->msg * 4];
-    fprintf(stderr, "%s%s\n", prefix, fb_text_escape(shown, sizeof shown, err->msg));
-}
-
 /* What the results file at the judged target becomes, for the dry run. */
 static const char *existing_text(enum fb_results_existing e, bool resume)
 {
@@ -273,7 +265,7 @@ static int sweep_load(struct sweep_session *s)
         return FB_OK;
     struct fb_error err = {{0}};
     if (fb_results_load(results, &s->kept, &err) != FB_OK) {
-        print_error("--resume: ", &err);
+        fb_text_print(stderr, "--resume: ", err.msg);
         return FB_ERR_USAGE;
     }
     if (results->resume_warning[0])
@@ -336,7 +328,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     if (complete) {
         rc = fb_results_finish(results, &err);
         if (rc != FB_OK)
-            print_error("", &err);
+            fb_text_print(stderr, "", err.msg);
         else
             kept_in = s->where.path;
     }
@@ -356,7 +348,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
         fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
                         "unchanged)\n", fb_text_escape(why, sizeof why, err.msg), kept, target);
     } else {
-        print_error("sweep stopped: ", &err);
+        fb_text_print(stderr, "sweep stopped: ", err.msg);
     }
     if (results->count > 0) {
         fb_summary_print(stdout, results->records, results->count);
@@ -415,7 +407,7 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     if (rc == FB_OK)
         rc = sweep_claim(&s, &err);
     if (rc != FB_OK) {
-        print_error("", &err);
+        fb_text_print(stderr, "", err.msg);
         sweep_close(&s);
         return rc;
     }

@@ -121,3 +121,9 @@ char *fb_text_shell_word(char *out, size_t size, const char *in)
     free(quoted);
     return out;
 }
+
+void fb_text_print(FILE *out, const char *prefix, const char *text)
+{
+    char shown[4096];
+    fprintf(out, "%s%s\n", prefix, fb_text_escape(shown, sizeof shown, text));
+}

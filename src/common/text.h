@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The length in bytes (1-4) of the valid UTF-8 character that text starts with, or 0 when it
  * starts none: a NUL, a stray continuation byte, a truncated sequence, an overlong form
@@ -28,6 +29,11 @@ char *fb_text_escape(char *out, size_t size, const char *in);
 
 /* Escapes msg (a NUL-terminated string in a buffer of `size` bytes) in place. */
 void fb_text_escape_in_place(char *msg, size_t size);
+
+/* Writes prefix (fusebench's own text, as it is), text escaped (fb_text_escape: an error
+ * message that quotes paths and values; escaping twice changes nothing) and a line feed.
+ * Text beyond about 1000 characters (4 KiB escaped) is cut. */
+void fb_text_print(FILE *out, const char *prefix, const char *text);
 
 /* Writes `in` as one word of a POSIX shell command line printed for the user to copy (a
  * "redraw with: ./sweep --plot FILE" hint): as it is when it holds only characters no shell

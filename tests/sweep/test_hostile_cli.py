@@ -271,6 +271,16 @@ class Messages(Scratch):
         self.assertIn(b"d\\x1B]0;x\\x07/", p.stderr)
 
 
+    def test_a_config_path_quoted_in_a_later_error_is_escaped(self):
+        cfg = self.config(b"c\x1b[2J\n.ini", b"[sweep]\nsizes = 8, 50G\n")
+        for mode in ((), ("--dry-run",)):
+            with self.subTest(mode=mode):
+                p = run(cfg, "--backend", "cpu", "--output", self.path("r.csv"), *mode)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(b"c\\x1B[2J\\n.ini", p.stderr)  # the memory check names it
+                self.assertNotIn(b"\x1b", p.stderr)
+
+
 class LongChains(Scratch):
     """Item 7: a chain over several lines ("ops += ..."), and one error for a line too long."""
 
