@@ -281,6 +281,30 @@ class Messages(Scratch):
                 self.assertNotIn(b"\x1b", p.stderr)
 
 
+    def test_the_redraw_hint_quotes_its_paths_for_a_shell(self):
+        """Without gnuplot the charts are not drawn, and the hint says how to redraw them:
+        a command line that a shell reads back as the same two paths."""
+        bin_dir = self.path("bin")
+        os.mkdir(bin_dir)
+        for d in os.environ.get("PATH", "").split(os.pathsep):
+            if os.path.isdir(d):
+                for name in os.listdir(d):
+                    link = os.path.join(bin_dir, name)
+                    if not name.startswith("gnuplot") and not os.path.lexists(link):
+                        os.symlink(os.path.join(d, name), link)
+        env = dict(os.environ, PATH=bin_dir)
+        p = subprocess.run([BINARY, SMOKE, *FAST, "--output", "a b/it's.csv", "--plot-dir",
+                            "p q"], capture_output=True, timeout=120, cwd=self.dir, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        hint = p.stderr.decode().split("redraw with: ")[-1].strip()
+        self.assertEqual(hint, "./sweep --plot 'a b/it'\\''s.csv' --plot-dir 'p q'")
+        # a shell splits it back into the very arguments (printf only: nothing else runs)
+        echoed = subprocess.run(["sh", "-c", "printf '%s\\n' " + hint.split(" ", 1)[1]],
+                                capture_output=True, text=True)
+        self.assertEqual(echoed.stdout.splitlines(), ["--plot", "a b/it's.csv", "--plot-dir",
+                                                      "p q"])
+
+
 class LongChains(Scratch):
     """Item 7: a chain over several lines ("ops += ..."), and one error for a line too long."""
 
