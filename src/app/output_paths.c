@@ -49,8 +49,28 @@ static const char *kind_of(mode_t mode)
            "a socket" : "not a directory";
 }
 
-/* Creates and removes a probe file in the existing directory dir: the one judged (shown_dir,
- * escaped) or, when that is still to be made, its nearest existing ancestor. */
+/* What the probe writes: one block, so that a full file system is found too (an empty file
+ * takes an inode and no block). */
+#define PROBE_BYTES 4096
+
+/* Writes PROBE_BYTES to fd; 0, or the errno of the failure. */
+static int probe_write(int fd)
+{
+    static const char block[PROBE_BYTES];
+    for (size_t done = 0; done < sizeof block;) {
+        ssize_t n = write(fd, block + done, sizeof block - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+/* Creates a probe file in the existing directory dir (the one judged, shown_dir escaped, or
+ * when that is still to be made its nearest existing ancestor), writes a block to it and
+ * removes it. */
 static int probe_dir(const char *dir, bool ancestor, const char *what, const char *shown_dir,
                      struct fb_error *err)
 {
@@ -67,8 +87,18 @@ static int probe_dir(const char *dir, bool ancestor, const char *what, const cha
         return fb_fail(err, FB_ERR_USAGE, "%s %s: cannot be made: cannot create anything in "
                        "%s: %s", what, shown_dir, shown, strerror(errno));
     }
+    int e = probe_write(fd);
     close(fd);
     unlink(probe);
+    if (e && !ancestor)
+        return fb_fail(err, FB_ERR_USAGE, "%s %s: cannot write a file in it: %s", what,
+                       shown_dir, strerror(e));
+    if (e) {
+        char shown[FB_PATH_MAX];
+        fb_text_escape(shown, sizeof shown, dir);
+        return fb_fail(err, FB_ERR_USAGE, "%s %s: cannot be made: cannot write in %s: %s",
+                       what, shown_dir, shown, strerror(e));
+    }
     return FB_OK;
 }
 

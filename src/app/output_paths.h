@@ -18,7 +18,8 @@ int fb_output_name_check(const char *path, const char *what, struct fb_error *er
  * (symlinks followed), or it can be made (its nearest existing ancestor is a directory); and
  * files can be created in that directory or ancestor, which only trying tells for sure
  * (/proc, a read-only or full file system, root, for whom access() says yes): a uniquely
- * named probe file, ".fusebench-probe.XXXXXX", is created there and removed at once. Puts in
+ * named probe file, ".fusebench-probe.XXXXXX", is created there, written one block (4 KiB: a
+ * full file system refuses it) and removed at once. Puts in
  * make_dir (size bytes) the first directory of dir that does not exist yet, "" when dir
  * exists. `what` names dir in the messages ("charts directory"). Returns FB_OK, or
  * FB_ERR_USAGE with "WHAT DIR: reason", naming the directory that really failed (escaped). */

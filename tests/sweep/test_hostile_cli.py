@@ -10,6 +10,7 @@ import csv
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -175,6 +176,35 @@ class OutputPaths(Scratch):
         # --no-plot: no charts, so no check of their directory
         p = self.sweep("--output", "r.csv", "--plot-dir", "file", "--no-plot")
         self.assertEqual(p.returncode, 0, p.stderr)
+
+    def in_mount_namespace(self, setup, *args):
+        """Runs fusebench with args in a private mount namespace (unshare -m) after the shell
+        commands setup (mounts, with the scratch directory as $1); None where this machine
+        allows no such namespace."""
+        if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+            return None
+        script = f'cd "$1" && {setup} && shift && exec "$@"'
+        return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", self.dir, BINARY,
+                               SMOKE, *FAST, *args], capture_output=True, timeout=120)
+
+    def test_read_only_and_full_file_systems_are_refused_before_measuring(self):
+        mounts = {"ro": "mkdir ro && mount --bind ro ro && mount -o remount,bind,ro ro",
+                  "full": "mkdir full && mount -t tmpfs -o size=64k tmpfs full && "
+                          "{ dd if=/dev/zero of=full/fill bs=4k 2>/dev/null; true; }"}
+        for fs, setup in mounts.items():
+            for args, what, why in (
+                    (("--output", f"{fs}/r.csv", "--no-plot"), b"results directory",
+                     b"Read-only" if fs == "ro" else b"No space left"),
+                    (("--output", "r.csv", "--plot-dir", f"{fs}/charts"), b"charts directory",
+                     b"Read-only" if fs == "ro" else b"No space left")):
+                with self.subTest(fs=fs, args=args):
+                    p = self.in_mount_namespace(setup, *args)
+                    if p is None:
+                        print("skip: unshare -m is not allowed here (no private mounts)")
+                        return
+                    self.assert_refused_before_measuring(p, what, why)
+                    self.assertFalse(os.path.exists(self.path("r.csv")))
+                    shutil.rmtree(self.path(fs))
 
     def test_dry_run_says_what_it_would_write_and_makes_nothing(self):
         p = self.sweep("--output", "runs/today/r.csv", "--plot-dir", "charts/new", "--dry-run")
