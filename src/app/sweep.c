@@ -307,6 +307,48 @@ static int sweep_measure(struct sweep_session *s, struct fb_error *err)
     return rc;
 }
 
+/* A run that did not complete (rc, err: why): what stopped it and where its finished points
+ * are (kept_in: .partial when it wrote any), escaped. */
+static void say_why_stopped(const struct sweep_session *s, int rc, const struct fb_error *err,
+                            const char *kept_in)
+{
+    const struct fb_results *results = &s->state.results;
+    char target[4 * FB_PATH_MAX], kept[4 * FB_PATH_MAX], why[4 * sizeof err->msg];
+    fb_text_escape(target, sizeof target, s->where.path);
+    fb_text_escape(kept, sizeof kept, kept_in);
+    fb_text_escape(why, sizeof why, err->msg);
+    if (rc == FB_ERR_INTERRUPTED) {
+        const bool unchanged = access(s->where.path, F_OK) == 0;
+        fprintf(stderr, "interrupted: %zu finished point%s kept in %s", results->count,
+                results->count == 1 ? "" : "s", kept);
+        if (kept_in != s->where.path)
+            fprintf(stderr, " (continue with --resume%s%s)", unchanged ? "; unchanged: " : "",
+                    unchanged ? target : "");
+        fprintf(stderr, "\n");
+    } else if (results->wrote) {
+        fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
+                        "unchanged)\n", why, kept, target);
+    } else {
+        fprintf(stderr, "sweep stopped: %s\n", why);
+    }
+}
+
+/* The charts of a complete run (plots/render.sh); when they cannot be drawn, the command
+ * that redraws them, its paths quoted for a shell. */
+static void sweep_draw(const struct sweep_session *s)
+{
+    fflush(stdout); /* the chart script writes to the same terminal */
+    const char *files[1] = {s->where.path};
+    if (fb_plots_render(files, 1, s->cfg->plot_dir) == 0)
+        return;
+    char target[4 * FB_PATH_MAX], word[4 * FB_PATH_MAX], dir_word[4 * FB_PATH_MAX];
+    fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
+                    "./sweep --plot %s --plot-dir %s\n",
+            fb_text_escape(target, sizeof target, s->where.path),
+            fb_text_shell_word(word, sizeof word, s->where.path),
+            fb_text_shell_word(dir_word, sizeof dir_word, s->cfg->plot_dir));
+}
+
 /* After the sweep stopped with rc (err: why, when not FB_OK): the fit and the results file
  * renamed into place when the run completed, or where the finished points are kept; the
  * summary (stdout); the charts; the verification failures. Returns the run's status. */
@@ -333,39 +375,15 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
             kept_in = s->where.path;
     }
     fb_text_escape(kept, sizeof kept, kept_in);
-    if (complete) {
-        /* said above, if anything */
-    } else if (rc == FB_ERR_INTERRUPTED) {
-        fprintf(stderr, "interrupted: %zu finished point%s kept in %s", results->count,
-                results->count == 1 ? "" : "s", kept);
-        if (kept_in != s->where.path)
-            fprintf(stderr, " (continue with --resume%s%s)",
-                    access(s->where.path, F_OK) == 0 ? "; unchanged: " : "",
-                    access(s->where.path, F_OK) == 0 ? target : "");
-        fprintf(stderr, "\n");
-    } else if (results->wrote) {
-        char why[sizeof err.msg * 4];
-        fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
-                        "unchanged)\n", fb_text_escape(why, sizeof why, err.msg), kept, target);
-    } else {
-        fb_text_print(stderr, "sweep stopped: ", err.msg);
-    }
+    if (!complete)
+        say_why_stopped(s, rc, &err, kept_in);
     if (results->count > 0) {
         fb_summary_print(stdout, results->records, results->count);
         fb_summary_print_fit(stdout, &fit, s->dev.cache_name);
         printf("results: %s\n", kept);
     }
-    if (rc == FB_OK && !s->opt->no_plot && results->count > 0) {
-        fflush(stdout); /* the chart script writes to the same terminal */
-        const char *files[1] = {s->where.path};
-        int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
-        char word[4 * FB_PATH_MAX], dir_word[4 * FB_PATH_MAX];
-        if (plot_rc != 0)
-            fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
-                            "./sweep --plot %s --plot-dir %s\n", target,
-                    fb_text_shell_word(word, sizeof word, s->where.path),
-                    fb_text_shell_word(dir_word, sizeof dir_word, cfg->plot_dir));
-    }
+    if (rc == FB_OK && !s->opt->no_plot && results->count > 0)
+        sweep_draw(s);
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);
