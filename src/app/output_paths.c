@@ -78,14 +78,15 @@ static int probe_dir(const char *dir, bool ancestor, const char *what, const cha
     if (snprintf(probe, sizeof probe, "%s/.fusebench-probe.XXXXXX", dir) >= (int)sizeof probe)
         return fb_fail(err, FB_ERR_USAGE, "%s %s: path too long", what, shown_dir);
     int fd = mkstemp(probe);
+    const int made_errno = errno;
     if (fd < 0 && !ancestor)
         return fb_fail(err, FB_ERR_USAGE, "%s %s: cannot create files in it: %s", what,
-                       shown_dir, strerror(errno));
+                       shown_dir, strerror(made_errno));
     if (fd < 0) {
         char shown[FB_PATH_MAX];
         fb_text_escape(shown, sizeof shown, dir);
         return fb_fail(err, FB_ERR_USAGE, "%s %s: cannot be made: cannot create anything in "
-                       "%s: %s", what, shown_dir, shown, strerror(errno));
+                       "%s: %s", what, shown_dir, shown, strerror(made_errno));
     }
     int e = probe_write(fd);
     close(fd);
@@ -145,9 +146,9 @@ int fb_output_dir_check(const char *dir, const char *what, char *make_dir, size_
             return probe_dir(at, missing, what, shown, err);
         }
         if (errno != ENOENT) {
+            const int e = errno;
             char shown_at[FB_PATH_MAX];
             fb_text_escape(shown_at, sizeof shown_at, at);
-            int e = errno;
             return fb_fail(err, FB_ERR_USAGE, "%s %s: %s%s%s%s", what, shown,
                            missing ? shown_at : "", missing ? ": " : "", strerror(e),
                            e == ENOTDIR ? " (a part of the path is a file)" : "");
