@@ -1,7 +1,6 @@
 /* The up-front judgement of output paths (app/output_paths.h, fb_results_judge): names that
  * are no file names, directories that exist, can be made or cannot, and results files that
  * are not fusebench's, refused unless forced; and nothing created by any of it. */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +8,6 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,30 +15,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/test_tmpdir.h"
 #include "app/output_paths.h"
 #include "app/results.h"
 
-/* A fresh directory under /tmp per test, removed with what a test put in it. */
+/* A fresh directory per test ($TMPDIR, else /tmp), removed with what a test put in it. */
 static int make_scratch(void **state)
 {
-    char *dir = strdup("/tmp/fb-output-paths-XXXXXX");
-    if (!dir || !mkdtemp(dir))
+    char *dir = malloc(256);
+    if (!dir)
         return -1;
+    fb_test_mkdtemp(dir, 256, "fb-output-paths");
     *state = dir;
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static int remove_scratch(void **state)
 {
-    int rc = nftw(*state, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    fb_test_rmtree(*state);
     free(*state);
-    return rc;
+    return 0;
 }
 
 /* The number of entries in dir, "." and ".." not counted. */
