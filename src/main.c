@@ -42,7 +42,8 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
     if (cli->profile_size)
         return exit_code_for(fb_app_profile(cfg, cli->profile_size));
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
-                                             .no_plot = cli->no_plot, .quiet = cli->quiet};
+                                             .no_plot = cli->no_plot, .quiet = cli->quiet,
+                                             .force = cli->force};
     int signal_number = 0;
     rc = fb_app_sweep(&opt, cfg, &signal_number);
     /* A signal exits 128 + its number (130 for SIGINT, 143 for SIGTERM): the shell's
