@@ -35,7 +35,8 @@ static size_t chunk(unsigned char *out, const char *type, const unsigned char *d
     out[2] = (unsigned char)(len >> 8);
     out[3] = (unsigned char)len;
     memcpy(out + 4, type, 4);
-    memcpy(out + 8, data, len);
+    if (len > 0) /* memcpy from NULL is undefined even for 0 bytes (IEND has no data) */
+        memcpy(out + 8, data, len);
     uint32_t crc = crc32_bits(out + 4, len + 4);
     for (int i = 0; i < 4; i++)
         out[8 + len + i] = (unsigned char)(crc >> (24 - 8 * i));

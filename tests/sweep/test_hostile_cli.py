@@ -162,8 +162,7 @@ class OutputPaths(Scratch):
         os.symlink("loop", self.path("loop"))
         for plots, why in (("file", b"is a regular file"), ("file/sub", b"Not a directory"),
                            ("loop", b"symbolic links"), ("/proc/self", b"cannot create"),
-                           ("/proc/self/new", b"cannot create anything in /proc/self"),
-                           ("", b"empty")):
+                           ("/proc/self/new", b"cannot create anything in /proc/self")):
             with self.subTest(plots=plots):
                 for mode in ((), ("--dry-run",)):
                     p = self.sweep("--output", "r.csv", "--plot-dir", plots, *mode)
@@ -173,6 +172,13 @@ class OutputPaths(Scratch):
         cfg = self.config("c.ini", b"[output]\nplots = file\n")
         p = run(cfg, *FAST, "--output", "r.csv", cwd=self.dir)
         self.assert_refused_before_measuring(p, b"charts directory file")
+        # An empty charts directory means beside the results file, in the directory the run
+        # makes for it: judged (and said by --dry-run) as that directory.
+        p = self.sweep("--output", "sub/r.csv", "--plot-dir", "", "--dry-run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"charts: into sub (beside the results), making the directory sub",
+                      p.stdout)
+        self.assertEqual(listing(self.dir), ["c.ini", "file", "loop"])
         # --no-plot: no charts, so no check of their directory
         p = self.sweep("--output", "r.csv", "--plot-dir", "file", "--no-plot")
         self.assertEqual(p.returncode, 0, p.stderr)
