@@ -236,6 +236,16 @@ static const char *first_dirty_sample(const char *log, int *samples)
     return NULL;
 }
 
+/* The recorded log has timed samples, and each holds only run steps (first_dirty_sample). */
+static void assert_every_sample_is_only_run_steps(void)
+{
+    int samples = 0;
+    const char *bad = first_dirty_sample(events, &samples);
+    if (bad)
+        fail_msg("a sample holds more than run steps: ...%.12s...", bad);
+    assert_true(samples > 0);
+}
+
 static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
 {
     (void)unused;
@@ -415,11 +425,7 @@ static void a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside(vo
     (void)unused;
     struct collected c;
     assert_int_equal(run_recorded_sweep(FB_CACHE_COLD, &c), FB_OK);
-    int samples = 0;
-    const char *bad = first_dirty_sample(events, &samples);
-    if (bad)
-        fail_msg("a sample holds more than run steps: ...%.12s...", bad);
-    assert_true(samples > 0);
+    assert_every_sample_is_only_run_steps();
     /* Every start mark comes right after a flush, and holds exactly one call: the steps of one
      * variant (1 or 2), or one group, never a batch. */
     int groups = 0;
@@ -439,11 +445,7 @@ static void a_warm_sample_has_no_flush_and_no_synchronize_inside(void **unused)
     (void)unused;
     struct collected c;
     assert_int_equal(run_recorded_sweep(FB_CACHE_WARM, &c), FB_OK);
-    int samples = 0;
-    const char *bad = first_dirty_sample(events, &samples);
-    if (bad)
-        fail_msg("a sample holds more than run steps: ...%.12s...", bad);
-    assert_true(samples > 0);
+    assert_every_sample_is_only_run_steps();
     assert_null(strchr(events, 'F'));
 }
 
