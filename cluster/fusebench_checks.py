@@ -2,13 +2,14 @@
 each in a job of the partition's scheduler (docs/cluster.md; run it with cluster/rfm).
 
 - FusebenchBuild (a fixture, one per partition): builds fusebench on the partition in a job
-  (scripts/ensure-build into the stage directory, meson options from `meson_options`), or,
+  (scripts/ensure-build into the stage directory, meson options from the partition's
+  extras "meson_options" and then the variable `meson_options`), or,
   when `fusebench` names a built binary (-S FusebenchBuild.fusebench=PATH), checks that one.
 - FusebenchSweep: cluster/run-sweep in a job: the sweep, its charts, the check and the
   numbers of cluster/fusebench_report.py. Parameters: `config` (FB_RFM_CONFIGS, a comma list
   of config paths relative to the repository, default configs/default.ini), `dtype`
   (FB_RFM_DTYPES, default fp32), `backend` (cuda on partitions with the feature `cuda`, cpu
-  on the others). A partition with the feature `gpu` gets num_gpus_per_node = 1 (its config
+  on those with the feature `cpu`). A partition with the feature `gpu` gets num_gpus_per_node = 1 (its config
   turns that into --gpus-per-node=1). Sanity comes from the results file, through fusebench
   (every planned point has a verified row, none failed, launches as planned) and, on a `gpu`
   partition, from the job's CUDA_VISIBLE_DEVICES (Slurm granted the GPU); never from the
@@ -69,7 +70,8 @@ class FusebenchBuild(rfm.RunOnlyRegressionTest):
             build = os.path.join(self.stagedir, "build")
             self.binary = os.path.join(build, "fusebench")
             self.executable = os.path.join(REPO, "scripts", "ensure-build")
-            self.executable_opts = [build] + self.meson_options.split()
+            options = self.current_partition.extras.get("meson_options", "")
+            self.executable_opts = [build] + options.split() + self.meson_options.split()
             self.postrun_cmds = [f'"{self.binary}" --version']
 
     @sanity_function
@@ -95,9 +97,10 @@ class FusebenchSweep(rfm.RunOnlyRegressionTest):
 
     @run_after("init")
     def by_backend(self):
-        # cuda where fusebench's CUDA backend runs, cpu elsewhere: a fake GPU (the local
-        # Slurm's gpu-sim) is a `gpu` partition without `cuda`, so it runs cpu.
-        self.valid_systems = ["+cuda"] if self.backend == "cuda" else ["-cuda"]
+        # The partition's features say which backends run there: `cuda` (a GPU fusebench's
+        # CUDA backend runs on) and `cpu`. The local Slurm's gpu-sim (a fake GPU) is
+        # `gpu` and `cpu`: it requests a GPU and runs the cpu backend.
+        self.valid_systems = ["+cuda"] if self.backend == "cuda" else ["+cpu"]
         self.descr = f"fusebench {self.config} {self.dtype} on {self.backend}"
 
     @run_before("run")

@@ -3,7 +3,7 @@ laptop without one. Pick the system with --system (cluster/rfm does):
 
 - local-slurm: one node, partitions `cpu` and `gpu-sim` (one fake GPU: gres gpu:fake:1, so
   jobs there request and get a GPU, but fusebench's CUDA backend cannot run: the partition
-  has the feature `gpu` and not `cuda`, and runs the cpu backend). Scheduler from
+  has the features `gpu` (request one) and `cpu` (run the cpu backend), not `cuda`). Scheduler from
   FB_RFM_SCHEDULER: `squeue` (the default; it never learns a job's exit code, which the suite
   does not use) or `slurm` (it calls sacct, which the local Slurm answers only with `-c`: run
   it through cluster/rfm --local-sacct, which puts cluster/sacct-shim first in PATH).
@@ -39,7 +39,7 @@ site_configuration = {
                     "launcher": "local",
                     "access": ["--partition=gpu-sim", "--exclusive"],
                     "environs": ["fb-gcc"],
-                    "features": ["gpu"],
+                    "features": ["gpu", "cpu"],
                     "resources": [
                         {"name": "_rfm_gpu", "options": ["--gpus-per-node={num_gpus_per_node}"]},
                     ],
