@@ -2,8 +2,9 @@
 each in a job of the partition's scheduler (docs/cluster.md; run it with cluster/rfm).
 
 - FusebenchBuild (a fixture, one per partition): builds fusebench on the partition in a job
-  (scripts/ensure-build into the stage directory, meson options from the partition's
-  extras "meson_options" and then the variable `meson_options`), or,
+  (scripts/ensure-build into build-cluster/<system>-<partition>/ of the repository, kept
+  between runs so that the next one only checks it; meson options from the partition's
+  extras "meson_options", then the variable `meson_options`), or,
   when `fusebench` names a built binary (-S FusebenchBuild.fusebench=PATH), checks that one.
 - FusebenchSweep: cluster/run-sweep in a job: the sweep, its charts, the check and the
   numbers of cluster/fusebench_report.py. Parameters: `config` (FB_RFM_CONFIGS, a comma list
@@ -17,7 +18,7 @@ each in a job of the partition's scheduler (docs/cluster.md; run it with cluster
   fusebench_report.PERF; their references per config, system and partition are in
   cluster/references.py, the one file a site edits.
 - Results: <results_root>/<system>/<partition>/<backend>-<device>/<config>-<dtype>.csv, its
-  charts and <config>-<dtype>.plan.json beside it (results_root: -S results_root=DIR,
+  charts and <config>-<dtype>.plan.json beside it (-S FusebenchSweep.results_root=DIR,
   default out/cluster/ of the repository); cluster/gather collects and compares them.
 """
 import math
@@ -57,7 +58,7 @@ class FusebenchBuild(rfm.RunOnlyRegressionTest):
     valid_systems = ["*"]
     valid_prog_environs = ["*"]
     sourcesdir = None                        # built from the repository in place (a shared
-                                             # file system), into the stage directory
+                                             # file system), not from a copy
     time_limit = "30m"
 
     @run_before("run")
@@ -67,7 +68,9 @@ class FusebenchBuild(rfm.RunOnlyRegressionTest):
             self.executable = self.binary
             self.executable_opts = ["--version"]
         else:
-            build = os.path.join(self.stagedir, "build")
+            # Not the stage directory: ReFrame removes it once the sweeps that use it end.
+            build = os.path.join(REPO, "build-cluster",
+                                 self.current_partition.fullname.replace(":", "-"))
             self.binary = os.path.join(build, "fusebench")
             self.executable = os.path.join(REPO, "scripts", "ensure-build")
             options = self.current_partition.extras.get("meson_options", "")
