@@ -18,5 +18,8 @@ compare_title(what) = sprintf("%s\n%d runs: %s", what, NR, pair_title)
 
 unset label 9999
 set xrange [cmp_nmin / 1.6 : cmp_nmax * 1.6]
-set key at screen 0.665, graph 1 left top font ",17" nobox
-set rmargin at screen 0.655
+# Labels ("DEVICE, DATE (stem)") are long: the key goes under the graph, which keeps the
+# page's width.
+set key below center vertical maxrows 5 font ",15" nobox height 1
+set rmargin 4
+set xlabel offset 0, 0.7

@@ -79,9 +79,8 @@ static void report(const struct fb_compare *c)
                 c->threshold * 100, v->faster, v->ratio_min, v->ratio_max,
                 v->regressed ? ": REGRESSED" : "");
         if (v->only_base || v->only_run)
-            fprintf(stderr, "compare: %s: %zu points of %s and %zu of its own are at sizes "
-                            "the other run lacks (not compared)\n", a, v->only_base, b,
-                    v->only_run);
+            fprintf(stderr, "compare: not compared, at a size the other run lacks: %zu "
+                            "points of %s, %zu of %s\n", v->only_base, b, v->only_run, a);
     }
 }
 
