@@ -98,17 +98,22 @@ static void labels(struct fb_compare *c, const struct fb_csv_table *tables)
                                                                              : r->d->stems[0],
                  r->date[0] ? ", " : "", r->date);
     }
-    /* Two runs that would read the same get their files' stems. */
-    bool same[FB_CHART_MAX_FILES] = {false};
-    for (size_t i = 0; i < c->n_runs; i++)
-        for (size_t j = i + 1; j < c->n_runs; j++)
-            if (strcmp(c->runs[i].label, c->runs[j].label) == 0)
-                same[i] = same[j] = true;
-    for (size_t i = 0; i < c->n_runs; i++) {
-        struct fb_compare_run *r = &c->runs[i];
-        size_t len = strlen(r->label);
-        if (same[i])
-            snprintf(r->label + len, sizeof r->label - len, " (%.80s)", r->d->stems[0]);
+    /* Two runs that would read the same get their files' stems, and then, when the stems
+     * are the same too (results/<partition>/run.csv), their numbers in the table (#). */
+    for (int pass = 0; pass < 2; pass++) {
+        bool same[FB_CHART_MAX_FILES] = {false};
+        for (size_t i = 0; i < c->n_runs; i++)
+            for (size_t j = i + 1; j < c->n_runs; j++)
+                if (strcmp(c->runs[i].label, c->runs[j].label) == 0)
+                    same[i] = same[j] = true;
+        for (size_t i = 0; i < c->n_runs; i++) {
+            struct fb_compare_run *r = &c->runs[i];
+            size_t len = strlen(r->label);
+            if (same[i] && pass == 0)
+                snprintf(r->label + len, sizeof r->label - len, " (%.80s)", r->d->stems[0]);
+            else if (same[i])
+                snprintf(r->label + len, sizeof r->label - len, " #%zu", i + 1);
+        }
     }
 }
 

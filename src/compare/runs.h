@@ -5,7 +5,8 @@
  * others by the same series keys, with the copy ceiling of the same format.
  *
  * Per run: its label, "DEVICE, DATE HH:MM" from its metadata (device and date lines; the
- * file's stem added when two runs would read the same); its speedup against n and against
+ * file's stem added when two runs would read the same, then its number "#i" when their
+ * stems are the same too); its speedup against n and against
  * the working set relative to its last-level cache, x = n / n_cache (n_cache: where the main
  * eager chain's arrays fill cache_bytes; chart/derive.h), fused / copy (copy_fraction), the
  * copy ceiling's and the fused kernel's bandwidth, and, for every run but the first, the

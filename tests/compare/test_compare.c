@@ -294,6 +294,7 @@ static void markdown_escapes_and_labels(void **state)
     assert_int_equal(p->rc, FB_OK);
     assert_non_null(strstr(p->c.runs[0].label, "(base)"));
     assert_non_null(strstr(p->c.runs[1].label, "(run)"));
+    assert_null(strstr(p->c.runs[0].label, "#1"));
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
@@ -306,6 +307,27 @@ static void markdown_escapes_and_labels(void **state)
     assert_non_null(strstr(text, "**regressed**"));
     assert_non_null(strstr(text, "### Regressed points"));
     free(text);
+    done(p);
+}
+
+/* Runs of the same device, minute and file name (two partitions' run.csv) are told apart by
+ * their numbers. */
+static void same_stems_get_numbers(void **state)
+{
+    (void)state;
+    struct pair_of_runs *p = compare(&reference, &(struct shape){.factor = 1}, 0.05);
+    assert_int_equal(p->rc, FB_OK);
+    assert_string_equal(p->c.runs[0].label, "Test CPU, 2026-12-02 03:04 (base)");
+    fb_compare_free(&p->c);
+    p->paths[1] = "other/base.csv";
+    fb_chart_derived_free(&p->d[1]);
+    if (fb_chart_derive(&p->tables[1], &p->paths[1], 1, &p->d[1], &p->err) != FB_OK)
+        fail_msg("%s", p->err.msg);
+    const struct fb_chart_derived *d[2] = {&p->d[0], &p->d[1]};
+    assert_int_equal(fb_compare_build(&p->c, d, p->tables, p->paths, 2, 0.05, true, &p->err),
+                     FB_OK);
+    assert_string_equal(p->c.runs[0].label, "Test CPU, 2026-12-02 03:04 (base) #1");
+    assert_string_equal(p->c.runs[1].label, "Test CPU, 2026-12-02 03:04 (base) #2");
     done(p);
 }
 
@@ -323,6 +345,7 @@ int main(void)
         cmocka_unit_test(different_variants_are_unusable),
         cmocka_unit_test(threshold_syntax),
         cmocka_unit_test(markdown_escapes_and_labels),
+        cmocka_unit_test(same_stems_get_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
