@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app/plots.h"
+#include "chart/charts.h"
 #include "chart/read.h"
 #include "common/error.h"
 #include "common/text.h"
@@ -122,8 +123,19 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt, int
     char stems[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX];
     for (size_t i = 0; i < s->n; i++)
         memcpy(stems[i], s->derived[i]->stems[0], sizeof stems[i]);
-    char stem[NAME_MAX + 1];
-    if (fb_plots_stem((const char (*)[FB_CHART_TEXT_MAX])stems, s->n, "-compare", stem,
+    /* "<stem>-vs-<stem>...-compare"; with many long names (a cluster's partitions),
+     * "<first stem>-vs-<N>-more-compare", which fits where a file name can. */
+    size_t joined = strlen("-compare");
+    for (size_t i = 0; i < s->n; i++)
+        joined += strlen(s->derived[i]->stems[0]) + (i ? 4 : 0);
+    char stem[NAME_MAX + 1], suffix[48];
+    size_t n_stems = s->n;
+    snprintf(suffix, sizeof suffix, "-compare");
+    if (joined + FB_CHART_SUFFIX_MAX + 3 > NAME_MAX) { /* 3: ".md" beside the charts */
+        n_stems = 1;
+        snprintf(suffix, sizeof suffix, "-vs-%zu-more-compare", s->n - 1);
+    }
+    if (fb_plots_stem((const char (*)[FB_CHART_TEXT_MAX])stems, n_stems, suffix, stem,
                       sizeof stem) != 0)
         return FB_ERR_USAGE;
     struct fb_chart charts[8];

@@ -1,7 +1,8 @@
 /* The --compare command: several results files side by side (compare/runs.h), a regression
  * verdict of every run against the first (compare/verdict.h), the headline table as
  * markdown on stdout and in <stem>-compare.md beside the charts, and the charts
- * <stem>-compare-<chart>.png|svg (stem: the files' names less ".csv" joined by "-vs-"),
+ * <stem>-compare-<chart>.png|svg (stem: the files' names less ".csv" joined by "-vs-"; the
+ * first one's and "-vs-<N>-more" when that would be too long a file name),
  * drawn as app/plots.h draws (staged, checked, published whole). */
 #ifndef FB_APP_COMPARE_H
 #define FB_APP_COMPARE_H

@@ -137,6 +137,17 @@ class CompareCli(unittest.TestCase):
         self.assertIn(b"\\|\\<b\\>", table)
         self.assertFalse([n for n in names if n.startswith(".")], names)
 
+    def test_many_long_names_fit_a_file_name(self):
+        if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
+            self.skipTest("no gnuplot")
+        files = [make(os.path.join(self.dir, "p" * 60 + str(i) + ".csv"), seed=10 + i)
+                 for i in range(5)]
+        p = run("--compare", *files, "--no-verdict", "--plot-dir", self.charts)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        names = os.listdir(self.charts)
+        self.assertIn("p" * 60 + "0-vs-4-more-compare.md", names)
+        self.assertIn("p" * 60 + "0-vs-4-more-compare-ratio.svg", names)
+
 
 if __name__ == "__main__":
     BINARY = os.path.abspath(sys.argv.pop(1))
