@@ -67,9 +67,16 @@ static void unload(struct session *s)
     }
 }
 
-/* One line per run on stderr: what the verdict found. */
+/* One line per run on stderr: what the verdict found; and the noisy points left out. */
 static void report(const struct fb_compare *c)
 {
+    for (size_t i = 0; i < c->n_runs; i++)
+        if (c->runs[i].d->noisy) {
+            char a[512];
+            fprintf(stderr, "compare: %s: %zu noisy points (another program disturbed their "
+                            "samples) are not compared\n",
+                    fb_text_escape(a, sizeof a, c->runs[i].path), c->runs[i].d->noisy);
+        }
     for (size_t i = 1; i < c->n_runs; i++) {
         const struct fb_compare_verdict *v = &c->verdicts[i];
         char a[512], b[512];
