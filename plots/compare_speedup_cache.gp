@@ -3,7 +3,7 @@
 # chain's arrays fill that run's cache), so that devices of different cache sizes line up.
 set title compare_title('Fusion speedup vs working set / last-level cache, per run') noenhanced
 set ylabel 'speedup (median time ratio; bars: p10..p90)'
-set xlabel 'working set / last-level cache (the eager chain''s arrays)' offset 0, 0.7
+set xlabel 'working set / last-level cache (the eager chain''s arrays)'
 set format x '10^{%L}'
 set xrange [ws_min / 1.6 : ws_max * 1.6]
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead lc rgb cache_colour dt 2 lw 1.5
