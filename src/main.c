@@ -1,9 +1,11 @@
 /* fusebench: measure what kernel fusion saves. This file parses the command line, dispatches
- * to the command asked for (src/app/: sweep.c, profile.c, plots.c for --plot) and turns the
- * fb_status it returns into the exit code; the commands print their own messages. */
+ * to the command asked for (src/app/: sweep.c, profile.c, plots.c for --plot, compare.c for
+ * --compare) and turns the fb_status it returns into the exit code; the commands print their
+ * own messages. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "app/compare.h"
 #include "app/config_load.h"
 #include "app/plots.h"
 #include "app/print_plan.h"
@@ -65,6 +67,16 @@ int main(int argc, char **argv)
     if (cli.version) {
         printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
         return 0;
+    }
+    if (cli.compare) {
+        const struct fb_app_compare_options opt = {
+            .files = cli.plot_files, .n_files = cli.n_plot_files, .plot_dir = cli.plot_dir,
+            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot};
+        int signal_number = 0;
+        int rc = fb_app_compare(&opt, &signal_number);
+        if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
+            return 128 + signal_number;
+        return exit_code_for(rc);
     }
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));

@@ -345,27 +345,33 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     return RENDER_OK;
 }
 
-static int draw_all(struct render *r, const struct fb_chart_derived *d, const char *first)
+static const char *skip_of(const struct fb_plots_job *job, size_t i)
+{
+    return job->charts[i].skip ? job->charts[i].skip(job->d) : NULL;
+}
+
+static int draw_all(struct render *r, const struct fb_plots_job *job)
 {
     size_t wanted = 0, done = 0;
-    for (size_t i = 0; i < fb_chart_count; i++)
-        wanted += fb_charts[i].skip(d) == NULL;
+    for (size_t i = 0; i < job->n_charts; i++)
+        wanted += skip_of(job, i) == NULL;
     int result = RENDER_OK;
     char shown_csv[512];
-    shown(shown_csv, sizeof shown_csv, first);
+    shown(shown_csv, sizeof shown_csv, job->first_csv);
     /* One line for the charts left out, with the reason of each. */
     bool any = false;
-    for (size_t i = 0; i < fb_chart_count; i++) {
-        const char *why = fb_charts[i].skip(d);
+    for (size_t i = 0; i < job->n_charts; i++) {
+        const char *why = skip_of(job, i);
         if (why)
-            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", fb_charts[i].name, why);
+            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", job->charts[i].name,
+                    why);
         any |= why != NULL;
     }
     if (any)
         fprintf(stderr, " in %s\n", shown_csv);
-    for (size_t i = 0; i < fb_chart_count; i++) {
-        const struct fb_chart *c = &fb_charts[i];
-        if (c->skip(d))
+    for (size_t i = 0; i < job->n_charts; i++) {
+        const struct fb_chart *c = &job->charts[i];
+        if (skip_of(job, i))
             continue;
         fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
         for (size_t f = 0; f < fb_chart_format_count; f++) {
@@ -379,29 +385,36 @@ static int draw_all(struct render *r, const struct fb_chart_derived *d, const ch
     return result;
 }
 
-/* The charts' file name stem: the first CSV's name less ".csv", "-vs-<stem>" per overlay. */
-static int make_stem(struct render *r, const struct fb_chart_derived *d)
+int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *suffix,
+                  char *out, size_t size)
 {
     size_t len = 0;
-    r->stem[0] = '\0';
-    for (size_t f = 0; f < d->n_files; f++) {
-        int w = snprintf(r->stem + len, sizeof r->stem - len, "%s%s", f ? "-vs-" : "",
-                         d->stems[f]);
-        if (w < 0 || (size_t)w >= sizeof r->stem - len ||
+    out[0] = '\0';
+    for (size_t f = 0; f <= n; f++) {
+        int w = f < n ? snprintf(out + len, size - len, "%s%s", f ? "-vs-" : "", stems[f])
+                               : snprintf(out + len, size - len, "%s", suffix ? suffix : "");
+        if (w < 0 || (size_t)w >= size - len ||
             len + (size_t)w + FB_CHART_SUFFIX_MAX > NAME_MAX) {
             char name[512];
-            shown(name, sizeof name, d->stems[f]);
+            shown(name, sizeof name, f < n ? stems[f] : suffix);
             fprintf(stderr, "charts: the results file names are too long for chart file names "
                             "(%d bytes at most, with -<chart>.<format>): '%s'\n", NAME_MAX, name);
             return RENDER_USAGE;
         }
         len += (size_t)w;
     }
-    if (!r->stem[0]) {
+    if (!n || !stems[0][0]) {
         fprintf(stderr, "charts: the results file has no name to make chart names of\n");
         return RENDER_USAGE;
     }
     return RENDER_OK;
+}
+
+void fb_plots_dir_of(const char *csv, char *out, size_t size)
+{
+    const char *slash = strrchr(csv, '/');
+    snprintf(out, size, "%.*s", slash ? (int)(slash == csv ? 1 : slash - csv) : 1,
+             slash ? csv : ".");
 }
 
 static void catch_signals(struct render *r)
@@ -467,38 +480,55 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
         free(d);
         return RENDER_USAGE;
     }
-    /* By default the charts go beside the (first) CSV they are drawn from. */
-    char beside[PATH_MAX];
-    if (!out_dir || !out_dir[0]) {
-        const char *slash = strrchr(csv_files[0], '/');
-        snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash == csv_files[0] ? 1 :
-                 slash - csv_files[0]) : 1, slash ? csv_files[0] : ".");
-        out_dir = beside;
-    }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
-    r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
-    snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
-    rc = make_stem(&r, d);
+    char stem[NAME_MAX + 1];
+    rc = fb_plots_stem(d->stems, d->n_files, "", stem, sizeof stem);
     if (rc == RENDER_OK) {
-        catch_signals(&r);
-        rc = open_dirs(&r);
-        if (rc == RENDER_OK)
-            rc = check_gnuplot(&r);
-        if (rc == RENDER_OK && fb_chart_tables_write(r.stage_fd, d, &err) != FB_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            rc = RENDER_FAILED;
-        }
-        if (rc == RENDER_OK)
-            rc = draw_all(&r, d, csv_files[0]);
-        remove_stage(&r);
-        if (r.out_fd >= 0)
-            close(r.out_fd);
-        if (stop_signal)
-            rc = 128 + stop_signal;
-        release_signals(&r);
+        const struct fb_plots_job job = {.d = d, .charts = fb_charts, .n_charts = fb_chart_count,
+                                         .stem = stem, .out_dir = out_dir,
+                                         .first_csv = csv_files[0]};
+        rc = fb_plots_draw(&job);
     }
     fb_chart_derived_free(d);
     free(d);
+    return rc;
+}
+
+int fb_plots_draw(const struct fb_plots_job *job)
+{
+    /* By default the charts go beside the (first) CSV they are drawn from. */
+    char beside[PATH_MAX];
+    const char *out_dir = job->out_dir;
+    if (!out_dir || !out_dir[0]) {
+        fb_plots_dir_of(job->first_csv, beside, sizeof beside);
+        out_dir = beside;
+    }
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
+    if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
+        strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
+        fprintf(stderr, "charts: the chart file name stem is too long\n");
+        return RENDER_USAGE;
+    }
+    r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
+    snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
+    struct fb_error err;
+    catch_signals(&r);
+    int rc = open_dirs(&r);
+    if (rc == RENDER_OK)
+        rc = check_gnuplot(&r);
+    if (rc == RENDER_OK && (fb_chart_tables_write(r.stage_fd, job->d, &err) != FB_OK ||
+                            (job->write_extra &&
+                             job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
+        fprintf(stderr, "%s\n", err.msg);
+        rc = RENDER_FAILED;
+    }
+    if (rc == RENDER_OK)
+        rc = draw_all(&r, job);
+    remove_stage(&r);
+    if (r.out_fd >= 0)
+        close(r.out_fd);
+    if (stop_signal)
+        rc = 128 + stop_signal;
+    release_signals(&r);
     return rc;
 }
 

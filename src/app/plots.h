@@ -19,6 +19,12 @@
 #ifndef FB_APP_PLOTS_H
 #define FB_APP_PLOTS_H
 
+#include <stddef.h>
+
+#include "chart/charts.h"
+#include "chart/derive.h"
+#include "common/error.h"
+
 /* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
  * largest accepted input draws in a few seconds). */
 #define FB_PLOTS_HANG_S 600
@@ -33,6 +39,35 @@
  * earlier handler, if it had one, runs once the charts are cleaned up). Prints its own
  * messages. */
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
+
+/* A set of charts to draw (fb_plots_render's: fb_charts; --compare's: its own). */
+struct fb_plots_job {
+    const struct fb_chart_derived *d; /* its tables are written (chart/tables.h); each
+                                         chart's skip() is asked of it (NULL skip: drawn) */
+    const struct fb_chart *charts;
+    size_t n_charts;
+    const char *stem;                 /* charts are <stem>-<chart>.<format> */
+    const char *out_dir;              /* NULL or "": the directory of first_csv */
+    const char *first_csv;            /* named in messages */
+    /* More tables for the charts' scripts, written into the staging directory dirfd after
+     * d's (NULL: none); returns FB_OK or an error naming the table. */
+    int (*write_extra)(int dirfd, const void *ctx, struct fb_error *err);
+    const void *ctx;
+};
+
+/* Stages, draws, checks and publishes job's charts as fb_plots_render does (the contract
+ * above: the staging directory, gnuplot as a child, signals, progress). Returns its codes
+ * (0, 1, 2, 3, 128 + N). */
+int fb_plots_draw(const struct fb_plots_job *job);
+
+/* The chart file name stem of results files whose stems (names less ".csv") are
+ * stems[0..n-1]: joined by "-vs-", then suffix (may be NULL), into out. Returns 0, or 2 with a
+ * message when the name would not leave room for "-<chart>.<format>" within NAME_MAX. */
+int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *suffix,
+                  char *out, size_t size);
+
+/* The directory charts of `csv` go to by default: its directory, "." for a bare name. */
+void fb_plots_dir_of(const char *csv, char *out, size_t size);
 
 /* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in

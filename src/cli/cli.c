@@ -12,6 +12,8 @@ void fb_cli_usage(FILE *out, const char *prog)
 "usage: %s CONFIG.ini [options]          measure, write the CSV, draw the charts\n"
 "       %s --plot RESULTS.csv [MORE.csv ...] [--plot-dir DIR]   redraw charts only\n"
 "       %s --derive RESULTS.csv [MORE.csv ...]    the charts' numbers as JSON\n"
+"       %s --compare A.csv B.csv [C.csv ...] [--threshold 5%%] [--no-verdict] [--no-plot]\n"
+"                                     runs side by side, and a regression verdict\n"
 "\n"
 "Measures what kernel fusion saves: c = relu(a + b) as two kernels (eager) and as one\n"
 "(fused), with a copy kernel as the bandwidth ceiling, at every size of the config.\n"
@@ -58,6 +60,23 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --derive CSV [CSV ...]    print what the charts and summaries show (pairs, speedups,\n"
 "                            copy fractions, model lines, fit, regimes) as JSON on stdout;\n"
 "                            draws and writes nothing\n"
+"  --compare CSV CSV [...]   2 to 8 results files (runs, devices) side by side: per run,\n"
+"                            the main pair's speedup against n and against the working\n"
+"                            set over the last-level cache (when every run has\n"
+"                            cache_bytes), fused / copy, bandwidth, each run's fused time\n"
+"                            over the first's; a markdown table of the headline numbers\n"
+"                            on stdout and in <stems>-compare.md beside the charts\n"
+"                            (<stems>-compare-<chart>.png|svg; --plot-dir as for --plot).\n"
+"                            Verdict: every point of both runs (variant, dtype, stores,\n"
+"                            cache, n), ratio of median times with the interval\n"
+"                            run p10 / first p90 .. run p90 / first p10; regressed when\n"
+"                            the interval lies above 1 + threshold. Exit 1 when a point\n"
+"                            regressed, 0 when none, 2 unusable input (different\n"
+"                            variants, no common size: the message says what is missing)\n"
+"  --threshold T             the verdict's threshold: 5%% (default) or a fraction, 0.05\n"
+"  --no-verdict              --compare draws and tabulates only (devices, not a\n"
+"                            regression check): exit 0 whatever the times\n"
+"                            (--no-plot with --compare: the table and verdict only)\n"
 "  --quiet                   no progress on stderr\n"
 "  -h, --help                this text;  --version  the version\n"
 "\n"
@@ -73,7 +92,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "\n"
 "Exit status: 0 success, 1 a measurement or verification failed, 2 usage or config\n"
 "error, 130 interrupted by SIGINT, 143 by SIGTERM.\n",
-            prog, prog, prog);
+            prog, prog, prog, prog);
 }
 
 static int add_override(struct fb_cli *cli, const char *key, const char *value, FILE *err_out)
@@ -90,7 +109,8 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
-       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE };
+       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_COMPARE, OPT_THRESHOLD,
+       OPT_NO_VERDICT };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -110,6 +130,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
         {"derive", no_argument, NULL, OPT_DERIVE},
+        {"compare", no_argument, NULL, OPT_COMPARE},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"no-verdict", no_argument, NULL, OPT_NO_VERDICT},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
@@ -155,6 +178,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_NO_PLOT: cli->no_plot = true; break;
         case OPT_PLOT: plot_mode = true; break;
         case OPT_DERIVE: plot_mode = cli->derive = true; break;
+        case OPT_COMPARE: plot_mode = cli->compare = true; break;
+        case OPT_THRESHOLD: cli->threshold = optarg; break;
+        case OPT_NO_VERDICT: cli->no_verdict = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
         case OPT_QUIET: cli->quiet = true; break;
         case OPT_FORCE: cli->force = true; break;
@@ -172,11 +198,20 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     }
     if (rc)
         return rc;
+    const char *mode = cli->compare ? "--compare" : cli->derive ? "--derive" : "--plot";
+    if (cli->compare && cli->derive) {
+        fprintf(err_out, "--compare and --derive: give one of them\n");
+        return 2;
+    }
+    if (!cli->compare && (cli->threshold || cli->no_verdict)) {
+        fprintf(err_out, "%s: only with --compare (see --help)\n",
+                cli->threshold ? "--threshold" : "--no-verdict");
+        return 2;
+    }
     for (int i = optind; i < argc; i++) {
         if (plot_mode) {
             if (cli->n_plot_files >= FB_CLI_MAX_PLOT_FILES) {
-                fprintf(err_out, "%s: at most %d files\n", cli->derive ? "--derive" : "--plot",
-                        FB_CLI_MAX_PLOT_FILES);
+                fprintf(err_out, "%s: at most %d files\n", mode, FB_CLI_MAX_PLOT_FILES);
                 return 2;
             }
             cli->plot_files[cli->n_plot_files++] = argv[i];
@@ -188,8 +223,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             return 2;
         }
     }
-    if (plot_mode && cli->n_plot_files == 0) {
-        fprintf(err_out, "%s: give at least one results CSV\n", cli->derive ? "--derive" : "--plot");
+    if (plot_mode && cli->n_plot_files < (cli->compare ? 2 : 1)) {
+        fprintf(err_out, "%s: give at least %s results CSV\n", mode,
+                cli->compare ? "two" : "one");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

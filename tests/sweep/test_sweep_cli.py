@@ -21,6 +21,7 @@ import unittest
 BINARY = None
 ROOT = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
+SAMPLE_CPU = os.path.join(ROOT, "tests", "plots", "data", "sample-cpu.csv")
 COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
@@ -658,7 +659,9 @@ class SweepScript(unittest.TestCase):
         for args in (["--help"], ["--version"], ["--he"],
                      [SMOKE, "--backend", "cpu", "--dry-run"], [SMOKE, "--print-plan"],
                      [SMOKE, "--backend", "cpu", "--dry-run", "--force"],
-                     [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out]):
+                     [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out],
+                     # --threshold takes a value; --no-plot: the table and verdict only
+                     ["--compare", SAMPLE_CPU, SAMPLE_CPU, "--threshold", "5%", "--no-plot"]):
             p = self.sweep(*args)
             self.assertEqual(p.returncode, 0, (args, p.stderr))
             self.assertNotIn("gnuplot", p.stderr, args)
@@ -666,9 +669,11 @@ class SweepScript(unittest.TestCase):
 
     def test_a_command_that_draws_charts_asks_for_gnuplot(self):
         # the sandbox works: without gnuplot, a sweep that draws wants it installed; --force
-        # is an option the script knows (no value), not an unknown one
-        for extra in ((), ("--force",)):
-            p = self.sweep(SMOKE, "--backend", "cpu", "--sizes", "8", *extra)
+        # is an option the script knows (no value), not an unknown one; so is --compare
+        for args in ((SMOKE, "--backend", "cpu", "--sizes", "8"),
+                     (SMOKE, "--backend", "cpu", "--sizes", "8", "--force"),
+                     ("--compare", SAMPLE_CPU, SAMPLE_CPU, "--threshold", "5%")):
+            p = self.sweep(*args)
             self.assertNotEqual(p.returncode, 0)
             if os.geteuid() == 0:
                 with open(self.calls) as f:
