@@ -3,6 +3,10 @@
 
 #include <stddef.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 /* The x86-64 builds exist where meson compiles them: on x86-64 (src/backends/meson.build). */
 #if defined(__x86_64__)
 #define FB_CPU_HAVE_X86_BUILDS 1
@@ -32,7 +36,7 @@ bool fb_cpu_isa_supported(enum fb_cpu_isa isa)
 #if FB_CPU_HAVE_X86_BUILDS
     case FB_CPU_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-               __builtin_cpu_supports("f16c");
+               fb_cpu_has_f16c();
     case FB_CPU_ISA_AVX512:
         return fb_cpu_isa_supported(FB_CPU_ISA_AVX2) && __builtin_cpu_supports("avx512f") &&
                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
@@ -50,10 +54,15 @@ const char *fb_cpu_isa_name(enum fb_cpu_isa isa)
     return (unsigned)isa < FB_CPU_ISA_COUNT ? names[isa] : NULL;
 }
 
+/* F16C from cpuid (leaf 1, ECX bit 29) rather than __builtin_cpu_supports("f16c"), which
+ * clang 14 does not know; "avx" also says the OS saves the AVX registers, which F16C's
+ * 256-bit forms need. */
 bool fb_cpu_has_f16c(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29)) &&
+           __builtin_cpu_supports("avx");
 #else
     return false;
 #endif

@@ -198,7 +198,7 @@ static bool f16c_usable(void)
 #define FB_CPU_F16C_TARGET __attribute__((target("avx,f16c")))
 static bool f16c_usable(void)
 {
-    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    return fb_cpu_has_f16c();
 }
 #else
 #define FB_CPU_F16C 0
