@@ -44,24 +44,10 @@
 
 /* ---- pairs of ops ------------------------------------------------------------------------ */
 
-/* Op `op` of the table on one element. Always inlined, and only ever called with a constant
- * op, so the switch folds away and each call is the op's element function itself. */
-FB_CPU_INLINE float op_of(enum fb_op_id op, float x, float y, struct fb_op_params p)
-{
-    switch (op) {
-#define FB_CPU_OP_OF(name, arity, n_params, param_names, ulp)                                  \
-    case FB_OPID_##name:                                                                       \
-        return fb_op_##name(x, y, p);
-        FB_OP_TABLE(FB_CPU_OP_OF)
-#undef FB_CPU_OP_OF
-    default:
-        return x;
-    }
-}
-
 /* out[t] = second(first(x[t], y[t])) for t in [0, len): one loop, both ops in registers.
- * first and second are constants wherever this is inlined (pair_pass), so each pair is its
- * own vectorised loop. y is read only when first is binary (else it may be NULL). x may be
+ * first and second are constants wherever this is inlined (pair_pass), so fb_op_apply's
+ * switch folds to the two element functions and each pair is its own vectorised loop (gcc
+ * inlines it for a constant op; check_cpu_vectorized.sh would see a pair left scalar). y is read only when first is binary (else it may be NULL). x may be
  * out: element t is read before it is written and no other element is touched, which `omp
  * simd` (no dependence between iterations) allows; that is why x and out carry no restrict. */
 FB_CPU_INLINE void pair_loop(enum fb_op_id first, int first_arity, struct fb_op_params p1,
@@ -71,11 +57,11 @@ FB_CPU_INLINE void pair_loop(enum fb_op_id first, int first_arity, struct fb_op_
     if (first_arity == 2) {
 #pragma omp simd
         for (int64_t t = 0; t < len; t++)
-            out[t] = op_of(second, op_of(first, x[t], y[t], p1), 0.0f, p2);
+            out[t] = fb_op_apply(second, fb_op_apply(first, x[t], y[t], p1), 0.0f, p2);
     } else {
 #pragma omp simd
         for (int64_t t = 0; t < len; t++)
-            out[t] = op_of(second, op_of(first, x[t], 0.0f, p1), 0.0f, p2);
+            out[t] = fb_op_apply(second, fb_op_apply(first, x[t], 0.0f, p1), 0.0f, p2);
     }
 }
 
