@@ -307,8 +307,9 @@ static struct cpu_case isa_two, isa_two_s, isa_two_fp16, isa_two_bf16_s;
 
 /* FB_TEST_CPU_ISA=NAME (tests/kernels/meson.build: one test per set this build has; "picked"
  * for the one picked for this CPU, as the build without SLEEF runs it): the main checks with
- * that set instead of the full run: every op, add_relu and random chains
- * (fp32; chains also streaming, fp16 and bf16 streaming), chains across tiles, the
+ * that set instead of the full run: every op, add_relu and random chains (fp32; add_relu
+ * also fp16, its F16C loop; chains also streaming, fp16 and bf16 streaming), chains across
+ * tiles, the
  * transcendental ops' measured error (the threading around the loops is the same for every
  * set: the full run checks it). Exit 77 (skip) where the CPU lacks the set
  * or it is the picked one (the full run covers it). */
@@ -343,6 +344,7 @@ static int run_with_named_set(const char *name)
         CPU_TEST("chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two),
         CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, isa_two),
         CPU_TEST("streaming_chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_s),
+        CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, isa_two_fp16),
         CPU_TEST("chains_fp16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_fp16),
         CPU_TEST("streaming_chains_bf16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_bf16_s),
         CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, isa_two),
