@@ -49,14 +49,75 @@
 #include "elementwise_ops.h"
 #include "launch_plan.h"
 
-/* At most 32 registers per thread: 65536 per SM / (16 blocks x 128 threads), so the 16
- * blocks per SM that the one-wave grid counts on (launch_plan.h) do fit, on every GPU with
- * 2048 threads per SM. __launch_bounds__(128, 16) would say the same, but makes ptxas warn
- * (and ignore it) on GPUs with fewer threads per SM, and nvcc accepts only one of the two.
- * ptx_audit.py checks the registers and that nothing spills. */
+/* At most 32 registers per thread on Hopper: 65536 per SM / (16 blocks x 128 threads), so
+ * 16 blocks per SM fit on a GPU with 2048 threads per SM. __launch_bounds__(128, 16) would
+ * say the same, but makes ptxas warn (and ignore it) on GPUs with fewer threads per SM, and
+ * nvcc accepts only one of the two. Other architectures get other caps (fb_arch_registers,
+ * below). ptx_audit.py checks the registers of sm_90 and that nothing spills there;
+ * sass_audit.py the same on every architecture built. */
 #define FB_KERNEL_REGISTERS 32
 /* The generic fused kernel with transcendental ops on 16-bit storage (fb_chain_functor). */
 #define FB_CHAIN_HALF_REGISTERS 48
+
+/* The register cap is per architecture: each functor's `registers` is the Hopper cap, and
+ * the SASS of each architecture gets at least fb_arch_registers() of it (read with ptxas -v
+ * and cuobjdump over every architecture; tests/kernels/sass_audit.py checks that nothing
+ * spills and that the loads stay in flight):
+ * - Turing (sm_75) holds 1024 threads per SM, 8 blocks of 128, so 65536 / 1024 = 64
+ *   registers cost no residency; at 32 nine kernels spilled (bf16 add, mul, add_relu...).
+ * - Ampere, Ada and Hopper (sm_80 .. sm_90): 32, nothing spills; the 2048-thread parts
+ *   (A100, H100) keep 16 blocks per SM, the 1536-thread ones (sm_86, sm_89) 12.
+ * - Blackwell (sm_100 and later): 56. At 32, 24 kernels of sm_100 and 14 of sm_120 spilled
+ *   to the stack, the fp32 copy kernel (the bandwidth ceiling) among them; at 40, and at 48
+ *   once the unary kernels keep their loads ahead of their stores (fb_unary_pointer below),
+ *   the unary vector kernels of sm_100 (fp32 copy and relu; fp16 and bf16 ones at 48) still
+ *   spilled 8 to 32 bytes. 56 registers leave 9 blocks of 128 per SM: 1152 of the 2048
+ *   threads of an sm_100 SM (B200), of the 1536 of an sm_120 one (RTX 5090); 9 x 128
+ *   threads x 64 bytes = 72 KB in flight per SM still exceed the ~54 KB that a B200's
+ *   ~8 TB/s x ~1 us / 148 SMs needs (launch_plan.h).
+ * The launch plan takes blocks per SM from each kernel's real register count on the device
+ * (cudaFuncGetAttributes), never from these numbers. Only the device pass defines
+ * __CUDA_ARCH__; the host pass's value is unused. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define FB_ARCH_REGISTER_FLOOR 64
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
+#define FB_ARCH_REGISTER_FLOOR 56
+#else
+#define FB_ARCH_REGISTER_FLOOR FB_KERNEL_REGISTERS
+#endif
+/* The cap of a kernel that declares `registers`, on the architecture being compiled. */
+constexpr int fb_arch_registers(int registers)
+{
+    return registers > FB_ARCH_REGISTER_FLOOR ? registers : FB_ARCH_REGISTER_FLOOR;
+}
+
+/* The unary kernels read their input through the read-only path (ld.global.nc, which the
+ * __restrict__ pointers allow) except from Blackwell (sm_100) on. There ptxas, knowing that
+ * a .nc load cannot see a store, moved the stores of a turn up between its loads: the unary
+ * vector kernels of sm_100, sm_110 and sm_120 issued 1 to 3 of their 4 16-byte loads before
+ * the first store (cuobjdump -sass, sass_audit.py), the fp32 copy kernel 1: a quarter of the
+ * bytes in flight of launch_plan.h. On those architectures the pass gets its pointers through
+ * fb_unary_pointer, an empty asm that hides where they come from: nvcc then knows nothing of
+ * their aliasing, emits plain ld.global, and ptxas must keep the turn's loads ahead of its
+ * stores, which might alias them, in the order the source gives. The kernels keep their
+ * __restrict__ parameters (a kernel's signature is the same in the host and device passes). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
+#define FB_UNARY_RESTRICT
+template <typename P>
+__device__ inline P *fb_unary_pointer(P *p)
+{
+    asm("" : "+l"(p));
+    __builtin_assume(__isGlobal(p)); /* still global memory: ld.global, not a generic ld */
+    return p;
+}
+#else
+#define FB_UNARY_RESTRICT __restrict__
+template <typename P>
+__device__ inline P *fb_unary_pointer(P *p)
+{
+    return p;
+}
+#endif
 
 /* Loads per input per turn of a table op's kernels: FB_LOADS_PER_INPUT(arity) (4 for one
  * input, 2 for two), except for the transcendental ops (ULP_BOUND > 0): 2, because expf's
@@ -71,7 +132,6 @@
     struct fb_##name##_op {                                                                    \
         static constexpr int loads_per_input = FB_OP_LOADS_PER_INPUT(arity, ulp);              \
         static constexpr int registers = FB_KERNEL_REGISTERS;                                  \
-        static constexpr int blocks_per_sm = FB_BLOCKS_PER_SM;                                 \
         struct fb_op_params p;                                                                 \
         __device__ float operator()(float x) const { return fb_op_##name(x, 0.0f, p); }        \
         __device__ float operator()(float a, float b) const { return fb_op_##name(a, b, p); }  \
@@ -84,7 +144,6 @@ FB_OP_TABLE(FB_OP_FUNCTOR)
 struct fb_add_relu_op {
     static constexpr int loads_per_input = FB_LOADS_PER_INPUT(2);
     static constexpr int registers = FB_KERNEL_REGISTERS;
-    static constexpr int blocks_per_sm = FB_BLOCKS_PER_SM;
     __device__ float operator()(float a, float b) const { return fb_op_add_relu(a, b); }
 };
 
@@ -98,11 +157,11 @@ struct fb_add_relu_op {
  * Two instantiations, picked by the launcher from the chain (fb_chain_is_exact):
  * - Exact = true, the ops with ULP_BOUND 0 only: 2 loads per input per turn (whatever the
  *   first op's arity: with 4 of one input, ptxas spilled at 32 registers), 32 registers,
- *   16 blocks per SM, as the other kernels.
+ *   16 blocks per SM on Hopper, as the other kernels.
  * - Exact = false, every op: the switch's expf code on top of the items in flight needs
  *   41 registers (ptxas -v, no cap) and spilled at 32; it gets 40 (ptx_audit.py checks: no
- *   spill) and so 65536 / (40 x 128) = 12 resident blocks per SM, which its grid uses
- *   (launch_plan.h). Such a chain is compute-heavy (expf per element per op): 3/4 of the
+ *   spill) and so 65536 / (40 x 128) = 12 resident blocks per SM on Hopper, which its grid
+ *   uses (launch_plan.h, fb_blocks_per_sm from its registers on the device). Such a chain is compute-heavy (expf per element per op): 3/4 of the
  *   threads in flight cost it less than spilling would.
  * - Exact = false on fp16 / bf16 storage (Registers = FB_CHAIN_HALF_REGISTERS, 48): a vector
  *   item is 8 elements, not 4, so 8 widened floats per input are live where a float4 gives
@@ -113,9 +172,6 @@ template <bool Exact, int Registers = (Exact ? FB_KERNEL_REGISTERS : 40)>
 struct fb_chain_functor {
     static constexpr int loads_per_input = 2;
     static constexpr int registers = Registers;
-    static constexpr int blocks_per_sm = 65536 / (registers * FB_BLOCK_THREADS) < FB_BLOCKS_PER_SM
-                                             ? 65536 / (registers * FB_BLOCK_THREADS)
-                                             : FB_BLOCKS_PER_SM;
     struct fb_chain chain;
     __device__ static float one(const struct fb_chain_op &op, float x, float y)
     {
@@ -427,7 +483,7 @@ __device__ inline int64_t fb_grid_stride(void)
  * fewer than P items left (the loop ended, so i + (P-1) stride >= count): its loads, each
  * guarded, then its stores, so they too are in flight together. */
 template <int P, typename Item, typename Op>
-__device__ inline void fb_unary_pass(const Item *__restrict__ x, Item *__restrict__ y,
+__device__ inline void fb_unary_pass(const Item *FB_UNARY_RESTRICT x, Item *FB_UNARY_RESTRICT y,
                                      int64_t count, const Op &op)
 {
     static_assert(P >= 2, "the last turn holds P - 1 items");
@@ -492,27 +548,27 @@ __device__ inline void fb_binary_pass(const Item *__restrict__ a, const Item *__
  * reads and writes 16-byte items (fb_storage<T>::vector); the n % lanes elements past the
  * last whole one go to the scalar tail. */
 template <typename Op, typename T>
-__global__ void __maxnreg__(Op::registers)
+__global__ void __maxnreg__(fb_arch_registers(Op::registers))
     fb_unary_vector_kernel(const T *__restrict__ x, T *__restrict__ y, int64_t n, Op op)
 {
     typedef typename fb_storage<T>::vector V;
     const int64_t vectors = n / fb_storage<T>::lanes;
-    fb_unary_pass<Op::loads_per_input>(reinterpret_cast<const V *>(x), reinterpret_cast<V *>(y),
-                                       vectors, op);
+    fb_unary_pass<Op::loads_per_input>(fb_unary_pointer(reinterpret_cast<const V *>(x)),
+                                       fb_unary_pointer(reinterpret_cast<V *>(y)), vectors, op);
     const int64_t tail = vectors * fb_storage<T>::lanes + fb_thread_index();
     if (tail < n)
         y[tail] = fb_apply(op, x[tail]);
 }
 
 template <typename Op, typename T>
-__global__ void __maxnreg__(Op::registers)
+__global__ void __maxnreg__(fb_arch_registers(Op::registers))
     fb_unary_scalar_kernel(const T *__restrict__ x, T *__restrict__ y, int64_t n, Op op)
 {
-    fb_unary_pass<Op::loads_per_input>(x, y, n, op);
+    fb_unary_pass<Op::loads_per_input>(fb_unary_pointer(x), fb_unary_pointer(y), n, op);
 }
 
 template <typename Op, typename T>
-__global__ void __maxnreg__(Op::registers)
+__global__ void __maxnreg__(fb_arch_registers(Op::registers))
     fb_binary_vector_kernel(const T *__restrict__ a, const T *__restrict__ b,
                             T *__restrict__ c, int64_t n, Op op)
 {
@@ -527,7 +583,7 @@ __global__ void __maxnreg__(Op::registers)
 }
 
 template <typename Op, typename T>
-__global__ void __maxnreg__(Op::registers)
+__global__ void __maxnreg__(fb_arch_registers(Op::registers))
     fb_binary_scalar_kernel(const T *__restrict__ a, const T *__restrict__ b,
                             T *__restrict__ c, int64_t n, Op op)
 {

@@ -5,8 +5,12 @@
  * Why these numbers:
  * - 128 threads per block, as PyTorch's vectorized elementwise path uses: small blocks let
  *   the scheduler fill every SM evenly and 16 of them fit on one SM (2048 threads per SM on
- *   Hopper), so occupancy is full. The kernels declare __maxnreg__(32), which holds ptxas
- *   to 65536 / 2048 = 32 registers per thread, so 16 blocks do fit.
+ *   Hopper), so occupancy is full. The kernels declare __maxnreg__(32) on Hopper, which
+ *   holds ptxas to 65536 / 2048 = 32 registers per thread, so 16 blocks do fit; other
+ *   architectures get other caps (elementwise_kernels.cuh, fb_arch_registers) and other
+ *   GPUs hold other numbers of threads, so the blocks per SM of a launch come from the
+ *   device and the kernel's real register count (fb_blocks_per_sm), never from Hopper's 16:
+ *   a T4 holds 8 such blocks, an RTX 4090 or 5090 12 (10 at 48 registers).
  * - 16-byte vectors (a float4, or 8 fp16 / bf16 elements in a uint4): the widest global load
  *   and store a thread can issue (ld.global.v4.f32 / .v4.u32), a quarter (an eighth) of the
  *   instructions of one element each. Used only when every pointer is 16-byte aligned;
@@ -22,7 +26,8 @@
  *   of a binary op) ptxas, held to 32 registers, splits them into two batches of 4 anyway
  *   (read in the SASS with cuobjdump), and without the cap it takes 48 registers, which
  *   drops residency to 10 blocks per SM and makes the one-wave grid below 1.6 waves.
- * - At most one full wave of blocks: sm_count * 16 (132 * 16 = 2112 on an H200). Beyond that
+ * - At most one full wave of blocks: sm_count * blocks per SM (132 * 16 = 2112 on an H200,
+ *   40 * 8 = 320 on a T4, 170 * 10 = 1700 on an RTX 5090). Beyond that
  *   each thread loops over the array with a grid-sized stride. No partial last wave, no
  *   thousands of blocks to schedule at 100M elements, and 64-bit indices throughout, so
  *   n past 2^31 is fine.
@@ -45,7 +50,9 @@
 #include <stdint.h>
 
 #define FB_BLOCK_THREADS 128
-#define FB_BLOCKS_PER_SM 16 /* 2048 resident threads per SM / 128 */
+#define FB_BLOCKS_PER_SM 16 /* Hopper: 2048 resident threads per SM / 128 */
+/* The DRAM latency Little's law is taken at (launch numbers, gpu_compat.h): ~1 us. */
+#define FB_MEMORY_LATENCY_S 1e-6
 #define FB_VECTOR_FLOATS 4  /* one 16-byte float4 */
 #define FB_VECTOR_BYTES 16  /* a vector item: 4 floats, or 8 fp16 / bf16 elements */
 #define FB_LOADS_PER_THREAD 4 /* loads in flight per thread per turn, all inputs together */
@@ -63,6 +70,44 @@ struct fb_launch_plan {
     int64_t blocks;   /* 0 when there is nothing to do: no launch */
     int threads;      /* threads per block */
 };
+
+/* What one SM of the device holds: cudaDevAttrMaxThreadsPerMultiProcessor (2048 on
+ * sm_80/90/100, 1536 on sm_86/89/120, 1024 on sm_75), MaxRegistersPerMultiprocessor (65536)
+ * and MaxBlocksPerMultiprocessor (32, 24 on sm_86/89/120, 16 on sm_75). 0: unknown, Hopper's
+ * figure assumed (the CPU emulation of the kernels, which has no device). */
+struct fb_sm_limits {
+    int threads_per_sm;
+    int registers_per_sm;
+    int max_blocks_per_sm;
+};
+
+FB_PLAN_INLINE struct fb_sm_limits fb_sm_limits_or_default(const struct fb_sm_limits *sm)
+{
+    struct fb_sm_limits out;
+    out.threads_per_sm = sm->threads_per_sm > 0 ? sm->threads_per_sm : 2048;
+    out.registers_per_sm = sm->registers_per_sm > 0 ? sm->registers_per_sm : 65536;
+    out.max_blocks_per_sm = sm->max_blocks_per_sm > 0 ? sm->max_blocks_per_sm : 32;
+    return out;
+}
+
+/* Resident blocks of FB_BLOCK_THREADS threads per SM for a kernel of `registers` registers
+ * per thread, as the occupancy calculator counts them: the least of threads per SM / block
+ * threads, the blocks per SM limit, and registers per SM / the block's registers, which are
+ * allocated per warp in units of 256 (a thread's count rounded up to a multiple of 8).
+ * 32 registers on Hopper: min(2048 / 128, 32, 65536 / (4 warps x 1024)) = 16; on a T4
+ * (1024 threads): 8; 48 registers on a B200: 65536 / (4 x 1536) = 10. At least 1. */
+FB_PLAN_INLINE int fb_blocks_per_sm(const struct fb_sm_limits *limits, int registers)
+{
+    const struct fb_sm_limits sm = fb_sm_limits_or_default(limits);
+    const int warps = FB_BLOCK_THREADS / 32;
+    const int per_warp = ((registers > 0 ? registers : 1) * 32 + 255) / 256 * 256;
+    int blocks = sm.threads_per_sm / FB_BLOCK_THREADS;
+    if (blocks > sm.max_blocks_per_sm)
+        blocks = sm.max_blocks_per_sm;
+    if (blocks > sm.registers_per_sm / (per_warp * warps))
+        blocks = sm.registers_per_sm / (per_warp * warps);
+    return blocks > 0 ? blocks : 1;
+}
 
 FB_PLAN_INLINE bool fb_is_vector_aligned(const void *p)
 {
@@ -92,7 +137,8 @@ FB_PLAN_INLINE int64_t fb_grid_blocks(int64_t items, int sm_count)
  * threads for its scalar tail, so it takes max(ceil((n / L) / per_input), n % L) work
  * items, the scalar one ceil(n / per_input). Kernels of other than the default shape: the
  * transcendental ops (2 loads per input) and the generic fused kernel (2 per input; 12
- * blocks per SM when it holds transcendental ops), kernels/elementwise_kernels.cuh. */
+ * blocks per SM on Hopper when it holds transcendental ops), kernels/elementwise_kernels.cuh;
+ * blocks_per_sm comes from fb_blocks_per_sm with the kernel's registers on the device. */
 FB_PLAN_INLINE struct fb_launch_plan fb_plan_launch_typed(int64_t n, int elem_bytes,
                                                           int per_input, int blocks_per_sm,
                                                           const void *p0, const void *p1,

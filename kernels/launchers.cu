@@ -19,12 +19,41 @@ static int check_launch(const char *kernel, const char *file, int line, struct f
     return fb_cuda_check(status, call, file, line, err);
 }
 
+/* Blocks per SM of `kernel` on this device (launch_plan.h, fb_blocks_per_sm) into *blocks:
+ * from its registers, which cudaFuncGetAttributes reports once and *registers keeps (a
+ * static of the calling launcher: one per kernel; a process runs on one device). */
+template <typename Kernel>
+static int kernel_blocks_per_sm(const fb_cuda_launch_context *ctx, Kernel kernel,
+                                int *registers, int *blocks, struct fb_error *err)
+{
+    if (*registers == 0) {
+        cudaFuncAttributes attributes;
+        int rc = FB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel), err);
+        if (rc != FB_OK)
+            return rc;
+        *registers = attributes.numRegs;
+    }
+    *blocks = fb_blocks_per_sm(&ctx->sm, *registers);
+    return FB_OK;
+}
+
 template <typename Op, typename T>
 static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, const T *x, T *y,
                         int64_t n, Op op, struct fb_error *err)
 {
+    static int registers[2]; /* vector, scalar kernel */
+    const bool vector = fb_is_vector_aligned(x) && fb_is_vector_aligned(y);
+    int blocks_per_sm, rc;
+    if (vector)
+        rc = kernel_blocks_per_sm(ctx, fb_unary_vector_kernel<Op, T>, &registers[0],
+                                  &blocks_per_sm, err);
+    else
+        rc = kernel_blocks_per_sm(ctx, fb_unary_scalar_kernel<Op, T>, &registers[1],
+                                  &blocks_per_sm, err);
+    if (rc != FB_OK)
+        return rc;
     fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
-                                                Op::blocks_per_sm, x, y, NULL, ctx->sm_count);
+                                                blocks_per_sm, x, y, NULL, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -39,8 +68,20 @@ template <typename Op, typename T>
 static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, const T *a,
                          const T *b, T *c, int64_t n, Op op, struct fb_error *err)
 {
+    static int registers[2]; /* vector, scalar kernel */
+    const bool vector =
+        fb_is_vector_aligned(a) && fb_is_vector_aligned(b) && fb_is_vector_aligned(c);
+    int blocks_per_sm, rc;
+    if (vector)
+        rc = kernel_blocks_per_sm(ctx, fb_binary_vector_kernel<Op, T>, &registers[0],
+                                  &blocks_per_sm, err);
+    else
+        rc = kernel_blocks_per_sm(ctx, fb_binary_scalar_kernel<Op, T>, &registers[1],
+                                  &blocks_per_sm, err);
+    if (rc != FB_OK)
+        return rc;
     fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
-                                                Op::blocks_per_sm, a, b, c, ctx->sm_count);
+                                                blocks_per_sm, a, b, c, ctx->sm_count);
     if (plan.blocks == 0)
         return FB_OK;
     cudaStream_t stream = static_cast<cudaStream_t>(ctx->stream);
@@ -156,4 +197,55 @@ extern "C" int fb_cuda_add_relu(const fb_cuda_launch_context *ctx, enum fb_dtype
                                 struct fb_error *err)
 {
     return launch_typed<2>(ctx, "add_relu", dtype, a, b, c, n, fb_add_relu_op{}, err);
+}
+
+extern "C" int fb_cuda_copy_kernel_registers(int *registers, struct fb_error *err)
+{
+    cudaFuncAttributes attributes;
+    *registers = 0;
+    int rc = FB_CUDA_CHECK(
+        cudaFuncGetAttributes(&attributes, fb_unary_vector_kernel<fb_copy_op, float>), err);
+    if (rc == FB_OK)
+        *registers = attributes.numRegs;
+    return rc;
+}
+
+/* A chain of `first` then `then` (FB_OPID_COUNT: none), parameters zero. */
+static fb_chain two_op_chain(enum fb_op_id first, enum fb_op_id then)
+{
+    fb_chain chain = {};
+    chain.n_ops = then == FB_OPID_COUNT ? 1 : 2;
+    chain.ops[0].op = first;
+    chain.ops[1].op = then == FB_OPID_COUNT ? first : then;
+    return chain;
+}
+
+extern "C" int fb_cuda_prepare_kernels(const struct fb_cuda_launch_context *ctx,
+                                       struct fb_error *err)
+{
+    /* n = 0 launches nothing, but each launcher asks for its kernel's attributes first. NULL
+     * takes the vector kernel, a pointer 4 bytes off alignment the scalar one; neither is
+     * dereferenced. */
+    const char *misaligned = (const char *)NULL + 4;
+    const void *pointers[2] = {NULL, misaligned};
+    /* the generic fused kernel's four shapes: exact or not, first op unary or binary */
+    const fb_chain chains[4] = {
+        two_op_chain(FB_OPID_relu, FB_OPID_COUNT), two_op_chain(FB_OPID_add, FB_OPID_COUNT),
+        two_op_chain(FB_OPID_gelu, FB_OPID_COUNT), two_op_chain(FB_OPID_add, FB_OPID_gelu)};
+    int rc = FB_OK;
+    for (int d = 0; d < FB_DTYPE_COUNT && rc == FB_OK; d++) {
+        const enum fb_dtype dtype = (enum fb_dtype)d;
+        for (int k = 0; k < 2 && rc == FB_OK; k++) {
+            const void *p = pointers[k];
+            void *out = (void *)p;
+            for (int op = 0; op < FB_OPID_COUNT && rc == FB_OK; op++)
+                rc = fb_cuda_op(ctx, (enum fb_op_id)op, fb_op_params{}, dtype, p, p, out, 0,
+                                err);
+            if (rc == FB_OK)
+                rc = fb_cuda_add_relu(ctx, dtype, p, p, out, 0, err);
+            for (int c = 0; c < 4 && rc == FB_OK; c++)
+                rc = fb_cuda_chain(ctx, &chains[c], dtype, p, p, out, 0, err);
+        }
+    }
+    return rc;
 }

@@ -3,10 +3,12 @@
 #include <stdio.h>
 
 int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops **ops,
-                        void **state, struct fb_error *err)
+                        void **state, char *note, size_t note_size, struct fb_error *err)
 {
     const struct fb_backend_params params = {.device = cfg->device,
                                              .cpu_threads = cfg->cpu_threads};
+    if (note && note_size)
+        note[0] = '\0';
     *ops = &fb_cpu_backend;
     if (cfg->backend == FB_BACKEND_CPU)
         return fb_cpu_backend.init(state, &params, err);
@@ -32,6 +34,12 @@ int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops
     }
     if (rc != FB_ERR_UNAVAILABLE)
         return rc;
-    fprintf(stderr, "backend auto: %s; using cpu\n", err->msg);
+    /* Loud: a CUDA build running on the CPU is rarely what its user meant. The note goes to
+     * the summary and the CSV metadata too. */
+    if (note && note_size)
+        snprintf(note, note_size, "cpu instead of cuda: this build has the CUDA backend, but "
+                 "it cannot use a GPU here: %.500s", err->msg);
+    fprintf(stderr, "WARNING: backend auto: the CUDA backend cannot use a GPU here: %s; "
+                    "using cpu (this run measures the CPU)\n", err->msg);
     return fb_cpu_backend.init(state, &params, err);
 }

@@ -11,12 +11,26 @@
 #include "cupti/kernel_trace.h"
 #include "cupti/traffic.h"
 
+/* Variants whose counters were refused, at most this many (more are refused all the same:
+ * see counters_refused). */
+#define FB_PROBE_MAX_REFUSED 16
+
+struct fb_probe_refusal {
+    char variant[48];
+    char reason[192];
+};
+
 struct fb_app_probe {
     struct fb_cupti_session *cupti;
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_kernel_trace trace;
     bool activity_failed, counters_failed; /* a CUPTI error mid-sweep switches a part off */
+    fb_app_traffic_fn measure;  /* fb_cupti_measure_traffic, or a test's */
+    bool counters_assumed;      /* a test's probe: counters taken as working */
+    struct fb_probe_refusal refused[FB_PROBE_MAX_REFUSED]; /* counters, per variant */
+    int n_refused;
+    bool refused_overflow; /* a refusal past FB_PROBE_MAX_REFUSED: counters off for all */
 };
 
 /* A part that fails mid-sweep is switched off with one warning: its columns stay empty for
@@ -110,18 +124,64 @@ static int run_synced(void *ctx, struct fb_error *err)
     return rc == FB_OK ? s->probe->ops->synchronize(s->probe->backend, err) : rc;
 }
 
+static bool is_refused(const struct fb_app_probe *p, const char *variant)
+{
+    for (int i = 0; variant && i < p->n_refused; i++)
+        if (strcmp(p->refused[i].variant, variant) == 0)
+            return true;
+    return false;
+}
+
+/* The range profiler refused this variant's call (a graph launch, say): its columns stay
+ * empty, the other variants keep theirs. Without a variant name, or past the table, it is the
+ * old rule: the counters are switched off for the rest of the sweep. */
+static int refuse_variant(struct fb_app_probe *p, const char *variant, const struct fb_error *err)
+{
+    if (!variant || p->n_refused >= FB_PROBE_MAX_REFUSED) {
+        p->refused_overflow = variant != NULL;
+        return give_up(&p->counters_failed, "counters", err);
+    }
+    struct fb_probe_refusal *r = &p->refused[p->n_refused++];
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->reason, sizeof r->reason, "%.191s", err->msg);
+    fprintf(stderr, "warning: CUPTI counters refused variant %s; its DRAM and L2 columns stay "
+                    "empty, the other variants keep theirs: %s\n", variant, err->msg);
+    return FB_ERR_UNAVAILABLE;
+}
+
+bool fb_app_probe_refusals(const struct fb_app_probe *p, char *out, size_t size)
+{
+    if (size)
+        out[0] = '\0';
+    if (!p || (p->n_refused == 0 && !p->refused_overflow))
+        return false;
+    size_t used = 0;
+    for (int i = 0; i < p->n_refused && used + 1 < size; i++) {
+        int w = snprintf(out + used, size - used, "%s%s: %s", i ? "; " : "",
+                         p->refused[i].variant, p->refused[i].reason);
+        if (w < 0)
+            break;
+        used += (size_t)w < size - used ? (size_t)w : size - used - 1;
+    }
+    if (p->refused_overflow && used + 1 < size)
+        snprintf(out + used, size - used, "%smore variants refused: counters off for all from "
+                 "then on", used ? "; " : "");
+    return true;
+}
+
 static int traffic_pass(void *self, const struct fb_probe_call *call, int64_t *dram_read,
                         int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
 {
     struct fb_app_probe *p = self;
-    if (p->counters_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_COUNTERS, NULL))
+    if (p->counters_failed || is_refused(p, call->variant) ||
+        (!p->counters_assumed && !fb_cupti_session_available(p->cupti, FB_CUPTI_COUNTERS, NULL)))
         return FB_ERR_UNAVAILABLE;
     struct synced_call synced = {call, p};
     struct fb_traffic traffic;
-    int rc = fb_cupti_measure_traffic(p->cupti, call->flush ? flush_synced : NULL, run_synced,
-                                      &synced, &traffic, err);
+    int rc = p->measure(p->cupti, call->flush ? flush_synced : NULL, run_synced, &synced,
+                        &traffic, err);
     if (rc == FB_ERR_RUNTIME || rc == FB_ERR_USAGE)
-        return give_up(&p->counters_failed, "counters", err);
+        return refuse_variant(p, call->variant, err);
     if (rc != FB_OK)
         return rc;
     *dram_read = traffic.dram_read_bytes;
@@ -220,6 +280,7 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     p->cupti = cupti;
     p->ops = ops;
     p->backend = backend;
+    p->measure = fb_cupti_measure_traffic;
     fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
     setup.activity_ok =
         fb_cupti_session_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
@@ -233,6 +294,23 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     *probe = (struct fb_probe){p, setup.activity_ok ? kernel_pass : NULL,
                                setup.counters_ok ? traffic_pass : NULL};
     *state = p;
+    return FB_OK;
+}
+
+int fb_app_probe_open_counters(struct fb_app_probe **state, struct fb_probe *probe,
+                               const struct fb_backend_ops *ops, void *backend,
+                               fb_app_traffic_fn measure, struct fb_error *err)
+{
+    struct fb_app_probe *p = calloc(1, sizeof *p);
+    *state = p;
+    if (!p)
+        return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
+    p->ops = ops;
+    p->backend = backend;
+    p->measure = measure;
+    p->counters_assumed = true;
+    fb_kernel_trace_init(&p->trace, FB_STREAM_ANY);
+    *probe = (struct fb_probe){p, NULL, traffic_pass};
     return FB_OK;
 }
 

@@ -8,7 +8,9 @@
 
 #include "backends/backend.h"
 #include "config/config.h"
+#include "cupti/cupti_session.h"
 #include "cupti/kernel_trace.h"
+#include "cupti/traffic.h"
 #include "measure/runner.h"
 
 struct fb_app_probe;
@@ -22,6 +24,27 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                       const struct fb_config *cfg, struct fb_device_info *dev, char *status,
                       size_t status_size, struct fb_error *err);
 void fb_app_probe_close(struct fb_app_probe *state);
+
+/* The counters pass's measurement: fb_cupti_measure_traffic's signature (cupti_session.h). */
+typedef int (*fb_app_traffic_fn)(struct fb_cupti_session *c,
+                                 int (*prepare)(void *ctx, struct fb_error *err),
+                                 int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
+                                 struct fb_traffic *out, struct fb_error *err);
+
+/* A probe with counters only, measured by `measure` in place of fb_cupti_measure_traffic and
+ * taken as working: for tests of what a sweep does with the answers (tests/cupti/
+ * test_probe_refusal.c). Closed with fb_app_probe_close. FB_OK or FB_ERR_RUNTIME. */
+int fb_app_probe_open_counters(struct fb_app_probe **state, struct fb_probe *probe,
+                               const struct fb_backend_ops *ops, void *backend,
+                               fb_app_traffic_fn measure, struct fb_error *err);
+
+/* The variants whose counters the range profiler refused, each with CUPTI's reason, as
+ * "VARIANT: REASON; VARIANT: REASON" into out (size bytes), for the CSV metadata
+ * `counters_refused`. A refusal (FB_ERR_RUNTIME or FB_ERR_USAGE from the counters pass)
+ * leaves that variant's DRAM and L2 columns empty from then on, says so once on stderr, and
+ * keeps the counters of every other variant. Returns whether there is any (false also for a
+ * NULL state). */
+bool fb_app_probe_refusals(const struct fb_app_probe *state, char *out, size_t size);
 
 /* What the probe set up, as fb_app_probe_open found it (tests build it by hand). */
 struct fb_probe_setup {

@@ -46,6 +46,15 @@ struct fb_device_info {
     bool streaming_falls_back;  /* streaming points run normal stores here (no non-temporal
                                    store in this build): printed as a note, and said in
                                    streaming_stores */
+    char arch[16];              /* the GPU's architecture, "sm_90"; "" on a CPU */
+    char gpu_code[96];          /* what the binary holds for GPUs: "SASS sm_75,80,...,
+                                   PTX compute_120"; "" on a CPU */
+    char launch_plan[384];      /* the launch numbers used (gpu_compat.h,
+                                   fb_gpu_describe_launch); "" on a CPU */
+    char backend_note[640];     /* why this is not the backend the config asked for or `auto`
+                                   would prefer (a CUDA build that could not use the GPU);
+                                   "" when it is. Set by the app (backend_open.h), not by the
+                                   backend's describe */
 };
 
 struct fb_backend_ops {

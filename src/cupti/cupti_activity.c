@@ -18,8 +18,19 @@
 #include "cupti/cupti_check.h"
 #include "cupti/cupti_internal.h"
 
-/* 8 MiB holds ~30000 CUpti_ActivityKernel10 records (~270 bytes each): a window of K calls of
- * two kernels fills a fraction of one buffer. CUPTI wants 8-byte aligned buffers. */
+/* The kernel record of this CUPTI: CUpti_ActivityKernel10 from CUDA 13.0 (CUPTI_API_VERSION
+ * 130001), CUpti_ActivityKernel9 up to 12.9 (CUPTI_API_VERSION 28), which has no Kernel10.
+ * Only fields both share, at the front of the record, are read (kind, start, end, streamId,
+ * correlationId, name), and CUPTI hands out the record of the version the program was built
+ * against. */
+#if CUPTI_API_VERSION >= 130000
+typedef CUpti_ActivityKernel10 fb_activity_kernel;
+#else
+typedef CUpti_ActivityKernel9 fb_activity_kernel;
+#endif
+
+/* 8 MiB holds ~30000 kernel records (~270 bytes each): a window of K calls of two kernels
+ * fills a fraction of one buffer. CUPTI wants 8-byte aligned buffers. */
 #define FB_ACTIVITY_BUFFER_BYTES ((size_t)8 << 20)
 #define FB_ACTIVITY_BUFFER_ALIGN 8
 
@@ -65,7 +76,7 @@ static void CUPTIAPI on_buffer_complete(CUcontext ctx, uint32_t stream_id, uint8
     while (cuptiActivityGetNextRecord(buffer, valid_size, &rec) == CUPTI_SUCCESS) {
         if (!sink_collecting || rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
             continue; /* other kinds are not ours; records outside a window are stale */
-        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+        const fb_activity_kernel *k = (const fb_activity_kernel *)rec;
         struct fb_kernel_record r = {
             .kind = fb_kernel_record_kind(k->name),
             .start_ns = k->start,

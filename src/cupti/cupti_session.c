@@ -19,8 +19,14 @@ static int current_context(void **out, struct fb_error *err)
     typedef CUresult (*ctx_get_current_fn)(CUcontext *);
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    /* ByVersion from CUDA 12.5 on (13.0 keeps only it); the versionless call before. */
+#if CUDART_VERSION >= 12050
     int rc = FB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000,
                                                            cudaEnableDefault, &found), err);
+#else
+    int rc = FB_CUDA_CHECK(cudaGetDriverEntryPoint("cuCtxGetCurrent", &fn, cudaEnableDefault,
+                                                   &found), err);
+#endif
     if (rc < 0)
         return rc;
     if (found != cudaDriverEntryPointSuccess || !fn)

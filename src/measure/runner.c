@@ -465,7 +465,8 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
     if (!p || call->variant->launches == 0)
         return FB_OK;
     const struct fb_probe_call pc = {
-        fb_call_run, sw->cfg->cache == FB_CACHE_COLD ? fb_call_flush : NULL, call};
+        fb_call_run, sw->cfg->cache == FB_CACHE_COLD ? fb_call_flush : NULL, call,
+        call->variant->name};
     if (p->kernel_pass) {
         int64_t launches;
         double kernel_time;
@@ -493,8 +494,9 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
          * kernels on the same buffers in the same order, so the same reads and writes (a
          * graph changes when its kernels start, not what they touch), while whether the
          * range profiler's per-kernel replay takes kernels inside a graph launch is not
-         * checked on a GPU yet; a refusal there would end the counters for the whole sweep. */
-        const struct fb_probe_call steps_pc = {fb_call_run_steps, pc.flush, call};
+         * checked on a GPU yet; a refusal there would cost that variant its counters only
+         * (the probe refuses per variant: app/probe.c). */
+        const struct fb_probe_call steps_pc = {fb_call_run_steps, pc.flush, call, pc.variant};
         int rc = rewarm_for_probe(sw, call, err);
         if (rc == FB_OK)
             rc = p->traffic_pass(p->self, call->variant->one_launch ? &steps_pc : &pc, &rd, &wr,

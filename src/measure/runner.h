@@ -44,6 +44,8 @@ struct fb_probe_call {
     int (*run)(void *ctx, struct fb_error *err);   /* enqueues one call */
     int (*flush)(void *ctx, struct fb_error *err); /* cold: enqueues a flush; NULL when warm */
     void *ctx;
+    const char *variant; /* the variant's name, so that a probe can refuse one variant and not
+                            the others; NULL: unknown */
 };
 
 /* Extra measurements a backend may offer (CUPTI on the GPU). Each field may be NULL.

@@ -108,7 +108,7 @@ static int launch_unary(const fb_cuda_launch_context *ctx, const char *name, con
                         int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
     fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
-                                                Op::blocks_per_sm, x, y, NULL, ctx->sm_count);
+                                                fb_blocks_per_sm(&ctx->sm, Op::registers), x, y, NULL, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;
@@ -124,7 +124,7 @@ static int launch_binary(const fb_cuda_launch_context *ctx, const char *name, co
                          const T *b, T *c, int64_t n, Op op, fb_emu_launch *launch, fb_error *err)
 {
     fb_launch_plan plan = fb_plan_launch_typed(n, (int)sizeof(T), Op::loads_per_input,
-                                                Op::blocks_per_sm, a, b, c, ctx->sm_count);
+                                                fb_blocks_per_sm(&ctx->sm, Op::registers), a, b, c, ctx->sm_count);
     int status = record(plan, name, launch, err);
     if (status != FB_OK || plan.blocks == 0)
         return status;

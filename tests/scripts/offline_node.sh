@@ -31,8 +31,11 @@ multiarch=$(cc -print-multiarch 2>/dev/null)
 libdir=/usr/lib/$multiarch
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/offline-node.XXXXXX") || exit 1
+# The namespace's end unmounts everything, but the mount point itself is a directory of the
+# real file system: removed on the way out (hence no exec of CMD below).
+trap 'umount -l "$T" 2>/dev/null; rmdir "$T"' EXIT
 # Upper and work directories on a tmpfs (an overlay cannot stack its upper on another
-# overlay, which / may be in a container); the namespace's end unmounts everything.
+# overlay, which / may be in a container).
 mount -t tmpfs tmpfs "$T" || skip "cannot mount a tmpfs"
 
 n=0
@@ -86,4 +89,4 @@ if [ ${#still[@]} -gt 0 ]; then
     exit 1
 fi
 echo "offline_node: hidden: inih, cmocka (headers, libraries, .pc, cmake), pkg-config, gnuplot"
-exec "$@"
+"$@"

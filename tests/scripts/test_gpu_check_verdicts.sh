@@ -2,7 +2,8 @@
 # scripts/gpu_check_verdicts.sh on the messages the tools print: a machine that refuses ncu or
 # compute-sanitizer (the GPU node's gVisor sandbox, counters reserved to administrators) gives a
 # degraded pass with the tool's own words; a memory error, a stop at the cap, an unknown ncu
-# error or a kernel regex that matches nothing is said plainly, and fails where it must.
+# error or a kernel regex that matches nothing is said plainly, and fails where it must. The
+# test suites' verdicts: no skip on a GPU but the counters' own; the counters line's.
 set -u
 SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../../scripts/gpu_check_verdicts.sh
@@ -56,6 +57,35 @@ expect ncu_stopped_fails \
 expect ncu_unknown_error_fails_with_its_words \
     "$(gc_ncu_verdict 9 "$(out '==ERROR== The application returned an error code (9).')" x x r)" \
     '^FAIL\|ncu on x exited 9 without DRAM counters: ==ERROR== The application returned an error code \(9\)\.$'
+
+# The test suites' counts (run_suite's line) and the sweep's counters line.
+counts() { echo "x ok=${1} fail=${2} skipped=${3} timeout=0 xfail=0 upass=0 cmocka_skipped=${4} counters_skipped=${5} none=${6:-0} rc=${7:-0}"; }
+expect gpu_suite_all_passed_is_ok "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 0 0)" "the gpu suite" x "")" \
+    '^ok\|12 passed, none skipped$'
+expect gpu_suite_a_skip_on_a_gpu_fails "$(gc_tests_verdict gpu gpu "$(counts 11 0 1 0 0)" "the gpu suite" x "")" \
+    '^FAIL\|skips on a GPU machine: meson Skipped 1, cmocka skipped 0'
+expect gpu_suite_a_cmocka_skip_on_a_gpu_fails "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 2 1)" "the gpu suite" x "")" \
+    '^FAIL\|skips on a GPU machine: meson Skipped 0, cmocka skipped 2'
+expect gpu_suite_counters_unavailable_skips_are_degraded \
+    "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 2 2)" "the gpu suite" x "counters unavailable: ERR_NVGPUCTRPERM")" \
+    '^degraded\|12 passed; 2 skipped because the counters are unavailable: counters unavailable: ERR_NVGPUCTRPERM$'
+expect gpu_suite_nothing_passed_fails "$(gc_tests_verdict gpu gpu "$(counts 0 0 3 0 0)" "the gpu suite" x "")" \
+    '^FAIL\|no gpu test passed \(meson skipped 3'
+expect gpu_suite_skips_allowed_in_a_rehearsal "$(gc_tests_verdict gpu rehearsal "$(counts 0 0 3 1 0)" "the gpu suite" x "")" \
+    '^ok\|rehearsal: 0 ran, skips allowed without a GPU \(meson 3, cmocka 1\)$'
+expect gpu_suite_a_failure_fails "$(gc_tests_verdict gpu gpu "$(counts 10 2 0 0 0 0 1)" "the gpu suite" x "")" \
+    '^FAIL\|the gpu suite: 2 failed, 0 timed out \(meson exit 1\)$'
+expect suite_stopped_fails_saying_how "$(gc_tests_verdict rest gpu "$(counts 3 0 0 0 0 0 124)" "unit and slow suites" 'stopped after 180 s (the cap of this step)' "")" \
+    '^FAIL\|unit and slow suites stopped after 180 s \(the cap of this step\)$'
+expect rest_suites_passed_is_ok "$(gc_tests_verdict rest gpu "$(counts 50 0 4 0 0)" "unit and slow suites" x "")" \
+    '^ok\|unit and slow suites: 50 passed, 4 skipped$'
+expect counters_on_is_ok "$(gc_counters_verdict gpu 'activity on; counters on')" '^ok\|activity on; counters on$'
+expect counters_unavailable_is_degraded "$(gc_counters_verdict gpu 'activity on; counters unavailable (ERR_NVGPUCTRPERM)')" \
+    '^degraded\|CUPTI counters unavailable here: activity on; counters unavailable'
+expect counters_off_in_the_config_is_skipped "$(gc_counters_verdict gpu 'off (switched off)')" '^skipped\|switched off in the config'
+expect counters_in_a_rehearsal_are_skipped "$(gc_counters_verdict rehearsal 'not applicable (cpu backend)')" \
+    '^skipped\|cpu rehearsal: not applicable \(cpu backend\)$'
+expect counters_line_missing_fails "$(gc_counters_verdict gpu '')" "^FAIL\\|the sweep's CSV says '# counters: '"
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "backends/cuda/gpu_compat.h"
 #include "common/cuda_check.h"
 #include "backends/host_disturbance.h"
 #include "backends/nvml.h"
@@ -45,23 +46,84 @@ struct cuda_state {
     void *flush_buffer; /* fb_cache_flush_bytes(L2), allocated on the first flush */
     size_t flush_bytes;
     int l2_bytes;
+    struct fb_gpu_answers gpu; /* what the device said at init (gpu_compat.h) */
+    int copy_registers;        /* the fp32 copy kernel's registers there */
     struct fb_host_disturbance host; /* contention: the host threads that launch */
     struct fb_nvml *nvml;            /* and the GPU's clocks; NULL without NVML */
     char nvml_note[192];             /* why there is no NVML */
 };
 
+/* What device `device` answers, into *gpu (gpu_compat.h), before anything runs on it. */
+static int ask_device(int device, struct fb_gpu_answers *gpu, struct fb_error *err)
+{
+    memset(gpu, 0, sizeof *gpu);
+    struct cudaDeviceProp prop;
+    FB_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+    snprintf(gpu->name, sizeof gpu->name, "%.127s", prop.name);
+    const struct {
+        int *value;
+        enum cudaDeviceAttr attr;
+    } asks[] = {
+        {&gpu->cc_major, cudaDevAttrComputeCapabilityMajor},
+        {&gpu->cc_minor, cudaDevAttrComputeCapabilityMinor},
+        {&gpu->sm_count, cudaDevAttrMultiProcessorCount},
+        {&gpu->sm.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor},
+        {&gpu->sm.registers_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor},
+        {&gpu->sm.max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor},
+        {&gpu->l2_bytes, cudaDevAttrL2CacheSize},
+        /* memoryClockRate left cudaDeviceProp in CUDA 13: attributes instead (CUDA13-NOTES) */
+        {&gpu->memory_clock_khz, cudaDevAttrMemoryClockRate},
+        {&gpu->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth},
+    };
+    for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++)
+        FB_CUDA_TRY(cudaDeviceGetAttribute(asks[i].value, asks[i].attr, device));
+    FB_CUDA_TRY(cudaDriverGetVersion(&gpu->driver_version));
+    FB_CUDA_TRY(cudaRuntimeGetVersion(&gpu->runtime_version));
+    return FB_OK;
+}
+
+/* The kernels' attributes on the device (fb_cuda_prepare_kernels), which the runtime refuses
+ * for a binary without code for it even where fb_gpu_check_image saw none missing: said as
+ * a usage error with the same rebuild advice. */
+static int prepare_kernels(struct cuda_state *s, struct fb_error *err)
+{
+    int rc = fb_cuda_prepare_kernels(&s->launch, err);
+    if (rc == FB_OK)
+        rc = fb_cuda_copy_kernel_registers(&s->copy_registers, err);
+    if (rc == FB_OK)
+        return FB_OK;
+    char why[sizeof err->msg], arch[16];
+    snprintf(why, sizeof why, "%s", err->msg);
+    fb_gpu_arch_name(arch, sizeof arch, s->gpu.cc_major, s->gpu.cc_minor);
+    const struct fb_gpu_build build = fb_gpu_this_build();
+    return fb_fail(err, FB_ERR_USAGE, "CUDA device %d (%s, %s): the kernels cannot run there: "
+                   "%.600s; this fusebench holds code for sm_%s and PTX compute_%s; rebuild "
+                   "with `meson configure %s -Dgpu_archs=%d%d && ninja -C %s` (docs/gpus.md)",
+                   s->device, s->gpu.name, arch, why, build.sass_archs, build.ptx_arch,
+                   build.build_dir, s->gpu.cc_major, s->gpu.cc_minor, build.build_dir);
+}
+
 /* Everything init needs beyond the state's memory; on failure the caller tears down what
- * was made (cuda_fini copes with a half-made state). */
+ * was made (cuda_fini copes with a half-made state). Nothing runs on a device this binary
+ * has no code for (fb_gpu_check_image: exit 2 with the rebuild command). */
 static int open_device(struct cuda_state *s, struct fb_error *err)
 {
+    int rc = ask_device(s->device, &s->gpu, err);
+    if (rc != FB_OK)
+        return rc;
+    const struct fb_gpu_build build = fb_gpu_this_build();
+    if ((rc = fb_gpu_check_image(&s->gpu, s->device, &build, err)) != FB_OK)
+        return rc;
     FB_CUDA_TRY(cudaSetDevice(s->device));
     FB_CUDA_TRY(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     FB_CUDA_TRY(cudaEventCreate(&s->start));
     FB_CUDA_TRY(cudaEventCreate(&s->stop));
-    FB_CUDA_TRY(cudaDeviceGetAttribute(&s->launch.sm_count, cudaDevAttrMultiProcessorCount,
-                                       s->device));
-    FB_CUDA_TRY(cudaDeviceGetAttribute(&s->l2_bytes, cudaDevAttrL2CacheSize, s->device));
+    s->launch.sm_count = s->gpu.sm_count;
+    s->launch.sm = s->gpu.sm;
+    s->l2_bytes = s->gpu.l2_bytes;
     s->launch.stream = s->stream;
+    if ((rc = prepare_kernels(s, err)) != FB_OK)
+        return rc;
     /* Contention probes, both optional: without them samples are simply not judged. */
     fb_host_disturbance_open(&s->host);
     char bus[32];
@@ -79,7 +141,16 @@ static void cuda_fini(void *state);
 static int cuda_init(void **state, const struct fb_backend_params *params, struct fb_error *err)
 {
     *state = NULL;
-    int count, rc = fb_cuda_device_count(&count, err);
+    /* A driver for an older CUDA than the runtime: named before the device count, which
+     * would only say "insufficient driver". No driver at all (version 0) is the count's to
+     * report. */
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess)
+        driver = 0;
+    FB_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+    int count, rc = fb_gpu_check_driver(driver, runtime, err);
+    if (rc == FB_OK)
+        rc = fb_cuda_device_count(&count, err);
     if (rc != FB_OK)
         return rc;
     if (params->device < 0 || params->device >= count)
@@ -129,14 +200,15 @@ static int cuda_describe(void *state, struct fb_device_info *info, struct fb_err
 {
     struct cuda_state *s = state;
     memset(info, 0, sizeof *info);
-    struct cudaDeviceProp prop;
-    FB_CUDA_TRY(cudaGetDeviceProperties(&prop, s->device));
-    snprintf(info->name, sizeof info->name, "%.127s", prop.name);
-    int driver = 0, runtime = 0;
-    FB_CUDA_TRY(cudaDriverGetVersion(&driver));
-    FB_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
-    format_version(info->driver_version, sizeof info->driver_version, driver);
-    format_version(info->runtime_version, sizeof info->runtime_version, runtime);
+    snprintf(info->name, sizeof info->name, "%s", s->gpu.name);
+    format_version(info->driver_version, sizeof info->driver_version, s->gpu.driver_version);
+    format_version(info->runtime_version, sizeof info->runtime_version, s->gpu.runtime_version);
+    fb_gpu_arch_name(info->arch, sizeof info->arch, s->gpu.cc_major, s->gpu.cc_minor);
+    const struct fb_gpu_build build = fb_gpu_this_build();
+    snprintf(info->gpu_code, sizeof info->gpu_code, "SASS sm_%s, PTX compute_%s",
+             build.sass_archs, build.ptx_arch);
+    fb_gpu_describe_launch(&s->gpu, s->copy_registers, info->launch_plan,
+                           sizeof info->launch_plan);
     size_t free_bytes = 0, total_bytes = 0;
     FB_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     info->memory_total_bytes = total_bytes;
@@ -144,14 +216,10 @@ static int cuda_describe(void *state, struct fb_device_info *info, struct fb_err
     info->cache_bytes = (uint64_t)s->l2_bytes;
     snprintf(info->cache_name, sizeof info->cache_name, "L2");
     info->compute_units = s->launch.sm_count;
-    /* memoryClockRate left cudaDeviceProp in CUDA 13: attributes instead (CUDA13-NOTES). */
-    FB_CUDA_TRY(cudaDeviceGetAttribute(&info->memory_clock_khz, cudaDevAttrMemoryClockRate,
-                                       s->device));
-    FB_CUDA_TRY(cudaDeviceGetAttribute(&info->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth,
-                                       s->device));
-    /* Double data rate: 2 transfers per clock, bus_bits / 8 bytes each. */
+    info->memory_clock_khz = s->gpu.memory_clock_khz;
+    info->memory_bus_bits = s->gpu.memory_bus_bits;
     info->peak_bandwidth_gbps =
-        2.0 * info->memory_clock_khz * 1e3 * (info->memory_bus_bits / 8.0) / 1e9;
+        fb_gpu_peak_bandwidth(info->memory_clock_khz, info->memory_bus_bits) / 1e9;
     /* cudaEventElapsedTime's documented resolution. */
     info->timer_resolution_s = 0.5e-6;
     char host[160];
