@@ -67,6 +67,9 @@ static int cpu_describe(void *state, struct fb_device_info *info, struct fb_erro
      * "OpenMP 201511, avx512+sleef" */
     snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d, %s%s", _OPENMP,
              fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_available() ? "+sleef" : "");
+    if (!fb_cpu_vector_math_available())
+        snprintf(info->math_note, sizeof info->math_note, "sigmoid and gelu on the CPU: %s",
+                 fb_cpu_vector_math_description());
     fb_host_disturbance_describe(&((struct cpu_state *)state)->contention,
                                  info->contention_probe, sizeof info->contention_probe);
     snprintf(info->streaming_stores, sizeof info->streaming_stores, "%s",
