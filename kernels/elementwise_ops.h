@@ -98,16 +98,34 @@ FB_ELEMENTWISE float fb_op_bias(float x, float y, struct fb_op_params p)
     return x + p.v[0];
 }
 
+/* The exponential the transcendental ops call: expf, unless the including file names a
+ * function with the same contract first (the CPU kernels name SLEEF's vector expf when the
+ * build has it: src/backends/cpu/cpu_math.h). */
+#ifndef FB_EXPF
+#define FB_EXPF expf
+#endif
+
 /* 1 / (1 + e^-z), in the form that never overflows nor cancels: for z >= 0, e^-z <= 1; for
  * z < 0 the same quantity is e^z / (1 + e^z), whose e^z <= 1 too. The one rounding error
  * of expf is carried to the result with a gain under 1 (d sigma / sigma = (1 - sigma) dz),
- * plus one rounding each for the add and the divide. NaN gives NaN (both branches). */
+ * plus one rounding each for the add and the divide. NaN gives NaN (z >= 0 is false: e^z of
+ * the NaN, then e / (1 + e)).
+ * Two spellings of the same operations on the same values (so the same bits): branches in
+ * device code, where ptxas keeps fewer registers live that way (the select form spills in
+ * the vector kernels: tests/kernels/ptx_audit.py); elsewhere one exp call on a selected
+ * argument and a selected numerator, no branch, which gcc can vectorise (it if-converts no
+ * call). */
 FB_ELEMENTWISE float fb_sigmoid_of(float z)
 {
+#ifdef __CUDA_ARCH__
     if (z >= 0.0f)
-        return 1.0f / (1.0f + expf(-z));
-    const float e = expf(z);
+        return 1.0f / (1.0f + FB_EXPF(-z));
+    const float e = FB_EXPF(z);
     return e / (1.0f + e);
+#else
+    const float e = FB_EXPF(z >= 0.0f ? -z : z);
+    return (z >= 0.0f ? 1.0f : e) / (1.0f + e);
+#endif
 }
 
 FB_ELEMENTWISE float fb_op_sigmoid(float x, float y, struct fb_op_params p)

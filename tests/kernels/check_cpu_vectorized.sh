@@ -1,50 +1,68 @@
 #!/usr/bin/env bash
 # The CPU backend's loops must be vectorised (its kernels are "the same vector-friendly
-# structure" as the GPU's): compile src/backends/cpu/cpu_kernels.c as the build does
-# (-O3 -fopenmp) and count the loops gcc reports vectorised ("loop vectorized using 16 byte
-# vectors": one per loop; a second report with 8-byte vectors is its epilogue). The loops
-# are generated from the op table (kernels/op_table.h), so they share source lines: the
-# count, not the lines, is checked. Expected, from the table:
-#   one fp32 pass per op with ULP_BOUND 0            (fb_cpu_<name>_fp32)
-#   one tile loop per op with ULP_BOUND 0            (the generic chain pass, chain_tile_op;
-#                                                     the tile is fp32 whatever the storage)
-#   one work-shared fp32 pass per op with ULP_BOUND 0 (fb_cpu_shared_<name>: the passes of
-#                                                     one parallel region, run_group)
-#   the handwritten add_relu pass (fp32)             1
-#   its tile loop for streaming stores (fp32)        1
-#   the tiled pass's conversions                     4 (widen and narrow, fp16 and bf16)
-# fp16 and bf16 arrays run every op through the tiled pass (cpu_kernels.h): their loops are the
-# tile loops and the conversions, whose integer and float operations and selects
-# (kernels/dtype_convert.h) vectorise with SSE2; fp16's F16C path is written with intrinsics.
-# With streaming stores a single op runs as a one-op chain, and a work-shared pass through
-# the chain's tile loop, so they add no loop; the store layer's movntdq loop is
-# written with intrinsics, in cpu_store.c.
-# The transcendental ops (ULP_BOUND > 0) are left out of both: their loops
-# call expf, and gcc vectorises a libm call only through glibc's vector math library
-# (libmvec), whose declarations glibc's <math.h> makes only under -ffast-math, which the
-# result contract forbids (kernels/elementwise_contract.h). They run scalar on the CPU.
-#   check_cpu_vectorized.sh CC SOURCE_ROOT
+# structure" as the GPU's): compile src/backends/cpu/cpu_loops.c once per instruction set, as
+# the build does (src/backends/meson.build passes each set's flags here), and count the loops
+# gcc reports vectorised at the set's width ("loop vectorized using N byte vectors": 16 for
+# baseline SSE2, 32 for AVX2, 64 for AVX-512; a second report at a smaller width is the
+# loop's epilogue). The loops are generated from the op table (kernels/op_table.h), so they
+# share source lines: the count, not the lines, is checked. Expected, from the table:
+#   one loop per pair of ops (cpu_loops.c: a first op of either arity, a unary second one),
+#     every pair when the transcendental ops are vectorised (SLEEF on x86-64: cpu_math.h),
+#     else the pairs of exact ops only (ULP_BOUND 0): a call to libm's expf is not
+#     vectorised without -ffast-math, which the result contract forbids
+#     (kernels/elementwise_contract.h), so those pairs run scalar
+#   the handwritten add_relu loop                       1
+#   the portable 16-bit conversions                      4 (widen and narrow, fp16 and bf16)
+# Every pass is made of these: an eager op is the pair (op, copy); a chain is pairs; 16-bit
+# passes add the conversions (fp16's F16C path is written with intrinsics); the streaming
+# store layer's movntdq loop is written with intrinsics, in cpu_store.c.
+#   check_cpu_vectorized.sh CC SOURCE_ROOT BUILD_ROOT NAME:BYTES:FLAGS...
+# (one NAME:BYTES:FLAGS per set: its name, its vector width in bytes, its compiler flags).
 # Exit 77 (skip) when the compiler is not gcc (-fopt-info is gcc's).
 set -u
-cc=$1 root=$2
+cc=$1 root=$2 build=$3
+shift 3
 if ! "$cc" --version 2>/dev/null | grep -qi 'gcc\|free software foundation'; then
     echo "skip: $cc is not gcc; -fopt-info-vec is gcc's report"
     exit 77
 fi
 # X(name, arity, n_params, "param names", ulp_bound) lines of the table
-exact=$(sed -n 's/^ *X(\([a-z_0-9]*\), *[0-9]*, *[0-9]*, *"[^"]*", *\([0-9]*\)).*/\1 \2/p' \
-    "$root/kernels/op_table.h" | awk '$2 == 0 { print $1 }')
-transcendental=$(sed -n 's/^ *X(\([a-z_0-9]*\), *[0-9]*, *[0-9]*, *"[^"]*", *\([0-9]*\)).*/\1 \2/p' \
-    "$root/kernels/op_table.h" | awk '$2 > 0 { print $1 }')
-n_exact=$(printf '%s\n' $exact | grep -c .)
-[ "$n_exact" -ge 2 ] || { echo "FAIL: could not read the op table ($n_exact exact ops)"; exit 1; }
-expected=$((3 * n_exact + 2 + 4))
-report=$("$cc" -std=c11 -O3 -fopenmp -fopt-info-vec-optimized -I"$root/src" -I"$root/kernels" \
-    -c "$root/src/backends/cpu/cpu_kernels.c" -o /dev/null 2>&1) || {
-    echo "$report"; echo "FAIL: cpu_kernels.c did not compile"; exit 1; }
-echo "$report"
-loops=$(printf '%s\n' "$report" | grep -c 'loop vectorized using 16 byte vectors')
-echo "exact ops: " $exact
-echo "not vectorised (expf, see above): " $transcendental
-echo "vectorised loops: $loops (expected $expected: an fp32 pass, a chain tile loop and a work-shared fp32 pass per exact op, add_relu's pass and streaming tile loop, 4 tile conversions)"
-[ "$loops" -eq "$expected" ] || { echo "FAIL"; exit 1; }
+table=$(sed -n 's/^ *X(\([a-z_0-9]*\), *\([0-9]*\), *[0-9]*, *"[^"]*", *\([0-9]*\)).*/\1 \2 \3/p' \
+    "$root/kernels/op_table.h")
+count() { printf '%s\n' "$table" | awk "$1" | grep -c .; }
+all=$(count '{print $1}') unary=$(count '$2 == 1 {print $1}')
+exact=$(count '$3 == 0 {print $1}') exact_unary=$(count '$2 == 1 && $3 == 0 {print $1}')
+[ "$exact" -ge 2 ] && [ "$unary" -ge 2 ] || { echo "FAIL: could not read the op table"; exit 1; }
+# Whether the transcendental ops are vectorised here: SLEEF in the build, and x86-64
+# (cpu_math.h's condition), unless the set's flags build the fallback.
+vector_exp=0
+if grep -q '^#define FB_HAVE_SLEEF 1' "$build/fb_build_config.h" &&
+   "$cc" -dM -E - </dev/null | grep -q '__x86_64__'; then
+    vector_exp=1
+fi
+status=0
+for spec in "$@"; do
+    name=${spec%%:*} rest=${spec#*:}
+    bytes=${rest%%:*} flags=${rest#*:}
+    # -DFB_CPU_NO_VECTOR_MATH: built as without SLEEF (the fallback's test)
+    if [ "$vector_exp" = 1 ] && [[ " $flags " != *" -DFB_CPU_NO_VECTOR_MATH "* ]]; then
+        pairs=$((all * unary)) what="every pair: $all first ops x $unary unary second ops"
+    else
+        pairs=$((exact * exact_unary))
+        what="the exact pairs: $exact x $exact_unary (no vector exp in this build)"
+    fi
+    expected=$((pairs + 1 + 4))
+    # shellcheck disable=SC2086 # flags are words
+    report=$("$cc" -std=c11 -O3 -fopenmp $flags -fopt-info-vec-optimized -I"$build" \
+        -I"$root/src" -I"$root/kernels" -c "$root/src/backends/cpu/cpu_loops.c" -o /dev/null 2>&1) || {
+        echo "$report"; echo "FAIL: cpu_loops.c did not compile for $name"; exit 1; }
+    loops=$(printf '%s\n' "$report" | grep -c "loop vectorized using $bytes byte vectors")
+    echo "$name: $loops loops vectorised with $bytes-byte vectors (expected $expected: $pairs pairs," \
+         "$what; add_relu; 4 conversions)"
+    if [ "$loops" -ne "$expected" ]; then
+        echo "$report"
+        echo "FAIL: $name"
+        status=1
+    fi
+done
+exit $status

@@ -318,32 +318,29 @@ static void test_contract_compares_16_bit_patterns(void **state)
     assert_false(fb_dtype_result_within_ulps(FB_DTYPE_BF16, 0x7fc0u, 0x3f80u, 1));
 }
 
-/* The CPU kernels' fp16 tile conversions with F16C (vcvtph2ps / vcvtps2ph) against the
- * portable ones: every fp16 value widened, and narrowed every fp32 value at and around every
- * fp16 rounding boundary (the values, the midpoints, one and two steps either side, both
- * signs) plus a stride through all fp32 patterns; bit for bit, NaNs included; at lengths
- * that leave F16C's 8-element steps a tail. Skipped where the CPU has no F16C. */
-static void test_f16c_tiles_match_the_portable_conversions(void **state)
+/* The CPU kernels' fp16 tile conversions, of every instruction set this build has and this
+ * CPU runs (cpu_loops.h: baseline, avx2, avx512), each with F16C (vcvtph2ps / vcvtps2ph, 8 or
+ * 16 elements an instruction; the baseline only where the CPU has it) and with the portable
+ * code vectorised at the set's width, against the scalar conversions of dtype_convert.h
+ * (which the tests above hold to the definition): every fp16 value widened, and narrowed
+ * every fp32 value at and around every fp16 rounding boundary (the values, the midpoints, one
+ * and two steps either side, both signs) plus a stride through all fp32 patterns; bit for
+ * bit, NaNs included; at lengths that leave the 8- and 16-element steps a tail. */
+static void check_fp16_tiles(const struct fb_cpu_loops *loops, bool f16c)
 {
-    (void)state;
-    if (!fb_cpu_has_f16c()) {
-        printf("skip: this CPU has no F16C: the kernels use the portable conversions only\n");
-        skip();
-    }
-    static uint16_t h[0x10000], h2[0x10000];
-    static float f[0x10000], f2[0x10000];
+    static uint16_t h[0x10000];
+    static float f[0x10000];
     for (uint32_t i = 0; i < 0x10000u; i++)
         h[i] = (uint16_t)i;
-    fb_cpu_fp16_widen(h, f, 0x10000 - 3, true);
-    fb_cpu_fp16_widen(h, f2, 0x10000 - 3, false);
+    loops->fp16_widen(h, f, 0x10000 - 3, f16c);
     for (uint32_t i = 0; i < 0x10000u - 3; i++)
-        if (fb_float_bits(f[i]) != fb_float_bits(f2[i]))
-            fail_msg("fp16 0x%04x widened: F16C 0x%08x, portable 0x%08x", i, fb_float_bits(f[i]),
-                     fb_float_bits(f2[i]));
+        if (fb_float_bits(f[i]) != fb_float_bits(fb_float_from_fp16((uint16_t)i)))
+            fail_msg("%s%s: fp16 0x%04x widened to 0x%08x, dtype_convert.h 0x%08x",
+                     fb_cpu_isa_name(loops->isa), f16c ? " F16C" : " portable", i,
+                     fb_float_bits(f[i]), fb_float_bits(fb_float_from_fp16((uint16_t)i)));
     /* fp32 values to narrow, a batch at a time */
     static uint32_t in[0x10000];
     size_t k = 0;
-    uint64_t checked = 0;
     uint64_t u = 0;
     for (int phase = 0; phase < 2; phase++) {
         for (uint32_t m = 0;; m++) {
@@ -365,19 +362,38 @@ static void test_f16c_tiles_match_the_portable_conversions(void **state)
                 u += 65537;
             }
             if (k > 0x10000 - 32 || (phase == 0 && m + 1 >= 0x7c00u) || (phase == 1 && u > 0xffffffffu)) {
-                fb_cpu_fp16_narrow((const float *)(const void *)in, h, (int64_t)k, true);
-                fb_cpu_fp16_narrow((const float *)(const void *)in, h2, (int64_t)k, false);
+                loops->fp16_narrow((const float *)(const void *)in, h, (int64_t)k, f16c);
                 for (size_t j = 0; j < k; j++)
-                    if (h[j] != h2[j])
-                        fail_msg("fp32 0x%08x narrowed: F16C 0x%04x, portable 0x%04x", in[j], h[j],
-                                 h2[j]);
-                checked += k;
+                    if (h[j] != fb_fp16_from_float(fb_bits_float(in[j])))
+                        fail_msg("%s%s: fp32 0x%08x narrowed to 0x%04x, dtype_convert.h 0x%04x",
+                                 fb_cpu_isa_name(loops->isa), f16c ? " F16C" : " portable",
+                                 in[j], h[j], fb_fp16_from_float(fb_bits_float(in[j])));
                 k = 0;
             }
         }
     }
-    printf("F16C against portable: 65533 widened, %" PRIu64 " narrowed, all the same bits\n",
-           checked);
+}
+
+static void test_fp16_tiles_of_every_instruction_set_match_dtype_convert(void **state)
+{
+    (void)state;
+    int sets = 0;
+    for (int isa = 0; isa < FB_CPU_ISA_COUNT; isa++) {
+        const struct fb_cpu_loops *loops = fb_cpu_loops_built((enum fb_cpu_isa)isa);
+        if (!loops || !fb_cpu_isa_supported((enum fb_cpu_isa)isa)) {
+            printf("%s: not %s here\n", fb_cpu_isa_name((enum fb_cpu_isa)isa),
+                   loops ? "supported by this CPU" : "in this build");
+            continue;
+        }
+        check_fp16_tiles(loops, false);
+        check_fp16_tiles(loops, true);
+        sets++;
+        printf("%s: fp16 tiles, portable and %s, the same bits as dtype_convert.h\n",
+               fb_cpu_isa_name((enum fb_cpu_isa)isa),
+               isa == FB_CPU_ISA_BASELINE && !fb_cpu_has_f16c() ? "(no F16C here) portable again"
+                                                                : "F16C");
+    }
+    assert_true(sets >= 1);
 }
 
 int main(void)
@@ -389,7 +405,7 @@ int main(void)
         cmocka_unit_test(test_named_cases),
         cmocka_unit_test(test_load_store_and_round_follow_the_type),
         cmocka_unit_test(test_contract_compares_16_bit_patterns),
-        cmocka_unit_test(test_f16c_tiles_match_the_portable_conversions),
+        cmocka_unit_test(test_fp16_tiles_of_every_instruction_set_match_dtype_convert),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,8 +10,12 @@
  * tails and misaligned starts at every size and offset of the check; their streaming stores
  * through the 16-bit store layer). The known answers also catch a process that flushes
  * subnormals (FTZ/DAZ).
- * Then the measured ULP error of the transcendental ops over many inputs, printed: the
- * figures behind their bounds. */
+ * All of that with the instruction set the backend picks for this CPU (cpu_loops.h: the
+ * widest it has); with FB_TEST_CPU_ISA=NAME the main checks with another set this build has
+ * and this CPU runs (baseline SSE2, AVX2, AVX-512: other vector widths, other loop tails,
+ * other SLEEF variants), one meson test per set.
+ * Then the measured ULP error of the transcendental ops over many inputs, printed, for each
+ * set: the figures behind their bounds. */
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
@@ -25,6 +29,15 @@
 #include <cmocka.h>
 
 #include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/cpu_math.h"
+#include "fb_build_config.h"
+
+/* Where cpu_math.h vectorises the transcendental ops: SLEEF in the build, on x86-64. */
+#if FB_HAVE_SLEEF && defined(__x86_64__)
+#define FB_BUILD_VECTOR_MATH 1
+#else
+#define FB_BUILD_VECTOR_MATH 0
+#endif
 #include "kernel_check.h"
 
 /* ctx points to the store kind (normal or streaming); the dtype is the job's. */
@@ -69,12 +82,32 @@ static const struct kc_impl cpu_streaming_impl = {
     .run = cpu_run,
 };
 
-/* What a test runs on: OpenMP threads, the storage type and the store kind. */
+/* What a test runs on: OpenMP threads, the storage type, the store kind, and the instruction
+ * set of the loops (FB_CPU_ISA_COUNT: the one the backend picks for this CPU). */
 struct cpu_case {
     int threads;
     enum fb_dtype dtype;
     enum fb_store_kind stores;
+    enum fb_cpu_isa isa;
 };
+
+/* The picked set, found before any test chooses another. */
+static enum fb_cpu_isa picked_isa;
+
+/* Sets up a test's threads and instruction set; skips, saying why, where the CPU or the build
+ * lacks the set. */
+static void use_case(const struct cpu_case *c)
+{
+    const enum fb_cpu_isa isa = c->isa == FB_CPU_ISA_COUNT ? picked_isa : c->isa;
+    if (!fb_cpu_loops_built(isa) || !fb_cpu_isa_supported(isa)) {
+        printf("skip: the %s loops are not %s\n", fb_cpu_isa_name(isa),
+               fb_cpu_loops_built(isa) ? "supported by this CPU" : "in this build");
+        skip();
+    }
+    assert_true(fb_cpu_use_isa(isa));
+    assert_int_equal(fb_cpu_isa_in_use(), isa);
+    omp_set_num_threads(c->threads);
+}
 
 static const struct kc_impl *impl_for(const struct cpu_case *c)
 {
@@ -152,21 +185,21 @@ static const struct kc_impl *group_impl_for(const struct cpu_case *c)
 static void test_add_relu_in_one_region_meets_contract(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     kc_check_add_relu(group_impl_for(c), c->dtype);
 }
 
 static void test_chains_in_one_region_meet_contract(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     kc_check_chains(group_impl_for(c), 0, c->dtype);
 }
 
 static void test_every_op_of_the_table_meets_contract(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     for (int op = 0; op < FB_OPID_COUNT; op++)
         kc_check_op(impl_for(c), (enum fb_op_id)op, c->dtype);
 }
@@ -174,14 +207,14 @@ static void test_every_op_of_the_table_meets_contract(void **state)
 static void test_add_relu_meets_contract(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     kc_check_add_relu(impl_for(c), c->dtype);
 }
 
 static void test_random_chains_meet_contract(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     kc_check_chains(impl_for(c), 0, c->dtype);
 }
 
@@ -191,7 +224,7 @@ static void test_random_chains_meet_contract(void **state)
 static void test_chain_crosses_tiles(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     uint64_t rng = kc_seed() ^ 77;
     const int lengths[] = {1, 2, 5, FB_CHAIN_MAX_OPS};
     for (int i = 0; i < 8; i++) {
@@ -213,7 +246,7 @@ static void test_chain_crosses_tiles(void **state)
 static void test_streaming_stores_cross_tiles(void **state)
 {
     const struct cpu_case *c = *state;
-    omp_set_num_threads(c->threads);
+    use_case(c);
     const struct kc_job jobs[] = {kc_job_in(kc_op_job(FB_OPID_copy, 0.0f, 0.0f), c->dtype),
                                   kc_job_in(kc_add_relu_job(), c->dtype)};
     const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
@@ -225,36 +258,111 @@ static void test_streaming_stores_cross_tiles(void **state)
                               (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
 }
 
+/* The transcendental ops are vectorised through SLEEF where the build has it on x86-64, and
+ * say so; FB_TEST_EXPECT_SCALAR_MATH=1 (the test built as without SLEEF): they are not, and
+ * the description says they fall back to libm's expf. */
+static void test_vector_math_is_what_the_build_says(void **state)
+{
+    (void)state;
+    const char *desc = fb_cpu_vector_math_description();
+    const char *scalar = getenv("FB_TEST_EXPECT_SCALAR_MATH");
+    const bool expect_vector = !(scalar && strcmp(scalar, "1") == 0) && FB_BUILD_VECTOR_MATH;
+    printf("transcendental ops: %s\n", desc);
+    assert_int_equal(fb_cpu_vector_math_available(), expect_vector);
+    assert_non_null(strstr(desc, expect_vector ? "SLEEF" : "libm expf"));
+}
+
 static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 {
-    omp_set_num_threads(((const struct cpu_case *)*state)->threads);
+    const struct cpu_case *c = *state;
+    use_case(c);
     for (int op = 0; op < FB_OPID_COUNT; op++) {
         if (fb_op_infos[op].ulp_bound == 0)
             continue;
         float worst_x;
         int64_t worst = kc_measure_max_ulp(&cpu_impl, (enum fb_op_id)op, INT64_C(1) << 24,
                                            &worst_x);
-        printf("cpu %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); bound %d\n",
+        printf("cpu (%s, %s) %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); "
+               "bound %d\n",
+               fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_description(),
                fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
     }
 }
 
 #define N FB_STORES_NORMAL
 #define S FB_STORES_STREAMING
-static const struct cpu_case one = {1, FB_DTYPE_FP32, N}, two = {2, FB_DTYPE_FP32, N};
-static const struct cpu_case one_s = {1, FB_DTYPE_FP32, S}, two_s = {2, FB_DTYPE_FP32, S};
-static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16, N}, two_fp16 = {2, FB_DTYPE_FP16, N};
-static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16, N}, two_bf16 = {2, FB_DTYPE_BF16, N};
-static const struct cpu_case two_fp16_s = {2, FB_DTYPE_FP16, S}, two_bf16_s = {2, FB_DTYPE_BF16, S};
+#define P FB_CPU_ISA_COUNT /* the picked set */
+static const struct cpu_case one = {1, FB_DTYPE_FP32, N, P}, two = {2, FB_DTYPE_FP32, N, P};
+static const struct cpu_case one_s = {1, FB_DTYPE_FP32, S, P}, two_s = {2, FB_DTYPE_FP32, S, P};
+static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16, N, P}, two_fp16 = {2, FB_DTYPE_FP16, N, P};
+static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16, N, P}, two_bf16 = {2, FB_DTYPE_BF16, N, P};
+static const struct cpu_case two_fp16_s = {2, FB_DTYPE_FP16, S, P}, two_bf16_s = {2, FB_DTYPE_BF16, S, P};
+/* The same cases with a named set (FB_TEST_CPU_ISA, set in main). */
+static struct cpu_case isa_two, isa_two_s, isa_two_fp16, isa_two_bf16_s;
 #undef N
 #undef S
+#undef P
 
 #define CPU_TEST(name, fn, c) {name, fn, NULL, NULL, (void *)&c}
+
+/* FB_TEST_CPU_ISA=NAME (tests/kernels/meson.build: one test per set this build has; "picked"
+ * for the one picked for this CPU, as the build without SLEEF runs it): the main checks with
+ * that set instead of the full run: every op, add_relu and random chains (fp32; add_relu
+ * also fp16, its F16C loop; chains also streaming, fp16 and bf16 streaming), chains across
+ * tiles, the
+ * transcendental ops' measured error (the threading around the loops is the same for every
+ * set: the full run checks it). Exit 77 (skip) where the CPU lacks the set
+ * or it is the picked one (the full run covers it). */
+static int run_with_named_set(const char *name)
+{
+    enum fb_cpu_isa isa = strcmp(name, "picked") == 0 ? picked_isa : FB_CPU_ISA_COUNT;
+    for (int i = 0; i < FB_CPU_ISA_COUNT; i++)
+        if (strcmp(fb_cpu_isa_name((enum fb_cpu_isa)i), name) == 0)
+            isa = (enum fb_cpu_isa)i;
+    if (isa == FB_CPU_ISA_COUNT) {
+        fprintf(stderr, "FB_TEST_CPU_ISA=%s: not an instruction set of cpu_loops.h\n", name);
+        return 1;
+    }
+    if (!fb_cpu_loops_built(isa) || !fb_cpu_isa_supported(isa)) {
+        printf("skip: the %s loops are not %s\n", name,
+               fb_cpu_loops_built(isa) ? "supported by this CPU" : "in this build");
+        return 77;
+    }
+    if (isa == picked_isa && strcmp(name, "picked") != 0) {
+        printf("skip: %s is the set picked for this CPU: test kernels_cpu checks it in full\n",
+               name);
+        return 77;
+    }
+    isa_two = (struct cpu_case){2, FB_DTYPE_FP32, FB_STORES_NORMAL, isa};
+    isa_two_s = (struct cpu_case){2, FB_DTYPE_FP32, FB_STORES_STREAMING, isa};
+    isa_two_fp16 = (struct cpu_case){2, FB_DTYPE_FP16, FB_STORES_NORMAL, isa};
+    isa_two_bf16_s = (struct cpu_case){2, FB_DTYPE_BF16, FB_STORES_STREAMING, isa};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_math_is_what_the_build_says),
+        CPU_TEST("ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, isa_two),
+        CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, isa_two),
+        CPU_TEST("chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two),
+        CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, isa_two),
+        CPU_TEST("streaming_chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_s),
+        CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, isa_two_fp16),
+        CPU_TEST("chains_fp16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_fp16),
+        CPU_TEST("streaming_chains_bf16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_bf16_s),
+        CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, isa_two),
+    };
+    return cmocka_run_group_tests_name(name, tests, NULL, NULL);
+}
 
 int main(void)
 {
     kc_seed();
+    picked_isa = fb_cpu_isa_in_use();
+    printf("instruction set picked for this CPU: %s; transcendental ops: %s\n",
+           fb_cpu_isa_name(picked_isa), fb_cpu_vector_math_description());
+    const char *named = getenv("FB_TEST_CPU_ISA");
+    if (named && named[0])
+        return run_with_named_set(named);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_math_is_what_the_build_says),
         CPU_TEST("ops_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one),
         CPU_TEST("add_relu_meets_contract_on_1_thread", test_add_relu_meets_contract, one),
         CPU_TEST("chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one),

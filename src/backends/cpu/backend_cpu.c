@@ -1,4 +1,5 @@
-/* The CPU backend: host memory, the OpenMP kernels of cpu_kernels.c, CLOCK_MONOTONIC.
+/* The CPU backend: host memory, the OpenMP kernels of cpu_kernels.c (the loops of the widest
+ * instruction set the CPU has, cpu_loops.h), CLOCK_MONOTONIC.
  * It runs everywhere and is the reference the other backends are checked against.
  * A "launch" here is one OpenMP parallel pass (fork, compute, join); run_group runs several
  * passes in one parallel region, a barrier between them: one fork and join, and still one
@@ -15,6 +16,7 @@
 #include "backends/cpu/cpu_flush.h"
 #include "backends/cpu/cpu_info.h"
 #include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/cpu_math.h"
 #include "backends/cpu/cpu_store.h"
 #include "backends/host_disturbance.h"
 #include "common/clock.h"
@@ -61,7 +63,13 @@ static int cpu_describe(void *state, struct fb_device_info *info, struct fb_erro
     fb_cpu_memory(&info->memory_total_bytes, &info->memory_available_bytes);
     info->compute_units = omp_get_max_threads();
     info->timer_resolution_s = fb_cpu_timer_resolution();
-    snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d", _OPENMP);
+    /* the loops in use and whether sigmoid and gelu are vectorised (cpu_loops.h, cpu_math.h):
+     * "OpenMP 201511, avx512+sleef" */
+    snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d, %s%s", _OPENMP,
+             fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_available() ? "+sleef" : "");
+    if (!fb_cpu_vector_math_available())
+        snprintf(info->math_note, sizeof info->math_note, "sigmoid and gelu on the CPU: %s",
+                 fb_cpu_vector_math_description());
     fb_host_disturbance_describe(&((struct cpu_state *)state)->contention,
                                  info->contention_probe, sizeof info->contention_probe);
     snprintf(info->streaming_stores, sizeof info->streaming_stores, "%s",

@@ -1,18 +1,17 @@
-/* The CPU backend's kernels: one OpenMP parallel pass each (the CPU's "launch"), with the
- * loop body an element operation of kernels/elementwise_ops.h, so it computes exactly what
- * the CUDA kernels compute. `omp parallel for simd` splits the range statically over the
- * threads and lets the compiler vectorise each thread's chunk (check with -fopt-info-vec:
- * tests/kernels/check_cpu_vectorized.sh counts the loops). n may be 0 (the pass still forks
- * and joins: that cost is the CPU's launch overhead).
+/* The CPU backend's kernels: one OpenMP parallel pass each (the CPU's "launch"), computing
+ * with the element operations of kernels/elementwise_ops.h, so exactly what the CUDA kernels
+ * compute. Each pass splits [0, n) statically over the team's threads, in shares of whole
+ * 16-element groups (64 bytes of fp32), the same split for every pass, and each thread runs
+ * the loops of cpu_loops.h over its share: ops in pairs in registers, tiles for longer
+ * chains, 16-bit storage and streaming stores, at the widest instruction set this build has
+ * and the CPU supports (baseline SSE2, AVX2, AVX-512: chosen at run time, once;
+ * fb_cpu_use_isa picks another). n may be 0 (the pass still forks and joins: that cost is
+ * the CPU's launch overhead).
  *
  * Every pass takes the point's format (common/format.h). format->dtype: a, b and c point to
  * arrays of n elements of it (fp32, fp16 or bf16); elements are widened to fp32 when loaded,
  * computed in fp32, and rounded once, to nearest even, when stored (kernels/dtype_convert.h),
- * as the CUDA kernels and the host reference do. fp32 passes with normal stores are plain
- * loops; fp16 and bf16 ones (every op, add_relu, chains) run tiled, as fb_cpu_chain: a tile
- * of the inputs widened into fp32, the op(s) over it, the result rounded into c; fp16 with
- * F16C where the CPU has it (fb_cpu_has_f16c), bf16 with the portable code (a shift to
- * widen; vectorised SSE2 integer code to round). format->stores: normal writes c with
+ * as the CUDA kernels and the host reference do. format->stores: normal writes c with
  * ordinary stores; streaming writes it with non-temporal stores through the store layer
  * (cpu_store.h: no read for ownership, so a pass moves the model's bytes), computing each
  * tile of FB_CPU_CHAIN_TILE elements into an L1-resident buffer first and streaming the
@@ -25,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backends/cpu/cpu_loops.h"
 #include "common/format.h"
 #include "op_table.h"
 
@@ -33,21 +33,16 @@
 void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const void *a, const void *b,
                void *c, int64_t n, const struct fb_format *format);
 
-/* The handwritten fused pass: c = relu(a + b) (fp16, bf16: the tiled pass of add, relu,
- * which computes the same function). */
+/* The handwritten fused pass: c = relu(a + b), its own loop (fp16, bf16: the tiled pass of
+ * add, relu, which computes the same function). */
 void fb_cpu_add_relu(const void *a, const void *b, void *c, int64_t n,
                      const struct fb_format *format);
 
 /* The generic fused pass: c = the chain's ops applied to a (and b, when the first op is
- * binary) in one parallel pass. Each thread walks its share of [0, n) in tiles of
- * FB_CPU_CHAIN_TILE elements held in a local buffer (L1-sized): the first op reads the
- * inputs into it, each next op rewrites it in place, the last writes c; so intermediates
- * never go to memory, and each op's inner loop over a tile is a plain vectorisable loop.
- * With fp16 or bf16 storage the inputs' tiles are first widened into fp32 tiles and the last
- * op's tile rounded into c: the chain's intermediates stay fp32 (one rounding, at the store),
- * where the eager chain rounds each temporary it stores. With streaming stores the last op
- * writes the buffer too, and the store layer streams it to c. */
-#define FB_CPU_CHAIN_TILE 1024 /* 4 KB of fp32: the buffers plus the tiles of a, b and c fit in a 32 KB L1 */
+ * binary) in one parallel pass, the intermediates in registers (two ops a loop) and, for
+ * chains of more than two ops, in an L1-resident tile between the loops, never in memory
+ * (cpu_loops.c says how). With fp16 or bf16 storage the chain's intermediates stay fp32
+ * (one rounding, at the store), where the eager chain rounds each temporary it stores. */
 void fb_cpu_chain(const struct fb_chain *chain, const void *a, const void *b, void *c,
                   int64_t n, const struct fb_format *format);
 
@@ -60,24 +55,22 @@ struct fb_cpu_pass {
 };
 
 /* passes[0..count-1] in turn, over n elements each, in ONE parallel region (one fork and
- * join: one CPU "launch" for them all, backend.h's run_group): each pass is a work-shared
- * loop (`omp for simd`, the same static split as the passes above) ending in a barrier, so
- * pass k + 1 may read what pass k wrote, whichever thread wrote it. Each pass computes
- * exactly what fb_cpu_op computes. A pass's output must not be an input of the same pass; an
- * unknown op writes nothing. fp16 and bf16 passes, and passes with streaming stores
- * (format->stores), are work-shared loops over tiles (as fb_cpu_chain: widened, computed,
- * rounded, streamed out), each thread fencing its stores before the barrier. */
+ * join: one CPU "launch" for them all, backend.h's run_group): each thread computes its
+ * share of a pass (the split of every pass), fences its streamed stores, and waits at a
+ * barrier for the team, so pass k + 1 may read what pass k wrote, whichever thread wrote it.
+ * Each pass computes exactly what fb_cpu_op computes. A pass's output must not be an input
+ * of the same pass; an unknown op writes nothing. 0 <= count <= FB_CHAIN_MAX_OPS (else
+ * nothing runs). */
 void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
                                  const struct fb_format *format);
 
-/* Whether the fp16 tile conversions use F16C (x86 vcvtph2ps / vcvtps2ph, checked at run
- * time; the build assumes baseline x86-64). */
-bool fb_cpu_has_f16c(void);
+/* The instruction set the passes run with: the widest this build has and the CPU supports,
+ * unless fb_cpu_use_isa chose another. */
+enum fb_cpu_isa fb_cpu_isa_in_use(void);
 
-/* The fp16 tile conversions of the passes, exposed for tests: out[0..len) = x[0..len)
- * widened to fp32 / rounded to fp16, with F16C when f16c and the CPU has it, else with the
- * portable code of kernels/dtype_convert.h. The same bits either way. */
-void fb_cpu_fp16_widen(const uint16_t *x, float *out, int64_t len, bool f16c);
-void fb_cpu_fp16_narrow(const float *x, uint16_t *out, int64_t len, bool f16c);
+/* Makes every later pass run `isa`'s loops (tests; comparisons of the sets). Returns false,
+ * changing nothing, when this build has no such loops or the CPU cannot run them. Not
+ * thread-safe: call it between passes, from one thread. */
+bool fb_cpu_use_isa(enum fb_cpu_isa isa);
 
 #endif

@@ -1,0 +1,416 @@
+/* The loops of the CPU passes (cpu_loops.h), compiled once per instruction set: meson defines
+ * FB_CPU_LOOPS_ISA (baseline, avx2, avx512: the name of the table this build defines) and
+ * FB_CPU_ISA_LEVEL (0, 1, 2) with the set's -m flags (src/backends/meson.build).
+ *
+ * How a pass is computed, on one thread's share [lo, hi) of the elements:
+ * - Ops run in pairs: one loop applies two consecutive ops of a chain to each element in
+ *   registers, out[t] = second(first(x[t], y[t])), written with the element functions of
+ *   kernels/elementwise_ops.h. Every pair of the op table (a first op of either arity, a
+ *   unary second one) is its own loop, generated from the table (pair_pass); an odd op out
+ *   is paired with copy, whose element function returns its input's bits. So a chain of one
+ *   or two ops is one loop from a (and b) to c, the same loop a handwritten kernel would be:
+ *   the generic fused add, relu is the handwritten add_relu's loop, and an eager pass
+ *   (one op) is the loop it always was.
+ * - Longer chains go tile by tile (FB_CPU_CHAIN_TILE elements): the first pair reads a and b
+ *   into an L1-resident tile, each next pair rewrites it in place, the last writes c; so a
+ *   chain of k ops makes ceil(k / 2) passes over each tile, and k / 2 - 1 round trips through
+ *   L1 (not memory) cost it more than one loop would.
+ * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the pairs run
+ *   over those, and the result is rounded once into c (kernels/dtype_convert.h); fp16 with
+ *   F16C (vcvtph2ps / vcvtps2ph, 8 or 16 elements an instruction), bf16 with the portable
+ *   code (a shift to widen, integer rounding to narrow), which gcc vectorises at the set's
+ *   width.
+ * - Streaming stores: the last pair writes the tile (16-bit: the rounded tile), and the store
+ *   layer streams it to c (cpu_store.h). The caller fences.
+ * The exact ops give the same bits whatever the set and whatever the path; the transcendental
+ * ops are within the table's bounds (cpu_math.h). */
+#include "backends/cpu/cpu_loops.h"
+
+#include <stddef.h>
+
+#include "backends/cpu/cpu_math.h" /* before elementwise_ops.h: it may name the exp (FB_EXPF) */
+#include "backends/cpu/cpu_store.h"
+#include "dtype_convert.h"
+#include "elementwise_ops.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#define FB_CPU_CAT2(a, b) a##b
+#define FB_CPU_CAT(a, b) FB_CPU_CAT2(a, b)
+
+#define FB_CPU_INLINE static inline __attribute__((always_inline))
+
+/* ---- pairs of ops ------------------------------------------------------------------------ */
+
+/* out[t] = second(first(x[t], y[t])) for t in [0, len): one loop, both ops in registers.
+ * first and second are constants wherever this is inlined (pair_pass), so fb_op_apply's
+ * switch folds to the two element functions and each pair is its own vectorised loop (gcc
+ * inlines it for a constant op; check_cpu_vectorized.sh would see a pair left scalar). y is
+ * read only when first is binary (else it may be NULL). x may be out: element t is read
+ * before it is written and no other element is touched, which `omp simd` (no dependence
+ * between iterations) allows; that is why x and out carry no restrict. */
+FB_CPU_INLINE void pair_loop(enum fb_op_id first, int first_arity, struct fb_op_params p1,
+                             enum fb_op_id second, struct fb_op_params p2, const float *x,
+                             const float *restrict y, float *out, int64_t len)
+{
+    if (first_arity == 2) {
+#pragma omp simd
+        for (int64_t t = 0; t < len; t++)
+            out[t] = fb_op_apply(second, fb_op_apply(first, x[t], y[t], p1), 0.0f, p2);
+    } else {
+#pragma omp simd
+        for (int64_t t = 0; t < len; t++)
+            out[t] = fb_op_apply(second, fb_op_apply(first, x[t], 0.0f, p1), 0.0f, p2);
+    }
+}
+
+/* pair_loop with the first op a constant and the second looked up: one loop per unary
+ * second op of the table (a binary op is never second: fb_chain_check). */
+FB_CPU_INLINE void pair_after(enum fb_op_id first, int first_arity, struct fb_op_params p1,
+                              const struct fb_chain_op *second, const float *x,
+                              const float *restrict y, float *out, int64_t len)
+{
+    switch (second->op) {
+#define FB_CPU_PAIR_SECOND(name, arity, n_params, param_names, ulp)                            \
+    case FB_OPID_##name:                                                                       \
+        if ((arity) == 1)                                                                      \
+            pair_loop(first, first_arity, p1, FB_OPID_##name, second->params, x, y, out, len); \
+        break;
+        FB_OP_TABLE(FB_CPU_PAIR_SECOND)
+#undef FB_CPU_PAIR_SECOND
+    default:
+        break;
+    }
+}
+
+/* out[0..len) = second(first(x, y)): the loop of the pair (first->op, second->op). Not
+ * inlined (nor are the other loops below), so that each loop is compiled once and gcc's
+ * vectorisation report counts it once (tests/kernels/check_cpu_vectorized.sh). */
+__attribute__((noinline)) static void pair_pass(const struct fb_chain_op *first,
+                                                const struct fb_chain_op *second,
+                                                const float *x, const float *restrict y,
+                                                float *out, int64_t len)
+{
+    switch (first->op) {
+#define FB_CPU_PAIR_FIRST(name, arity, n_params, param_names, ulp)                             \
+    case FB_OPID_##name:                                                                       \
+        pair_after(FB_OPID_##name, (arity), first->params, second, x, y, out, len);            \
+        break;
+        FB_OP_TABLE(FB_CPU_PAIR_FIRST)
+#undef FB_CPU_PAIR_FIRST
+    default:
+        break;
+    }
+}
+
+/* The op an odd op out is paired with: copy returns its input, bits and all. */
+static const struct fb_chain_op copy_op = {.op = FB_OPID_copy};
+
+/* The chain's ops over len elements, in pairs: the first pair reads x (and y: the chain's
+ * first op is binary), the next ones rewrite tile in place, the last writes dst (which may be
+ * tile). With one or two ops that is a single loop from x to dst, tile untouched. */
+static void chain_pairs(const struct fb_chain *chain, const float *x, const float *restrict y,
+                        float *tile, float *dst, int64_t len)
+{
+    for (int k = 0; k < chain->n_ops; k += 2) {
+        const struct fb_chain_op *second = k + 1 < chain->n_ops ? &chain->ops[k + 1] : &copy_op;
+        float *out = k + 2 >= chain->n_ops ? dst : tile;
+        pair_pass(&chain->ops[k], second, k == 0 ? x : tile, k == 0 ? y : NULL, out, len);
+    }
+}
+
+/* ---- the handwritten fused kernel -------------------------------------------------------- */
+
+/* c = relu(a + b), one loop: the reference the generic kernel is held against. */
+__attribute__((noinline)) static void add_relu_loop(const float *restrict a,
+                                                    const float *restrict b,
+                                                    float *restrict c, int64_t len)
+{
+#pragma omp simd
+    for (int64_t t = 0; t < len; t++)
+        c[t] = fb_op_add_relu(a[t], b[t]);
+}
+
+/* ---- 16-bit tiles ------------------------------------------------------------------------ */
+
+/* The portable conversions (kernels/dtype_convert.h: integer and float operations and
+ * selects only), vectorised by gcc at the set's width. */
+#define FB_CPU_PORTABLE_CONVERT(dt)                                                            \
+    __attribute__((noinline)) static void widen_##dt(const uint16_t *restrict x,              \
+                                                     float *restrict out, int64_t len)         \
+    {                                                                                          \
+        _Pragma("omp simd")                                                                    \
+        for (int64_t t = 0; t < len; t++)                                                      \
+            out[t] = fb_float_from_##dt(x[t]);                                                 \
+    }                                                                                          \
+    __attribute__((noinline)) static void narrow_##dt(const float *restrict x,                \
+                                                      uint16_t *restrict out, int64_t len)     \
+    {                                                                                          \
+        _Pragma("omp simd")                                                                    \
+        for (int64_t t = 0; t < len; t++)                                                      \
+            out[t] = fb_##dt##_from_float(x[t]);                                               \
+    }
+FB_CPU_PORTABLE_CONVERT(fp16)
+FB_CPU_PORTABLE_CONVERT(bf16)
+#undef FB_CPU_PORTABLE_CONVERT
+
+/* fp16 with F16C. vcvtps2ph with round-to-nearest-even gives the same bits as
+ * fb_fp16_from_float for every input, NaNs included (quieted, the top payload bits kept), and
+ * vcvtph2ps those of fb_float_from_fp16: test_dtype_convert holds them to each other. Without
+ * it the portable conversions cost several instructions an element (measured on one core:
+ * ~1.8 ns an element against ~0.1 with F16C), which would make every fp16 pass compute-bound.
+ *   baseline: 8 elements an instruction, in functions compiled for AVX + F16C and called only
+ *             where the CPU has both (checked per call: the build assumes baseline x86-64);
+ *   avx2:     the same, compiled in;
+ *   avx512:   16 elements an instruction (AVX-512F's forms).
+ * The last len % 8 (or % 16) elements take the portable code. */
+#if FB_CPU_ISA_LEVEL == 2
+#define FB_CPU_F16C 1
+#define FB_CPU_F16C_TARGET
+static bool f16c_usable(void)
+{
+    return true;
+}
+#elif FB_CPU_ISA_LEVEL == 1
+#define FB_CPU_F16C 1
+#define FB_CPU_F16C_TARGET
+static bool f16c_usable(void)
+{
+    return true;
+}
+#elif defined(__x86_64__) || defined(__i386__)
+#define FB_CPU_F16C 1
+#define FB_CPU_F16C_TARGET __attribute__((target("avx,f16c")))
+static bool f16c_usable(void)
+{
+    return fb_cpu_has_f16c();
+}
+#else
+#define FB_CPU_F16C 0
+#endif
+
+#if FB_CPU_F16C
+/* 8 or 16 fp16 elements from x, unaligned. */
+#if FB_CPU_ISA_LEVEL == 2
+static inline __m256i load16x16(const uint16_t *x)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)x);
+}
+#else
+FB_CPU_F16C_TARGET static inline __m128i load16x8(const uint16_t *x)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)x);
+}
+#endif
+
+FB_CPU_F16C_TARGET static void widen_fp16_f16c(const uint16_t *restrict x, float *restrict out,
+                                               int64_t len)
+{
+    int64_t t = 0;
+#if FB_CPU_ISA_LEVEL == 2
+    for (; t + 16 <= len; t += 16)
+        _mm512_storeu_ps(out + t, _mm512_cvtph_ps(load16x16(x + t)));
+#else
+    for (; t + 8 <= len; t += 8)
+        _mm256_storeu_ps(out + t, _mm256_cvtph_ps(load16x8(x + t)));
+#endif
+    widen_fp16(x + t, out + t, len - t);
+}
+
+FB_CPU_F16C_TARGET static void narrow_fp16_f16c(const float *restrict x, uint16_t *restrict out,
+                                                int64_t len)
+{
+    int64_t t = 0;
+#if FB_CPU_ISA_LEVEL == 2
+    for (; t + 16 <= len; t += 16)
+        _mm256_storeu_si256((__m256i *)(void *)(out + t),
+                            _mm512_cvtps_ph(_mm512_loadu_ps(x + t),
+                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#else
+    for (; t + 8 <= len; t += 8)
+        _mm_storeu_si128((__m128i *)(void *)(out + t),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(x + t),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#endif
+    narrow_fp16(x + t, out + t, len - t);
+}
+
+/* The handwritten fused kernel on fp16 arrays, in one loop: c = relu(a + b), a and b widened
+ * in registers, rounded once. The same operations as fb_op_add_relu on the widened values
+ * (an IEEE add; relu as a compare and mask: s <= 0 gives +0, -0 included; a NaN compares
+ * false and stays), and the same conversions as the tiles, so the same bits as the tiled
+ * pass of add, relu; but one pass over the data where the tiles make four (widen a, widen b,
+ * the pair, narrow: ~3.8 instructions an element at AVX2 against ~1.4 here), which keeps
+ * fp16's fused pass memory-bound. The last len % 8 (or % 16) elements take the portable
+ * conversions. */
+FB_CPU_F16C_TARGET static void add_relu_fp16_f16c(const uint16_t *restrict a,
+                                                  const uint16_t *restrict b,
+                                                  uint16_t *restrict c, int64_t len)
+{
+    int64_t t = 0;
+#if FB_CPU_ISA_LEVEL == 2
+    for (; t + 16 <= len; t += 16) {
+        const __m512 s =
+            _mm512_add_ps(_mm512_cvtph_ps(load16x16(a + t)), _mm512_cvtph_ps(load16x16(b + t)));
+        const __mmask16 le = _mm512_cmp_ps_mask(s, _mm512_setzero_ps(), _CMP_LE_OQ);
+        _mm256_storeu_si256((__m256i *)(void *)(c + t),
+                            _mm512_cvtps_ph(_mm512_maskz_mov_ps((__mmask16)~le, s),
+                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+#else
+    for (; t + 8 <= len; t += 8) {
+        const __m256 s =
+            _mm256_add_ps(_mm256_cvtph_ps(load16x8(a + t)), _mm256_cvtph_ps(load16x8(b + t)));
+        const __m256 le = _mm256_cmp_ps(s, _mm256_setzero_ps(), _CMP_LE_OQ);
+        _mm_storeu_si128((__m128i *)(void *)(c + t),
+                         _mm256_cvtps_ph(_mm256_andnot_ps(le, s),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+#endif
+    if (t < len) { /* the tail, through the portable loops */
+        float ta[16], tb[16], tc[16];
+        widen_fp16(a + t, ta, len - t);
+        widen_fp16(b + t, tb, len - t);
+        add_relu_loop(ta, tb, tc, len - t);
+        narrow_fp16(tc, c + t, len - t);
+    }
+}
+#endif
+
+static void fp16_widen(const uint16_t *x, float *out, int64_t len, bool f16c)
+{
+#if FB_CPU_F16C
+    if (f16c && f16c_usable()) {
+        widen_fp16_f16c(x, out, len);
+        return;
+    }
+#endif
+    (void)f16c;
+    widen_fp16(x, out, len);
+}
+
+static void fp16_narrow(const float *x, uint16_t *out, int64_t len, bool f16c)
+{
+#if FB_CPU_F16C
+    if (f16c && f16c_usable()) {
+        narrow_fp16_f16c(x, out, len);
+        return;
+    }
+#endif
+    (void)f16c;
+    narrow_fp16(x, out, len);
+}
+
+static void widen16(enum fb_dtype dtype, bool f16c, const uint16_t *x, float *out, int64_t len)
+{
+    if (dtype == FB_DTYPE_FP16)
+        fp16_widen(x, out, len, f16c);
+    else
+        widen_bf16(x, out, len);
+}
+
+static void narrow16(enum fb_dtype dtype, bool f16c, const float *x, uint16_t *out, int64_t len)
+{
+    if (dtype == FB_DTYPE_FP16)
+        fp16_narrow(x, out, len, f16c);
+    else
+        narrow_bf16(x, out, len);
+}
+
+/* ---- a pass over one thread's share ------------------------------------------------------ */
+
+/* relu(a + b) as a chain, for 16-bit storage: the same function as add_relu (one rounding at
+ * the store), through the tiles. */
+static const struct fb_chain add_relu_chain = {
+    .n_ops = 2, .ops = {{.op = FB_OPID_add}, {.op = FB_OPID_relu}}};
+
+static int64_t tile_len(int64_t start, int64_t hi)
+{
+    return hi - start < FB_CPU_CHAIN_TILE ? hi - start : FB_CPU_CHAIN_TILE;
+}
+
+/* fp32 arrays. */
+static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
+{
+    const float *a = w->a, *b = w->b;
+    float *c = w->c;
+    if (!w->streaming && (w->add_relu || w->chain->n_ops <= 2)) { /* one loop, no tile */
+        if (w->add_relu)
+            add_relu_loop(a + lo, b + lo, c + lo, hi - lo);
+        else
+            chain_pairs(w->chain, a + lo, b ? b + lo : NULL, NULL, c + lo, hi - lo);
+        return;
+    }
+    float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    for (int64_t s = lo; s < hi; s += FB_CPU_CHAIN_TILE) {
+        const int64_t len = tile_len(s, hi);
+        float *dst = w->streaming ? tile : c + s;
+        if (w->add_relu)
+            add_relu_loop(a + s, b + s, dst, len);
+        else
+            chain_pairs(w->chain, a + s, b ? b + s : NULL, tile, dst, len);
+        if (w->streaming)
+            fb_cpu_store_tile(c + s, tile, len, true);
+    }
+}
+
+/* fp16 and bf16 arrays: widened, computed in fp32, rounded once. */
+static void range_16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
+{
+    const struct fb_chain *chain = w->add_relu ? &add_relu_chain : w->chain;
+    const uint16_t *a = w->a, *b = w->b;
+    uint16_t *c = w->c;
+    const bool f16c = true;
+    uint16_t tile16[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+#if FB_CPU_F16C
+    if (w->add_relu && w->dtype == FB_DTYPE_FP16 && f16c_usable()) { /* one loop */
+        if (!w->streaming) {
+            add_relu_fp16_f16c(a + lo, b + lo, c + lo, hi - lo);
+            return;
+        }
+        for (int64_t s = lo; s < hi; s += FB_CPU_CHAIN_TILE) {
+            const int64_t len = tile_len(s, hi);
+            add_relu_fp16_f16c(a + s, b + s, tile16, len);
+            fb_cpu_store_tile16(c + s, tile16, len, true);
+        }
+        return;
+    }
+#endif
+    float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    float tile_a[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    float tile_b[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    for (int64_t s = lo; s < hi; s += FB_CPU_CHAIN_TILE) {
+        const int64_t len = tile_len(s, hi);
+        widen16(w->dtype, f16c, a + s, tile_a, len);
+        if (b)
+            widen16(w->dtype, f16c, b + s, tile_b, len);
+        chain_pairs(chain, tile_a, b ? tile_b : NULL, tile, tile, len);
+        if (w->streaming) {
+            narrow16(w->dtype, f16c, tile, tile16, len);
+            fb_cpu_store_tile16(c + s, tile16, len, true);
+        } else {
+            narrow16(w->dtype, f16c, tile, c + s, len);
+        }
+    }
+}
+
+static void range(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
+{
+    if (lo >= hi || (!w->add_relu && w->chain->n_ops < 1))
+        return;
+    if (w->dtype == FB_DTYPE_FP32)
+        range_fp32(w, lo, hi);
+    else
+        range_16(w, lo, hi);
+}
+
+const struct fb_cpu_loops FB_CPU_CAT(fb_cpu_loops_, FB_CPU_LOOPS_ISA) = {
+    .isa = FB_CPU_ISA_LEVEL == 2   ? FB_CPU_ISA_AVX512
+           : FB_CPU_ISA_LEVEL == 1 ? FB_CPU_ISA_AVX2
+                                   : FB_CPU_ISA_BASELINE,
+    .range = range,
+    .fp16_widen = fp16_widen,
+    .fp16_narrow = fp16_narrow,
+};
