@@ -24,6 +24,7 @@
 #include "chart/derive_json.h"
 #include "chart/read.h"
 #include "chart/tables.h"
+#include "chart/timeline.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "fb_build_config.h"
@@ -297,7 +298,9 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
     snprintf(output, sizeof output, "chart.%s", fmt->name);
     unlinkat(r->stage_fd, output, 0);
-    snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name);
+    if (snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
+        (int)sizeof final)
+        return RENDER_USAGE; /* the stems are checked shorter (make_stem) */
     char paths[4][PATH_MAX + 32];
     char *argv[6] = {(char *)r->gnuplot};
     int argc = 1;
@@ -499,6 +502,74 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
     }
     fb_chart_derived_free(d);
     free(d);
+    return rc;
+}
+
+/* The timeline: drawn from --profile's records, not from a results CSV. */
+static const struct fb_chart timeline_chart = {"timeline", {"timeline.gp"}, 1600, 900, 20, NULL};
+
+/* The tables style.gp reads of every chart (numbers.tsv, labels.tsv, ...), of a derivation
+ * with no series: the device is the trace's, and the timeline's own tables beside them. */
+static int timeline_tables(int dirfd, const struct fb_trace_track *tracks, size_t count,
+                           const struct fb_trace_info *info, struct fb_error *err)
+{
+    struct fb_chart_derived *d = calloc(1, sizeof *d);
+    if (!d)
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: out of memory");
+    snprintf(d->device, sizeof d->device, "%s", info->device);
+    d->nmin = 1;
+    d->nmax = 10;
+    int rc = fb_chart_tables_write(dirfd, d, err);
+    fb_chart_derived_free(d);
+    free(d);
+    return rc == FB_OK ? fb_chart_timeline_write(dirfd, tracks, count, info, err) : rc;
+}
+
+int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
+                             const struct fb_trace_info *info, const char *trace_path,
+                             const char *out_dir)
+{
+    char beside[PATH_MAX];
+    const char *slash = strrchr(trace_path, '/');
+    if (!out_dir || !out_dir[0]) {
+        snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash == trace_path ? 1 :
+                 slash - trace_path) : 1, slash ? trace_path : ".");
+        out_dir = beside;
+    }
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
+    r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
+    snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
+    const char *name = slash ? slash + 1 : trace_path;
+    size_t len = strlen(name);
+    if (len > 5 && strcmp(name + len - 5, ".json") == 0)
+        len -= 5;
+    if (len == 0 || len + FB_CHART_SUFFIX_MAX > NAME_MAX) {
+        char shown_name[512];
+        shown(shown_name, sizeof shown_name, name);
+        fprintf(stderr, "charts: the trace's file name '%s' makes no chart file name\n",
+                shown_name);
+        return RENDER_USAGE;
+    }
+    snprintf(r.stem, sizeof r.stem, "%.*s", (int)len, name);
+    catch_signals(&r);
+    int rc = open_dirs(&r);
+    if (rc == RENDER_OK)
+        rc = check_gnuplot(&r);
+    struct fb_error err;
+    if (rc == RENDER_OK && timeline_tables(r.stage_fd, tracks, count, info, &err) != FB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        rc = RENDER_FAILED;
+    }
+    if (rc == RENDER_OK)
+        fprintf(stderr, "charts: 1/1 timeline\n");
+    for (size_t f = 0; rc == RENDER_OK && f < fb_chart_format_count; f++)
+        rc = draw(&r, &timeline_chart, &fb_chart_formats[f]);
+    remove_stage(&r);
+    if (r.out_fd >= 0)
+        close(r.out_fd);
+    if (stop_signal)
+        rc = 128 + stop_signal;
+    release_signals(&r);
     return rc;
 }
 

@@ -658,7 +658,10 @@ class SweepScript(unittest.TestCase):
         for args in (["--help"], ["--version"], ["--he"],
                      [SMOKE, "--backend", "cpu", "--dry-run"], [SMOKE, "--print-plan"],
                      [SMOKE, "--backend", "cpu", "--dry-run", "--force"],
-                     [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out]):
+                     [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out],
+                     [SMOKE, "--backend", "cpu", "--profile", "8", "--variants", "copy"],
+                     [SMOKE, "--backend", "cpu", "--profile", "8", "--variants", "copy",
+                      "--trace", out + ".json", "--no-plot"]):
             p = self.sweep(*args)
             self.assertEqual(p.returncode, 0, (args, p.stderr))
             self.assertNotIn("gnuplot", p.stderr, args)
@@ -667,7 +670,8 @@ class SweepScript(unittest.TestCase):
     def test_a_command_that_draws_charts_asks_for_gnuplot(self):
         # the sandbox works: without gnuplot, a sweep that draws wants it installed; --force
         # is an option the script knows (no value), not an unknown one
-        for extra in ((), ("--force",)):
+        trace = os.path.join(self.tmp.name, "t.json")
+        for extra in ((), ("--force",), ("--profile", "8", "--trace", trace)):
             p = self.sweep(SMOKE, "--backend", "cpu", "--sizes", "8", *extra)
             self.assertNotEqual(p.returncode, 0)
             if os.geteuid() == 0:

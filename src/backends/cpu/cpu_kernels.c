@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "backends/cpu/cpu_store.h"
+#include "common/clock.h"
 #include "dtype_convert.h"
 #include "elementwise_ops.h"
 
@@ -367,7 +368,7 @@ static void shared_pass(const struct fb_cpu_pass *pass, enum fb_dtype dtype, boo
 }
 
 void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
-                                 const struct fb_format *format)
+                                 const struct fb_format *format, uint64_t *marks_ns)
 {
     /* One fork and one join for all the passes. Between two passes the barrier at the end of
      * each `omp for` (which also flushes memory) makes every element of pass k visible to
@@ -378,7 +379,20 @@ void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, in
      * the region saves the fork and join and nothing more, and because it keeps any pass
      * that does not split alike correct. */
     const bool f16c = fb_cpu_has_f16c(), streaming = is_streaming(format);
+    /* The marks are read after a barrier, when every thread has finished the pass before;
+     * `master` has no barrier of its own, so marking adds no wait to the other threads. */
 #pragma omp parallel
-    for (int k = 0; k < count; k++)
-        shared_pass(&passes[k], format->dtype, f16c, streaming, n);
+    {
+        if (marks_ns) {
+#pragma omp master
+            marks_ns[0] = fb_now_ns();
+        }
+        for (int k = 0; k < count; k++) {
+            shared_pass(&passes[k], format->dtype, f16c, streaming, n);
+            if (marks_ns) {
+#pragma omp master
+                marks_ns[k + 1] = fb_now_ns();
+            }
+        }
+    }
 }

@@ -66,9 +66,12 @@ struct fb_cpu_pass {
  * exactly what fb_cpu_op computes. A pass's output must not be an input of the same pass; an
  * unknown op writes nothing. fp16 and bf16 passes, and passes with streaming stores
  * (format->stores), are work-shared loops over tiles (as fb_cpu_chain: widened, computed,
- * rounded, streamed out), each thread fencing its stores before the barrier. */
+ * rounded, streamed out), each thread fencing its stores before the barrier.
+ * marks_ns: NULL, or count + 1 clock readings (fb_now_ns) taken by the master thread inside
+ * the region: [0] after the fork, [k + 1] after pass k's barrier (backend.h,
+ * run_group_marked). */
 void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
-                                 const struct fb_format *format);
+                                 const struct fb_format *format, uint64_t *marks_ns);
 
 /* Whether the fp16 tile conversions use F16C (x86 vcvtph2ps / vcvtps2ph, checked at run
  * time; the build assumes baseline x86-64). */
