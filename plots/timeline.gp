@@ -32,8 +32,8 @@ unset ylabel
 set ytics () noenhanced nomirror scale 0
 do for [i = 1 : NT] { set ytics add (TN[i] TY[i]) }
 set grid xtics noytics nomxtics
-set key outside bottom center horizontal noenhanced
-set bmargin 7
+set key outside top center horizontal noenhanced
+set bmargin 5
 set lmargin 26
 do for [i = 1 : NT] {
     set label 100 + i TNOTE[i] at graph 0.005, first TY[i] - 0.36 left noenhanced \

@@ -28,6 +28,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "fb_build_config.h"
+#include "output/trace_read.h"
 
 enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_USAGE = 2, RENDER_NO_GNUPLOT = 3 };
 /* A chart file larger than this is not one of ours (a 1600x1000 PNG is ~100 KB, the SVG of
@@ -578,10 +579,48 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
     return render(csv_files, n, out_dir);
 }
 
+/* Whether path names a trace (--plot FILE.json: its timeline) rather than a results CSV. */
+static bool is_trace(const char *path)
+{
+    const size_t len = strlen(path);
+    return len > 5 && strcmp(path + len - 5, ".json") == 0;
+}
+
+/* The timeline of a trace fusebench wrote, read back (output/trace_read.h). */
+static int render_trace(const char *path, const char *out_dir)
+{
+    struct fb_trace_read *t = malloc(sizeof *t);
+    struct fb_error err;
+    if (!t) {
+        fprintf(stderr, "charts: out of memory\n");
+        return RENDER_FAILED;
+    }
+    int rc = fb_trace_read(path, t, &err);
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "charts: %s\n", err.msg);
+        rc = rc == FB_ERR_USAGE ? RENDER_USAGE : RENDER_FAILED;
+    } else {
+        rc = fb_plots_render_timeline(t->tracks, t->count, &t->info, path, out_dir);
+    }
+    fb_trace_read_free(t);
+    free(t);
+    return rc;
+}
+
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number)
 {
     *signal_number = 0;
-    int rc = render(csv_files, n, out_dir);
+    int rc;
+    if (n >= 1 && is_trace(csv_files[0])) {
+        if (n > 1) {
+            fprintf(stderr, "--plot: a trace (.json) is drawn alone, not with other files\n");
+            return FB_ERR_USAGE;
+        }
+        rc = render_trace(csv_files[0], out_dir);
+    } else {
+        rc = render(csv_files, n, out_dir);
+    }
     if (rc > 128) {
         *signal_number = rc - 128;
         return FB_ERR_INTERRUPTED;

@@ -38,7 +38,9 @@
  * messages. */
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
 
-/* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
+/* The --plot command: fb_plots_render, or for one FILE.json (a trace of --profile --trace,
+ * output/trace_read.h) fb_plots_render_timeline of the trace read back; its exit status as
+ * an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
  * *signal_number), FB_ERR_RUNTIME (a chart failed). */
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number);

@@ -15,8 +15,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "../common/test_tmpdir.h"
 #include "common/text.h"
 #include "output/trace_json.h"
+#include "output/trace_read.h"
 
 #define STREAM 7u
 
@@ -207,6 +209,109 @@ static void test_an_empty_trace_is_valid(void **state)
     free(text);
 }
 
+/* Writes text as the file NAME in a new scratch directory (into dir, path). */
+static void scratch_file(char *dir, size_t dir_size, char *path, size_t path_size,
+                         const char *text)
+{
+    fb_test_mkdtemp(dir, dir_size, "trace");
+    snprintf(path, path_size, "%s/t.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* --plot FILE.json reads a trace back: every record, its call and its time to the ns, the
+ * names (escapes decoded, a non-ASCII name kept) and the run's facts. */
+static void test_a_trace_reads_back_as_written(void **state)
+{
+    (void)state;
+    struct fb_kernel_trace a, b;
+    fb_kernel_trace_init(&a, FB_STREAM_ANY);
+    fb_kernel_trace_init(&b, STREAM);
+    add(&a, FB_TRACE_LAUNCH, "launch", 1000, 1000, 0, 0);
+    add(&a, FB_TRACE_KERNEL, "add \"q\" \\ \t caf\xc3\xa9", 2001, 3456, 0, 0);
+    add(&a, FB_TRACE_PLATFORM, "memcpy", 4000, 4999, 0, 1);
+    add(&b, FB_TRACE_KERNEL, "relu", 1000 + 7, 1000 + 1007, STREAM, 3);
+    add(&b, FB_TRACE_KERNEL, "other stream", 1, 2, STREAM + 1, 0);
+    const struct fb_trace_track tracks[] = {{"eager_x", "d\n1", "q1", &a},
+                                            {"fused_x", "d2", "q2", &b}};
+    char *text = write_trace(tracks, 2, "dev \"1\"");
+    char dir[512], path[600];
+    scratch_file(dir, sizeof dir, path, sizeof path, text);
+    free(text);
+    struct fb_trace_read *t = malloc(sizeof *t);
+    assert_non_null(t);
+    struct fb_error err;
+    assert_int_equal(fb_trace_read(path, t, &err), FB_OK);
+    assert_int_equal(t->count, 2);
+    assert_string_equal(t->tracks[0].name, "eager_x");
+    assert_string_equal(t->tracks[0].description, "d\n1");
+    assert_string_equal(t->tracks[1].kernels_name, "q2");
+    assert_string_equal(t->info.device, "dev \"1\"");
+    assert_string_equal(t->info.backend, "cuda");
+    assert_int_equal(t->info.n, 1000);
+    assert_int_equal(t->info.calls, 3);
+    const struct fb_kernel_trace *ra = t->tracks[0].trace, *rb = t->tracks[1].trace;
+    assert_int_equal(ra->count, 3);
+    assert_int_equal(rb->count, 1); /* the other stream's kernel was never written */
+    /* times from the trace's origin (1 ns: the other stream's record is not shown, so 1000) */
+    assert_int_equal(ra->items[0].kind, FB_TRACE_LAUNCH);
+    assert_int_equal(ra->items[0].start_ns, 0);
+    assert_int_equal(ra->items[1].kind, FB_TRACE_KERNEL);
+    assert_string_equal(ra->items[1].name, "add \"q\" \\ \t caf\xc3\xa9");
+    assert_int_equal(ra->items[1].start_ns, 1001);
+    assert_int_equal(ra->items[1].end_ns, 2456);
+    assert_int_equal(ra->items[2].kind, FB_TRACE_PLATFORM);
+    assert_int_equal(ra->items[2].correlation_id, 1);
+    assert_int_equal(rb->items[0].start_ns, 7);
+    assert_int_equal(rb->items[0].end_ns, 1007);
+    assert_int_equal(rb->items[0].correlation_id, 3);
+    fb_trace_read_free(t);
+    free(t);
+    fb_test_rmtree(dir);
+    fb_kernel_trace_free(&a);
+    fb_kernel_trace_free(&b);
+}
+
+/* What is not a fusebench trace is refused with the file and line, not misread. */
+static void test_foreign_or_broken_traces_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *why;
+    } cases[] = {
+        {"", ":1: an empty file"},
+        {"{\"traceEvents\": []}\n", ":1: not a trace fusebench wrote"},
+        {FB_TRACE_JSON_SIGNATURE ", \"n\": 8},\n\"traceEvents\": [\n{\"name\": \"x\", "
+         "\"ph\": \"X\", \"pid\": 1, \"ts\": 1, \"dur\": 1, \"args\": {\"call\": 0}}\n]}\n",
+         ":3: an event of a process not named before it"},
+        {FB_TRACE_JSON_SIGNATURE "},\n\"traceEvents\": [\n{\"name\": \"process_name\", "
+         "\"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"v\"}},\n{\"name\": \"k\", "
+         "\"cat\": \"kernel\", \"ph\": \"X\", \"pid\": 1, \"ts\": 1.5\n]}\n",
+         ":4: not a JSON object"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
+         "\"args\": {\"name\": \"v\"}},\n{\"name\": \"k\", \"cat\": \"kernel\", "
+         "\"ph\": \"X\", \"pid\": 1, \"ts\": 1.5, \"args\": {\"call\": 0}}\n",
+         ":3: an event that is not one of fusebench's"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"bad \\ud800\", \"ph\": \"M\", \"pid\": 1}\n",
+         ":2: not a JSON object"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[512], path[600];
+        scratch_file(dir, sizeof dir, path, sizeof path, cases[i].text);
+        struct fb_trace_read *t = malloc(sizeof *t);
+        assert_non_null(t);
+        struct fb_error err;
+        assert_int_equal(fb_trace_read(path, t, &err), FB_ERR_USAGE);
+        if (!strstr(err.msg, cases[i].why))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, err.msg, cases[i].why);
+        fb_trace_read_free(t);
+        free(t);
+        fb_test_rmtree(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +320,8 @@ int main(void)
         cmocka_unit_test(test_a_process_per_variant_in_the_order_given),
         cmocka_unit_test(test_hostile_names_stay_data),
         cmocka_unit_test(test_an_empty_trace_is_valid),
+        cmocka_unit_test(test_a_trace_reads_back_as_written),
+        cmocka_unit_test(test_foreign_or_broken_traces_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,6 +173,14 @@ class TraceCli(unittest.TestCase):
         self.assertEqual(set(tracks(self.load())[1]), {"fused_add_relu"})
         self.assertEqual(sorted(os.listdir(self.dir)), ["t.json"])  # no temporary left
 
+    def test_plot_refuses_a_json_that_is_not_a_fusebench_trace(self):
+        with open(self.trace, "w") as f:
+            f.write('{"traceEvents": []}\n')
+        p = run("--plot", self.trace)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not a trace fusebench wrote", p.stderr)
+        self.assertEqual(os.listdir(self.dir), ["t.json"])
+
     def test_trace_needs_profile(self):
         p = run(SMOKE, "--trace", self.trace)
         self.assertEqual(p.returncode, 2)
@@ -191,6 +199,14 @@ class TraceCli(unittest.TestCase):
                 self.assertEqual(f.read(len(magic)), magic)
         self.assertEqual(sorted(os.listdir(self.dir)),
                          ["t-timeline.png", "t-timeline.svg", "t.json"])  # no stage left
+        # --plot FILE.json redraws it from the trace, measuring nothing
+        os.remove(os.path.join(self.dir, "t-timeline.png"))
+        p = run("--plot", self.trace)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(os.path.join(self.dir, "t-timeline.png"), p.stdout)
+        self.assertNotIn("kernel table", p.stdout)
+        with open(os.path.join(self.dir, "t-timeline.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         charts = os.path.join(self.dir, "charts")
         p = profile("--trace", self.trace, "--plot-dir", charts, variants="fused_add_relu")
         self.assertEqual(p.returncode, 0, p.stderr)
