@@ -1,12 +1,11 @@
 # timeline.gp: --profile --trace's timeline, one lane per variant (the first at the top), the
-# first calls of each as bars on a time axis from the lane's first launch: kernels (and the
+# median call of each as bars on a time axis from that call's launch: kernels (and the
 # platform's memcpy) as boxes coloured by name, host launches as black triangles above them,
 # and the lane's counts per call (from the records, src/chart/timeline.c) under its name.
 # Everything comes from the timeline_*.tsv / .dat tables; names are drawn as data.
 stats 'timeline.tsv' using (NT = int(column("ntracks")), NK = int(column("nkinds")), \
     NB = int(column("nbars")), NL = int(column("nlaunches")), 0) nooutput
-stats 'timeline_range.tsv' using (xmax = column("xmax"), calls = int(column("calls")), 0) \
-    nooutput
+stats 'timeline_range.tsv' using (xmax = column("xmax"), 0) nooutput
 stats 'timeline_text.tsv' using (tl_title = strcol("title"), tl_timing = strcol("timing"), 0) \
     nooutput
 array TN[max1(NT)]; array TY[max1(NT)]; array TNOTE[max1(NT)]
@@ -20,20 +19,18 @@ if (NK > 0) {
         KC[k] = strcol("colour"), 0) nooutput
 }
 
-set title chart_title(sprintf("Timeline: %s", tl_title)) noenhanced
+set title chart_title(sprintf("Timeline: %s\n%s", tl_title, tl_timing)) noenhanced
 unset logscale x
 set format x '%g'
-set xlabel "time from the variant's first launch (us)"
-set label 9998 tl_timing at screen 0.01, screen 0.015 left tc rgb '#444444' noenhanced \
-    font ',13'
+set xlabel "time from the call's first launch (us)"
 set xrange [0 : (xmax > 0 ? xmax * 1.04 : 1)]
 set yrange [0.35 : NT + 0.75]
 unset ylabel
 set ytics () noenhanced nomirror scale 0
 do for [i = 1 : NT] { set ytics add (TN[i] TY[i]) }
 set grid xtics noytics nomxtics
-set key outside top center horizontal noenhanced
-set bmargin 5
+set key outside bottom center horizontal noenhanced
+set bmargin 6
 set lmargin 26
 do for [i = 1 : NT] {
     set label 100 + i TNOTE[i] at graph 0.005, first TY[i] - 0.36 left noenhanced \

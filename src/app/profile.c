@@ -290,8 +290,8 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     }
     const bool cupti = p && probe.kernel_pass;
     const char *timing = cupti ? "kernel durations from CUPTI activity records"
-                               : "each step timed on the host around a synchronize (the steps "
-                                 "of one launch from marks inside it)";
+                               : "steps timed on the host; one launch's steps from marks inside "
+                                 "it";
     char device[4 * sizeof dev.name];
     if (rc == FB_OK)
         printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,

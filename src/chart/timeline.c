@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,21 +34,64 @@ static size_t kind_of(struct kinds *k, const char *name)
     return ++k->count;
 }
 
-static bool drawn(const struct fb_kernel_trace *t, const struct fb_kernel_record *r)
+static bool shown(const struct fb_kernel_trace *t, const struct fb_kernel_record *r)
 {
-    if (r->correlation_id >= FB_TIMELINE_CALLS)
-        return false;
     if (r->kind == FB_TRACE_KERNEL)
         return t->stream_id == FB_STREAM_ANY || r->stream_id == t->stream_id;
     return r->kind == FB_TRACE_LAUNCH || r->kind == FB_TRACE_PLATFORM;
 }
 
+static int by_value(const void *pa, const void *pb)
+{
+    const uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The call a lane draws: the one whose span (its first record's start to its last record's
+ * end) is the median of the calls' spans (the lower one of an even count), so that a call
+ * another program disturbed does not stand for the variant. -1 when the lane has none. */
+static long median_call(const struct fb_kernel_trace *t)
+{
+    uint64_t first[FB_TIMELINE_MAX_CALLS], last[FB_TIMELINE_MAX_CALLS];
+    uint64_t spans[FB_TIMELINE_MAX_CALLS], keyed[FB_TIMELINE_MAX_CALLS];
+    size_t calls = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const struct fb_kernel_record *r = &t->items[i];
+        if (!shown(t, r) || r->correlation_id >= FB_TIMELINE_MAX_CALLS)
+            continue;
+        const size_t c = r->correlation_id;
+        for (; calls <= c; calls++)
+            first[calls] = UINT64_MAX, last[calls] = 0;
+        first[c] = r->start_ns < first[c] ? r->start_ns : first[c];
+        last[c] = r->end_ns > last[c] ? r->end_ns : last[c];
+    }
+    size_t n = 0;
+    for (size_t c = 0; c < calls; c++)
+        if (first[c] != UINT64_MAX) {
+            spans[n] = keyed[n] = last[c] - first[c];
+            n++;
+        }
+    if (n == 0)
+        return -1;
+    qsort(spans, n, sizeof *spans, by_value);
+    const uint64_t median = spans[(n - 1) / 2];
+    for (size_t c = 0, k = 0; c < calls; c++)
+        if (first[c] != UINT64_MAX && keyed[k++] == median)
+            return (long)c;
+    return -1;
+}
+
+static bool drawn(const struct fb_kernel_trace *t, const struct fb_kernel_record *r, long call)
+{
+    return shown(t, r) && call >= 0 && r->correlation_id == (uint32_t)call;
+}
+
 /* The lane's origin: the earliest start among the records drawn. */
-static uint64_t origin_of(const struct fb_kernel_trace *t)
+static uint64_t origin_of(const struct fb_kernel_trace *t, long call)
 {
     uint64_t origin = UINT64_MAX;
     for (size_t i = 0; i < t->count; i++)
-        if (drawn(t, &t->items[i]) && t->items[i].start_ns < origin)
+        if (drawn(t, &t->items[i], call) && t->items[i].start_ns < origin)
             origin = t->items[i].start_ns;
     return origin == UINT64_MAX ? 0 : origin;
 }
@@ -114,12 +158,16 @@ static int close_file(struct file *t, int rc, struct fb_error *err)
     return rc;
 }
 
-/* "2 kernels, 2 host launches per call", from the records of every call of the track. */
-static void track_note(const struct fb_kernel_trace *t, int calls, char *out, size_t size)
+/* "2 kernels, 2 host launches per call", from the records of every call of the track (the
+ * calls are 0 .. the largest call number). */
+static void track_note(const struct fb_kernel_trace *t, char *out, size_t size)
 {
     int64_t kernels = 0, launches = 0, platform = 0;
+    uint32_t calls = 0;
     for (size_t i = 0; i < t->count; i++) {
         const struct fb_kernel_record *r = &t->items[i];
+        if (shown(t, r) && r->correlation_id >= calls)
+            calls = r->correlation_id + 1;
         kernels += r->kind == FB_TRACE_KERNEL &&
                    (t->stream_id == FB_STREAM_ANY || r->stream_id == t->stream_id);
         launches += r->kind == FB_TRACE_LAUNCH;
@@ -156,10 +204,11 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
     for (size_t i = 0; i < count; i++) {
         const struct fb_kernel_trace *t = tracks[i].trace;
         const double y = (double)(count - i);
-        const uint64_t origin = origin_of(t);
+        const long call = median_call(t);
+        const uint64_t origin = origin_of(t, call);
         for (size_t j = 0; j < t->count; j++) {
             const struct fb_kernel_record *r = &t->items[j];
-            if (!drawn(t, r))
+            if (!drawn(t, r, call))
                 continue;
             const double x0 = us(r->start_ns, origin), x1 = us(r->end_ns, origin);
             xmax = x1 > xmax ? x1 : xmax;
@@ -188,7 +237,7 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
         put_text(&f, "i\ty\tname\tnote\n");
         for (size_t i = 0; i < count; i++) {
             char note[160];
-            track_note(tracks[i].trace, info->calls, note, sizeof note);
+            track_note(tracks[i].trace, note, sizeof note);
             put_numbers(&f, (const double[]){(double)(i + 1), (double)(count - i)}, 2, "\t");
             put_label(&f, tracks[i].name, "\t");
             put_label(&f, note, "\n");
@@ -197,9 +246,8 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
     }
     if (rc == FB_OK && (rc = open_file(dirfd, "timeline_text.tsv", &f, err)) == FB_OK) {
         char title[256];
-        snprintf(title, sizeof title, "n = %lld elements, the first %d of %d calls per variant",
-                 (long long)info->n, info->calls < FB_TIMELINE_CALLS ? info->calls
-                 : FB_TIMELINE_CALLS, info->calls);
+        snprintf(title, sizeof title, "n = %lld elements, the median call of %d per variant",
+                 (long long)info->n, info->calls);
         put_text(&f, "title\ttiming\n");
         put_label(&f, title, "\t");
         put_label(&f, info->timing, "\n");
@@ -212,10 +260,8 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
         rc = close_file(&f, rc, err);
     }
     if (rc == FB_OK && (rc = open_file(dirfd, "timeline_range.tsv", &f, err)) == FB_OK) {
-        put_text(&f, "xmax\tcalls\n");
-        put_numbers(&f, (const double[]){xmax, (double)(info->calls < FB_TIMELINE_CALLS
-                                                         ? info->calls : FB_TIMELINE_CALLS)},
-                    2, "\n");
+        put_text(&f, "xmax\n");
+        put_numbers(&f, &xmax, 1, "\n");
         rc = close_file(&f, rc, err);
     }
     return rc;
