@@ -117,8 +117,9 @@ static bool parse_string(struct parser *j, char *out, size_t size)
     return true;
 }
 
-/* A JSON number's text; *ns its value times 1000 when it is a non-negative decimal with at
- * most 3 decimals (the writer's microseconds, read back exactly as ns), else *exact false. */
+/* A JSON number's text; *ns its value times 1000 when it is a non-negative decimal of at
+ * most 15 digits and 3 decimals (the writer's microseconds, read back exactly as ns), else
+ * *exact false (then a ts or dur is refused). */
 static bool parse_number(struct parser *j, double *value, uint64_t *ns, bool *exact)
 {
     const char *start = j->p;
@@ -131,7 +132,8 @@ static bool parse_number(struct parser *j, double *value, uint64_t *ns, bool *ex
     uint64_t whole = 0, frac = 0;
     int digits = 0, decimals = -1;
     const char *p = start;
-    for (; isdigit((unsigned char)*p) && digits < 18; p++, digits++)
+    /* at most 15 digits of us (31 years): ts + dur in ns stays far below 2^64 */
+    for (; isdigit((unsigned char)*p) && digits < 15; p++, digits++)
         whole = whole * 10 + (uint64_t)(*p - '0');
     if (p > start && (*p == '.' || p == end)) {
         if (*p == '.')
@@ -331,9 +333,11 @@ int fb_trace_read(const char *path, struct fb_trace_read *t, struct fb_error *er
         else if (number == 1) {
             const size_t sig = strlen(FB_TRACE_JSON_SIGNATURE), head = strlen("{\"otherData\": ");
             if (strncmp(line, FB_TRACE_JSON_SIGNATURE, sig) != 0 ||
-                !parse_line(line + head, "otherData", ev))
+                !parse_line(line + head, "otherData", ev)) {
                 rc = fail_at(err, path, number, "not a trace fusebench wrote (its first line "
                              "is not fusebench's otherData)");
+                break;
+            }
             snprintf(t->version, sizeof t->version, "%s", ev->version);
             snprintf(t->backend, sizeof t->backend, "%s", ev->backend);
             snprintf(t->device, sizeof t->device, "%s", ev->device);
