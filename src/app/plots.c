@@ -433,6 +433,20 @@ static void release_signals(struct render *r)
             raise(sig);
 }
 
+/* The end of a drawing, whatever its result rc: the stage removed, the directory closed, the
+ * caller's signal handlers back. Returns rc, or 128 + the signal that stopped it. */
+static int finish(struct render *r, int rc)
+{
+    remove_stage(r);
+    if (r->out_fd >= 0)
+        close(r->out_fd);
+    r->out_fd = -1;
+    if (stop_signal)
+        rc = 128 + stop_signal;
+    release_signals(r);
+    return rc;
+}
+
 static int render(const char *const *csv_files, int n, const char *out_dir)
 {
     if (n < 1 || n > FB_CHART_MAX_FILES) {
@@ -494,12 +508,7 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
         }
         if (rc == RENDER_OK)
             rc = draw_all(&r, d, csv_files[0]);
-        remove_stage(&r);
-        if (r.out_fd >= 0)
-            close(r.out_fd);
-        if (stop_signal)
-            rc = 128 + stop_signal;
-        release_signals(&r);
+        rc = finish(&r, rc);
     }
     fb_chart_derived_free(d);
     free(d);
@@ -565,13 +574,7 @@ int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
         fprintf(stderr, "charts: 1/1 timeline\n");
     for (size_t f = 0; rc == RENDER_OK && f < fb_chart_format_count; f++)
         rc = draw(&r, &timeline_chart, &fb_chart_formats[f]);
-    remove_stage(&r);
-    if (r.out_fd >= 0)
-        close(r.out_fd);
-    if (stop_signal)
-        rc = 128 + stop_signal;
-    release_signals(&r);
-    return rc;
+    return finish(&r, rc);
 }
 
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
