@@ -41,8 +41,11 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
         return exit_code_for(rc);
     if (cli->print_plan)
         return exit_code_for(fb_app_print_plan(cfg));
-    if (cli->profile_size)
-        return exit_code_for(fb_app_profile(cfg, cli->profile_size));
+    if (cli->profile_size) {
+        const struct fb_app_profile_options opt = {cli->profile_size, cli->trace_path,
+                                                   cli->force, cli->no_plot, cli->plot_dir};
+        return exit_code_for(fb_app_profile(cfg, &opt));
+    }
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
                                              .no_plot = cli->no_plot, .quiet = cli->quiet,
                                              .force = cli->force};

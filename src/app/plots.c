@@ -24,9 +24,11 @@
 #include "chart/derive_json.h"
 #include "chart/read.h"
 #include "chart/tables.h"
+#include "chart/timeline.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "fb_build_config.h"
+#include "output/trace_read.h"
 
 enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_USAGE = 2, RENDER_NO_GNUPLOT = 3 };
 /* A chart file larger than this is not one of ours (a 1600x1000 PNG is ~100 KB, the SVG of
@@ -297,7 +299,9 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
     snprintf(output, sizeof output, "chart.%s", fmt->name);
     unlinkat(r->stage_fd, output, 0);
-    snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name);
+    if (snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
+        (int)sizeof final)
+        return RENDER_USAGE; /* the stems are checked shorter (make_stem) */
     char paths[4][PATH_MAX + 32];
     char *argv[6] = {(char *)r->gnuplot};
     int argc = 1;
@@ -442,6 +446,20 @@ static void release_signals(struct render *r)
             raise(sig);
 }
 
+/* The end of a drawing, whatever its result rc: the stage removed, the directory closed, the
+ * caller's signal handlers back. Returns rc, or 128 + the signal that stopped it. */
+static int finish(struct render *r, int rc)
+{
+    remove_stage(r);
+    if (r->out_fd >= 0)
+        close(r->out_fd);
+    r->out_fd = -1;
+    if (stop_signal)
+        rc = 128 + stop_signal;
+    release_signals(r);
+    return rc;
+}
+
 static int render(const char *const *csv_files, int n, const char *out_dir)
 {
     if (n < 1 || n > FB_CHART_MAX_FILES) {
@@ -523,12 +541,60 @@ int fb_plots_draw(const struct fb_plots_job *job)
     }
     if (rc == RENDER_OK)
         rc = draw_all(&r, job);
-    remove_stage(&r);
-    if (r.out_fd >= 0)
-        close(r.out_fd);
-    if (stop_signal)
-        rc = 128 + stop_signal;
-    release_signals(&r);
+    return finish(&r, rc);
+}
+
+/* The timeline: drawn from --profile's records, not from a results CSV. */
+static const struct fb_chart timeline_chart = {"timeline", {"timeline.gp"}, 1600, 900, 20, NULL};
+
+struct timeline_tracks {
+    const struct fb_trace_track *tracks;
+    size_t count;
+    const struct fb_trace_info *info;
+};
+
+/* The timeline's own tables (chart/timeline.h), beside the tables style.gp reads. */
+static int timeline_tables(int dirfd, const void *ctx, struct fb_error *err)
+{
+    const struct timeline_tracks *t = ctx;
+    return fb_chart_timeline_write(dirfd, t->tracks, t->count, t->info, err);
+}
+
+int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
+                             const struct fb_trace_info *info, const char *trace_path,
+                             const char *out_dir)
+{
+    const char *slash = strrchr(trace_path, '/');
+    const char *name = slash ? slash + 1 : trace_path;
+    size_t len = strlen(name);
+    if (len > 5 && strcmp(name + len - 5, ".json") == 0)
+        len -= 5;
+    if (len == 0 || len + FB_CHART_SUFFIX_MAX > NAME_MAX) {
+        char shown_name[512];
+        shown(shown_name, sizeof shown_name, name);
+        fprintf(stderr, "charts: the trace's file name '%s' makes no chart file name\n",
+                shown_name);
+        return RENDER_USAGE;
+    }
+    char stem[NAME_MAX + 1];
+    snprintf(stem, sizeof stem, "%.*s", (int)len, name);
+    /* The tables style.gp reads of every chart, of a derivation with no series: the device
+     * is the trace's. */
+    struct fb_chart_derived *d = calloc(1, sizeof *d);
+    if (!d) {
+        fprintf(stderr, "charts: out of memory\n");
+        return RENDER_FAILED;
+    }
+    snprintf(d->device, sizeof d->device, "%s", info->device);
+    d->nmin = 1;
+    d->nmax = 10;
+    const struct timeline_tracks ctx = {tracks, count, info};
+    const struct fb_plots_job job = {.d = d, .charts = &timeline_chart, .n_charts = 1,
+                                     .stem = stem, .out_dir = out_dir, .first_csv = trace_path,
+                                     .write_extra = timeline_tables, .ctx = &ctx};
+    int rc = fb_plots_draw(&job);
+    fb_chart_derived_free(d);
+    free(d);
     return rc;
 }
 
@@ -537,10 +603,48 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
     return render(csv_files, n, out_dir);
 }
 
+/* Whether path names a trace (--plot FILE.json: its timeline) rather than a results CSV. */
+static bool is_trace(const char *path)
+{
+    const size_t len = strlen(path);
+    return len > 5 && strcmp(path + len - 5, ".json") == 0;
+}
+
+/* The timeline of a trace fusebench wrote, read back (output/trace_read.h). */
+static int render_trace(const char *path, const char *out_dir)
+{
+    struct fb_trace_read *t = malloc(sizeof *t);
+    struct fb_error err;
+    if (!t) {
+        fprintf(stderr, "charts: out of memory\n");
+        return RENDER_FAILED;
+    }
+    int rc = fb_trace_read(path, t, &err);
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "charts: %s\n", err.msg);
+        rc = rc == FB_ERR_USAGE ? RENDER_USAGE : RENDER_FAILED;
+    } else {
+        rc = fb_plots_render_timeline(t->tracks, t->count, &t->info, path, out_dir);
+    }
+    fb_trace_read_free(t);
+    free(t);
+    return rc;
+}
+
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number)
 {
     *signal_number = 0;
-    int rc = render(csv_files, n, out_dir);
+    int rc;
+    if (n >= 1 && is_trace(csv_files[0])) {
+        if (n > 1) {
+            fprintf(stderr, "--plot: a trace (.json) is drawn alone, not with other files\n");
+            return FB_ERR_USAGE;
+        }
+        rc = render_trace(csv_files[0], out_dir);
+    } else {
+        rc = render(csv_files, n, out_dir);
+    }
     if (rc > 128) {
         *signal_number = rc - 128;
         return FB_ERR_INTERRUPTED;

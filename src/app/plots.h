@@ -24,6 +24,7 @@
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "common/error.h"
+#include "output/trace_json.h"
 
 /* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
  * largest accepted input draws in a few seconds). */
@@ -69,10 +70,20 @@ int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *
 /* The directory charts of `csv` go to by default: its directory, "." for a bare name. */
 void fb_plots_dir_of(const char *csv, char *out, size_t size);
 
-/* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
+/* The --plot command: fb_plots_render, or for one FILE.json (a trace of --profile --trace,
+ * output/trace_read.h) fb_plots_render_timeline of the trace read back; its exit status as
+ * an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
  * *signal_number), FB_ERR_RUNTIME (a chart failed). */
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number);
+
+/* Draws --profile's timeline chart (chart/timeline.h, plots/timeline.gp) of the traced
+ * tracks[0..count-1] into out_dir (NULL or "": the trace file's directory) as
+ * <stem>-timeline.png and .svg, stem the trace file's name less ".json", staged, checked and
+ * published as every chart is. Returns as fb_plots_render. */
+int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
+                             const struct fb_trace_info *info, const char *trace_path,
+                             const char *out_dir);
 
 /* The --derive command: the numbers the charts and summaries show, derived from
  * csv_files[0..n-1] (chart/derive_json.h), as JSON on stdout. Returns FB_OK, FB_ERR_USAGE

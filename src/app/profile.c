@@ -1,21 +1,29 @@
 /* --profile N (contract in profile.h): a kernel table per enabled variant at one size, the
- * way torch.profiler prints one. */
+ * way torch.profiler prints one, and with --trace the Chrome trace of the same records. */
 #include "app/profile.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/backend_open.h"
 #include "app/memory_check.h"
+#include "app/plots.h"
 #include "app/probe.h"
+#include "app/trace_output.h"
 #include "common/clock.h"
 #include "common/text.h"
 #include "cupti/kernel_table.h"
 #include "cupti/kernel_table_print.h"
 #include "cupti/kernel_trace.h"
+#include "fb_build_config.h"
+#include "measure/disturbance.h"
+#include "measure/disturbance_watch.h"
+#include "measure/host_trace.h"
 #include "measure/runner.h"
+#include "plan/select.h"
 
 /* --profile N: N is read like one --sizes item (same syntax and limit of 1e12 elements) and
  * must fit in memory like a sweep's largest size, before anything is allocated: a huge N
@@ -60,71 +68,197 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
     return FB_OK;
 }
 
-/* A one-launch variant's call as one host-timed record, "add+relu (one launch)": its steps
- * cannot be timed apart without launching them apart. */
-static int trace_group_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
-                               struct fb_error *err)
+/* The enabled variants of set, as indices into order (room for set->count), in the order the
+ * variants list names them (each once; the names were checked when the config was loaded),
+ * or in the plan's order for "all". Returns how many. */
+static size_t profile_order(const struct fb_config *cfg, const struct fb_variant_set *set,
+                            size_t *order)
 {
-    struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
-    size_t len = 0;
-    for (int s = 0; s < call->variant->n_steps && len < sizeof r.name; s++)
-        len += (size_t)snprintf(r.name + len, sizeof r.name - len, "%s%s", s ? "+" : "",
-                                fb_step_name(&call->variant->steps[s]));
-    if (len < sizeof r.name)
-        snprintf(r.name + len, sizeof r.name - len, " (one launch)");
-    for (int i = 0; i < calls; i++) {
-        r.start_ns = fb_now_ns();
-        int rc = fb_call_run((void *)call, err);
-        if (rc == FB_OK)
-            rc = call->ops->synchronize(call->backend, err);
-        r.end_ns = fb_now_ns();
-        r.correlation_id = (uint32_t)i;
-        if (rc == FB_OK)
-            rc = fb_kernel_trace_append(t, &r, err);
+    size_t count = 0;
+    if (cfg->variants.all) {
+        for (size_t v = 0; v < set->count; v++)
+            order[count++] = v;
+        return count;
+    }
+    for (size_t i = 0; i < cfg->variants.n_names; i++) {
+        const struct fb_variant *v = fb_variant_set_find(set, cfg->variants.names[i]);
+        if (!v)
+            continue;
+        const size_t index = (size_t)(v - set->v);
+        bool seen = false;
+        for (size_t k = 0; k < count; k++)
+            seen |= order[k] == index;
+        if (!seen)
+            order[count++] = index;
+    }
+    return count;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+    const struct fb_kernel_record *a = pa, *b = pb;
+    if (a->start_ns != b->start_ns)
+        return a->start_ns < b->start_ns ? -1 : 1;
+    return a->correlation_id < b->correlation_id ? -1 : a->correlation_id > b->correlation_id;
+}
+
+/* The kernel records of a CUPTI window on its measured stream into out, in launch order, each
+ * numbered with its call (kernel i of `declared` per call belongs to call i / declared: the
+ * method of cupti/kernel_trace.h) as the trace expects (measure/host_trace.h). */
+static int keep_window(const struct fb_kernel_trace *window, int declared,
+                       struct fb_kernel_trace *out, struct fb_error *err)
+{
+    fb_kernel_trace_clear(out);
+    out->stream_id = window->stream_id;
+    for (size_t i = 0; i < window->count; i++) {
+        const struct fb_kernel_record *r = &window->items[i];
+        if (r->kind != FB_TRACE_KERNEL ||
+            (window->stream_id != FB_STREAM_ANY && r->stream_id != window->stream_id))
+            continue;
+        int rc = fb_kernel_trace_append(out, r, err);
         if (rc != FB_OK)
             return rc;
     }
+    if (out->count > 1)
+        qsort(out->items, out->count, sizeof *out->items, by_start);
+    for (size_t i = 0; i < out->count; i++)
+        out->items[i].correlation_id = (uint32_t)(declared > 0 ? i / (size_t)declared : 0);
     return FB_OK;
 }
 
-/* Without CUPTI: time every step on its own, as a host-side trace (synchronizing after each,
- * so on a GPU this is launch + kernel + sync time, and says so in the heading); a one-launch
- * variant's steps together. */
-static int trace_steps_on_host(const struct fb_call *call, int calls, struct fb_kernel_trace *t,
-                               struct fb_error *err)
+/* A CUPTI window of `calls` calls, judged whole (measure/disturbance_watch.h) and taken again
+ * when disturbed, within the sweep's retake budget. */
+static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int calls,
+                            const struct fb_config *cfg, struct fb_kernel_trace *out,
+                            struct fb_host_trace_stats *stats, struct fb_error *err)
 {
-    fb_kernel_trace_clear(t);
-    if (call->variant->one_launch)
-        return trace_group_on_host(call, calls, t, err);
-    for (int i = 0; i < calls; i++) {
-        for (int s = 0; s < call->variant->n_steps; s++) {
-            const struct fb_step *step = &call->variant->steps[s];
-            struct fb_kernel_record r = {.kind = FB_TRACE_KERNEL, .stream_id = 0};
-            snprintf(r.name, sizeof r.name, "%s", fb_step_name(step));
-            r.start_ns = fb_now_ns();
-            int rc = call->ops->run_step(call->backend, step, &call->format, call->buffers,
-                                         call->n, err);
-            if (rc == FB_OK)
-                rc = call->ops->synchronize(call->backend, err);
-            r.end_ns = fb_now_ns();
-            r.correlation_id = (uint32_t)(i * call->variant->n_steps + s);
-            if (rc == FB_OK)
-                rc = fb_kernel_trace_append(t, &r, err);
-            if (rc != FB_OK)
-                return rc;
+    memset(stats, 0, sizeof *stats);
+    double spent_s = 0.0;
+    for (;;) {
+        struct fb_disturbance_watch watch;
+        fb_disturbance_watch_start(call->ops, call->backend, &watch);
+        const struct fb_kernel_trace *window = NULL;
+        int rc = fb_app_probe_trace(p, &(struct fb_probe_call){fb_call_run, NULL, call, NULL},
+                                    calls, &window, err);
+        if (rc != FB_OK)
+            return rc;
+        double wall_s;
+        char why[sizeof stats->disturbance];
+        bool disturbed = fb_disturbance_watch_end(call->ops, call->backend, &watch, &wall_s,
+                                                  why, sizeof why);
+        spent_s += wall_s;
+        if (disturbed) {
+            snprintf(stats->disturbance, sizeof stats->disturbance, "%s", why);
+            if (fb_disturbance_may_retake(stats->retaken, spent_s, cfg->max_reps,
+                                          cfg->max_time_s)) {
+                stats->retaken++;
+                continue;
+            }
+            stats->kept_disturbed++;
         }
+        return keep_window(window, call->variant->launches, out, err);
     }
-    return FB_OK;
 }
 
-int fb_app_profile(struct fb_config *cfg, const char *size_text)
+/* The platform's copy, named for the backend (plan/variants.h, FB_STEP_MEMCPY). */
+static const char *platform_copy(const char *backend)
 {
-    const int calls = 20;
+    return strcmp(backend, "cpu") == 0 ? "libc memcpy" : "cudaMemcpyAsync device to device";
+}
+
+/* The counts line under a variant's table: the records seen against what the plan declares
+ * (plan/variants.h): kernels of ours, the host launches that issue them, the platform's calls. */
+static void print_counts(const struct fb_variant *v, const struct fb_kernel_trace *t, int calls,
+                         const char *backend, bool cupti, bool marked)
+{
+    int64_t kernels = 0, platform = 0, launches = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const struct fb_kernel_record *r = &t->items[i];
+        kernels += r->kind == FB_TRACE_KERNEL;
+        platform += r->kind == FB_TRACE_PLATFORM;
+        launches += r->kind == FB_TRACE_LAUNCH;
+    }
+    const int declared_platform = v->n_steps - v->launches;
+    printf("  %" PRId64 " records in %d calls = %.3g per call (declared per call: ",
+           kernels + platform, calls, (double)(kernels + platform) / calls);
+    if (v->launches > 0)
+        printf("%d kernel%s of ours%s", v->launches, v->launches == 1 ? "" : "s",
+               v->one_launch ? " in 1 host launch"
+               : v->launches > 1 ? ", one host launch each" : " in 1 host launch");
+    if (declared_platform > 0)
+        printf("%s%d platform call%s, %s: the platform's copy, not a kernel of ours, so 0 "
+               "kernel launches", v->launches > 0 ? "; " : "", declared_platform,
+               declared_platform == 1 ? "" : "s", platform_copy(backend));
+    printf(")");
+    if (!cupti)
+        printf("; host launches seen: %.3g per call", (double)launches / calls);
+    else if (declared_platform > 0)
+        printf("; CUPTI's kernel records do not show the platform's calls");
+    if (!cupti && v->one_launch && !marked)
+        printf("; the launch is one record: the host cannot time its kernels apart");
+    printf("\n");
+}
+
+static void print_retakes(const struct fb_host_trace_stats *s, const struct fb_config *cfg)
+{
+    if (s->retaken)
+        printf("  %d disturbed call%s dropped and retaken (the last: %s)\n", s->retaken,
+               s->retaken == 1 ? "" : "s", s->disturbance);
+    if (s->kept_disturbed)
+        printf("  %d disturbed call%s kept: the retake budget (max_reps %d, max_time %g s) was "
+               "spent; these times are not clean\n", s->kept_disturbed,
+               s->kept_disturbed == 1 ? "" : "s", cfg->max_reps, cfg->max_time_s);
+}
+
+/* What the profile keeps of each variant it traced, for the trace file and the chart. */
+struct traced {
+    const struct fb_variant *variant[FB_MAX_VARIANTS];
+    struct fb_kernel_trace trace[FB_MAX_VARIANTS];
+    size_t count;
+};
+
+/* Writes the trace and draws its timeline (profile.h). */
+static int write_trace(const struct fb_app_profile_options *opt,
+                       const struct fb_trace_target *target, const struct fb_trace_info *info,
+                       const char *kernels_name, const struct traced *tr)
+{
+    struct fb_trace_track tracks[FB_MAX_VARIANTS];
+    for (size_t k = 0; k < tr->count; k++)
+        tracks[k] = (struct fb_trace_track){tr->variant[k]->name, tr->variant[k]->description,
+                                            kernels_name, &tr->trace[k]};
+    struct fb_error err = {{0}};
+    int rc = fb_trace_write(target, info, tracks, tr->count, &err);
+    char shown[FB_PATH_MAX * 4];
+    if (rc != FB_OK) {
+        fb_text_print(stderr, "--trace: ", err.msg);
+        return rc;
+    }
+    printf("\ntrace: %s (Chrome trace format: open it in https://ui.perfetto.dev or "
+           "chrome://tracing)\n", fb_text_escape(shown, sizeof shown, target->path));
+    fflush(stdout);
+    if (opt->no_plot)
+        return FB_OK;
+    int drawn = fb_plots_render_timeline(tracks, tr->count, info, target->path, opt->plot_dir);
+    if (drawn == 0)
+        return FB_OK;
+    fprintf(stderr, "--trace: the timeline chart was not drawn (the trace is written; "
+                    "--no-plot leaves the chart out)\n");
+    return FB_ERR_RUNTIME;
+}
+
+int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *opt)
+{
+    const int calls = FB_PROFILE_CALLS;
     long long n = 0;
-    int rc = check_profile_size(cfg, size_text, &n);
+    struct fb_error err = {{0}};
+    struct fb_trace_target target;
+    if (opt->trace_path && fb_trace_judge(opt->trace_path, opt->force, &target, &err) != FB_OK) {
+        fb_text_print(stderr, "", err.msg);
+        return FB_ERR_USAGE;
+    }
+    int rc = check_profile_size(cfg, opt->size_text, &n);
     if (rc != FB_OK)
         return rc;
-    struct fb_error err = {{0}};
     const struct fb_backend_ops *ops;
     void *backend = NULL;
     rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
@@ -138,9 +272,11 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
     char status[256];
     struct fb_size_buffers sb;
     bool have_buffers = false;
-    struct fb_kernel_trace host_trace;
-    fb_kernel_trace_init(&host_trace, FB_STREAM_ANY);
-    rc = ops->describe(backend, &dev, &err);
+    struct traced *tr = calloc(1, sizeof *tr);
+    if (!tr)
+        rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
+    if (rc == FB_OK)
+        rc = ops->describe(backend, &dev, &err);
     if (rc == FB_OK)
         rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
     const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
@@ -152,20 +288,20 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
         have_buffers = true;
         rc = fb_size_buffers_fill(&sweep, n, format.dtype, &sb, &err);
     }
-    bool cupti = p && probe.kernel_pass;
+    const bool cupti = p && probe.kernel_pass;
+    const char *timing = cupti ? "kernel durations from CUPTI activity records"
+                               : "steps timed on the host; one launch's steps from marks inside "
+                                 "it";
     char device[4 * sizeof dev.name];
     if (rc == FB_OK)
         printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,
-               fb_text_escape(device, sizeof device, dev.name), n, calls,
-               cupti ? "kernel durations from CUPTI activity records"
-                     : "each step timed on the host around a synchronize");
+               fb_text_escape(device, sizeof device, dev.name), n, calls, timing);
     struct fb_variant_set *set = NULL;
     if (rc == FB_OK)
         rc = fb_variant_set_new(cfg, &set, &err);
-    for (size_t v = 0; rc == FB_OK && v < set->count; v++) {
-        if (!fb_variant_set_enabled(cfg, set, v))
-            continue;
-        const struct fb_variant *variant = &set->v[v];
+    size_t order[FB_MAX_VARIANTS], n_order = rc == FB_OK ? profile_order(cfg, set, order) : 0;
+    for (size_t k = 0; rc == FB_OK && k < n_order; k++) {
+        const struct fb_variant *variant = &set->v[order[k]];
         if (variant->one_launch && !ops->run_group) {
             printf("\n%s: skipped: %s\n", variant->name, fb_call_group_missing());
             continue;
@@ -175,32 +311,41 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
             rc = fb_call_run(&call, &err);
         if (rc == FB_OK)
             rc = ops->synchronize(backend, &err);
-        const struct fb_kernel_trace *trace = &host_trace;
+        struct fb_kernel_trace *trace = &tr->trace[tr->count];
+        fb_kernel_trace_init(trace, FB_STREAM_ANY);
+        tr->variant[tr->count++] = variant;
+        struct fb_host_trace_stats stats;
         if (rc == FB_OK)
-            rc = cupti ? fb_app_probe_trace(p, &(struct fb_probe_call){fb_call_run, NULL, &call},
-                                            calls, &trace, &err)
-                       : trace_steps_on_host(&call, calls, &host_trace, &err);
+            rc = cupti ? trace_with_cupti(p, &call, calls, cfg, trace, &stats, &err)
+                       : fb_host_trace_calls(&call, calls, cfg->max_reps, cfg->max_time_s,
+                                             trace, &stats, &err);
         struct fb_kernel_table table = {0};
         if (rc == FB_OK)
             rc = fb_kernel_table_build(trace, &table, &err);
         if (rc == FB_OK) {
-            int64_t kernels = 0;
-            for (size_t r = 0; r < table.count; r++)
-                kernels += table.rows[r].calls;
-            printf("\n%s: %s\n  %" PRId64 " records in %d calls = %.3g per call (kernel launches "
-                   "declared: %d)\n",
-                   variant->name, variant->description, kernels, calls,
-                   (double)kernels / calls, variant->launches);
+            printf("\n%s: %s\n", variant->name, variant->description);
+            print_counts(variant, trace, calls, ops->name, cupti, ops->run_group_marked != NULL);
+            print_retakes(&stats, cfg);
             fb_kernel_table_print(stdout, &table, 40);
         }
         fb_kernel_table_free(&table);
     }
-    free(set);
     if (rc != FB_OK)
         fb_text_print(stderr, "--profile: ", err.msg);
+    if (rc == FB_OK && opt->trace_path) {
+        char kernels_name[160];
+        snprintf(kernels_name, sizeof kernels_name, "%s", cupti ? "GPU stream (CUPTI activity)"
+                 : strcmp(ops->name, "cpu") == 0 ? "CPU passes (timed on the host)"
+                 : "GPU kernels (timed on the host)");
+        const struct fb_trace_info info = {FB_VERSION, ops->name, dev.name, n, calls, timing};
+        rc = write_trace(opt, &target, &info, kernels_name, tr);
+    }
+    free(set);
     if (have_buffers)
         fb_size_buffers_free(&sweep, &sb);
-    fb_kernel_trace_free(&host_trace);
+    for (size_t k = 0; tr && k < tr->count; k++)
+        fb_kernel_trace_free(&tr->trace[k]);
+    free(tr);
     fb_app_probe_close(p);
     ops->fini(backend);
     return rc;

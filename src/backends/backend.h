@@ -105,6 +105,18 @@ struct fb_backend_ops {
     int (*run_group)(void *state, const struct fb_step *steps, int count,
                      const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
                      int64_t n, struct fb_error *err);
+    /* Optional: run_group, writing the host clock (common/clock.h, fb_now_ns) as the one
+     * launch sees it into marks_ns[0..count]: marks_ns[k] when step k begins (k = 0: once
+     * the launch has started), marks_ns[count] when the last step has ended. Step k thus ran
+     * in [marks_ns[k], marks_ns[k + 1]), and what lies between the host's call and
+     * marks_ns[0], or after marks_ns[count], is the launch itself. For the trace of
+     * --profile, never inside a timed sample.
+     *   CPU:  read by the region's master thread after the fork and after each step's barrier.
+     * NULL: the steps of one launch cannot be told apart on the host (CUDA: CUPTI's kernel
+     * records time them). */
+    int (*run_group_marked)(void *state, const struct fb_step *steps, int count,
+                            const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                            int64_t n, uint64_t *marks_ns, struct fb_error *err);
     int (*synchronize)(void *state, struct fb_error *err);
 
     /* The timer: two marks on the backend's queue (CUDA events on the GPU, CLOCK_MONOTONIC

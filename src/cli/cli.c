@@ -47,12 +47,19 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            exit 0; opens no backend, measures nothing. Valid UTF-8:\n"
 "                            a byte outside UTF-8 reads as the text \\xNN\n"
 "  --profile N               print a kernel table (name, calls, time) per variant at N\n"
-"                            elements (same syntax, limits and memory check as --sizes)\n"
+"                            elements (same syntax, limits and memory check as --sizes),\n"
+"                            variants in the order --variants gives; a call another\n"
+"                            program disturbed is retaken, as in a sweep\n"
+"  --trace FILE.json         with --profile: also write the calls as a Chrome trace\n"
+"                            (open it in https://ui.perfetto.dev or chrome://tracing) and\n"
+"                            draw FILE-timeline.png|svg beside it (or in --plot-dir; not\n"
+"                            with --no-plot); judged before measuring like --output\n"
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
 "                            (the first is charted, the others overlaid: the PyTorch\n"
 "                            peer's); charts are named <stem>-<chart>.png|svg, <stem> the\n"
-"                            first CSV's name less .csv, -vs-<stem> per overlay\n"
+"                            first CSV's name less .csv, -vs-<stem> per overlay;\n"
+"                            --plot TRACE.json redraws the timeline of --trace\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
 "                            a sweep, else beside the results CSV); a sweep checks\n"
 "                            before measuring that it is a directory, or can be made,\n"
@@ -110,7 +117,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
        OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_COMPARE, OPT_THRESHOLD,
-       OPT_NO_VERDICT };
+       OPT_NO_VERDICT, OPT_TRACE };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -126,6 +133,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"print-plan", no_argument, NULL, OPT_PRINT_PLAN},
         {"profile", required_argument, NULL, OPT_PROFILE},
+        {"trace", required_argument, NULL, OPT_TRACE},
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
@@ -175,6 +183,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             /* Checked later, by the same parser, limits and memory check as --sizes. */
             cli->profile_size = optarg;
             break;
+        case OPT_TRACE: cli->trace_path = optarg; break;
         case OPT_NO_PLOT: cli->no_plot = true; break;
         case OPT_PLOT: plot_mode = true; break;
         case OPT_DERIVE: plot_mode = cli->derive = true; break;
@@ -226,6 +235,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     if (plot_mode && cli->n_plot_files < (cli->compare ? 2 : 1)) {
         fprintf(err_out, "%s: give at least %s results CSV\n", mode,
                 cli->compare ? "two" : "one");
+        return 2;
+    }
+    if (cli->trace_path && !cli->profile_size) {
+        fprintf(err_out, "--trace: only with --profile N (the trace is of its calls)\n");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

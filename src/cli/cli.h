@@ -22,6 +22,7 @@ struct fb_cli {
     bool print_plan;                 /* --print-plan: the plan as JSON, nothing measured */
     const char *profile_size;        /* --profile N: kernel table at N elements (the text,
                                         checked like --sizes by main); NULL = off */
+    const char *trace_path;          /* --trace FILE.json (with --profile only); NULL = off */
     const char *plot_files[FB_CLI_MAX_PLOT_FILES]; /* --plot, --derive, --compare: these CSVs */
     bool derive;                     /* --derive: the derived numbers as JSON, nothing drawn */
     bool compare;                    /* --compare: these CSVs side by side, and a verdict */

@@ -43,8 +43,9 @@ int fb_kernel_table_build(const struct fb_kernel_trace *t, struct fb_kernel_tabl
     size_t cap = 0;
     for (size_t i = 0; i < t->count; i++) {
         const struct fb_kernel_record *r = &t->items[i];
-        if (r->kind != FB_TRACE_KERNEL ||
-            (t->stream_id != FB_STREAM_ANY && r->stream_id != t->stream_id))
+        const bool kernel = r->kind == FB_TRACE_KERNEL &&
+                            (t->stream_id == FB_STREAM_ANY || r->stream_id == t->stream_id);
+        if (!kernel && r->kind != FB_TRACE_PLATFORM)
             continue;
         struct fb_kernel_table_row *row = find_or_add(out, &cap, r->name);
         if (!row)

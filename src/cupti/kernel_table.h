@@ -26,7 +26,8 @@ struct fb_kernel_table {
 };
 
 /* Builds the table of the kernel records of t on its measured stream (the records
- * fb_kernel_trace_summarize counts; other kinds and streams are left out). Replaces *out
+ * fb_kernel_trace_summarize counts) and of its platform calls (FB_TRACE_PLATFORM: the memcpy
+ * step timed on the host, a row of its own); other kinds and streams are left out. Replaces *out
  * (call fb_kernel_table_free afterwards, also after an error). Returns FB_OK, or
  * FB_ERR_RUNTIME when memory runs out. */
 int fb_kernel_table_build(const struct fb_kernel_trace *t, struct fb_kernel_table *out,

@@ -35,6 +35,12 @@
 enum fb_trace_kind {
     FB_TRACE_KERNEL,  /* a kernel execution */
     FB_TRACE_OTHER,   /* anything else (memcpy, memset, a kind added by a later CUPTI): ignored */
+    /* Host-side records of --profile's trace (app/profile.c, output/trace_json.h), which
+     * neither the summary nor the kernel table count as kernels: */
+    FB_TRACE_LAUNCH,   /* the host issuing one launch of the call (an instant:
+                          start_ns == end_ns, host clock) */
+    FB_TRACE_PLATFORM, /* a call of the platform's own routine (the memcpy step: libc memcpy,
+                          cudaMemcpyAsync), timed on the host: not a kernel of ours */
 };
 
 /* Kernels whose names begin so are the cold mode's cache flush (kernels/cache_flush.cu), which

@@ -90,3 +90,8 @@ bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
     }
     return disturbed;
 }
+
+bool fb_disturbance_may_retake(int dropped, double spent_s, int max_reps, double max_time_s)
+{
+    return dropped < max_reps && spent_s < max_time_s;
+}

@@ -37,4 +37,11 @@ bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
                           const struct fb_disturbance_reading *after, double wall_s, char *why,
                           size_t size);
 
+/* The retake budget of the stop rule (measure/runner.h, step 3), for every caller that drops
+ * and retakes disturbed samples (the sweep, --profile): one more may be dropped and retaken
+ * while fewer than max_reps have been dropped and less than max_time_s has been spent, the
+ * time of the dropped ones included. So contention can at most double the samples and never
+ * lengthen the time. */
+bool fb_disturbance_may_retake(int dropped, double spent_s, int max_reps, double max_time_s);
+
 #endif

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "dtype_convert.h"
 #include "measure/disturbance.h"
+#include "measure/disturbance_watch.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
 
@@ -70,20 +71,15 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
                              double *seconds, double *wall_s, bool *disturbed, char *why,
                              size_t why_size, struct fb_error *err)
 {
-    struct fb_disturbance_reading before, after;
-    if (sw->ops->read_disturbance)
-        sw->ops->read_disturbance(sw->backend, false, &before);
-    double start = fb_now_s();
+    struct fb_disturbance_watch watch;
+    fb_disturbance_watch_start(sw->ops, sw->backend, &watch);
     int rc = time_calls(sw, call, calls, seconds, err);
-    *wall_s = fb_now_s() - start;
-    *disturbed = false;
-    if (rc == FB_OK && sw->ops->read_disturbance) {
-        sw->ops->read_disturbance(sw->backend, true, &after);
-        char how[160];
-        *disturbed = fb_disturbance_judge(&before, &after, *wall_s, how, sizeof how);
-        if (*disturbed && why)
-            snprintf(why, why_size, "%s", how);
-    }
+    char how[160];
+    *disturbed = fb_disturbance_watch_end(sw->ops, sw->backend, &watch, wall_s, how, sizeof how);
+    if (rc != FB_OK)
+        *disturbed = false;
+    if (*disturbed && why)
+        snprintf(why, why_size, "%s", how);
     return rc;
 }
 
@@ -366,15 +362,13 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
     return FB_OK;
 }
 
-/* Whether p has spent its sampling budget. The usual caps (max_reps clean samples, max_time)
- * plus the retake budget for disturbed samples: at most max_reps of them are dropped and
- * retaken, and their time counts towards max_time like any other, so contention can at most
- * double a point's samples and never lengthen its time. */
+/* Whether p has spent its sampling budget: the usual caps (max_reps clean samples, max_time)
+ * or the retake budget for disturbed samples (fb_disturbance_may_retake). */
 static bool out_of_budget(const struct fb_config *cfg, const struct fb_stop_rule *caps,
                           const struct point *p)
 {
     return fb_stats_should_stop(caps, p->reps, p->sampled_s, p->noise) ||
-           p->sampled_s >= cfg->max_time_s || p->dropped >= cfg->max_reps;
+           !fb_disturbance_may_retake(p->dropped, p->sampled_s, cfg->max_reps, cfg->max_time_s);
 }
 
 /* Step 3, for all the points of one size at once: rounds of one sample of each point, until

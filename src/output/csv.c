@@ -2,6 +2,8 @@
 #include "output/csv.h"
 #include "output/csv_schema.h"
 
+#include "output/atomic_file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -244,39 +246,6 @@ static int check_meta_keys(const char *path, const struct fb_csv_meta *meta, siz
     return FB_OK;
 }
 
-/* After the rename, make the directory entry durable too. Best effort on purpose: the new file
- * is already in place and complete, and some file systems refuse fsync on a directory
- * (EINVAL), which must not turn a good write into a failure. */
-static void sync_parent_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-    if (!dir)
-        return;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        (void)close(fd);
-    }
-    free(dir);
-}
-
-/* What kind of thing st is, for messages. */
-static const char *file_kind(const struct stat *st)
-{
-    if (S_ISDIR(st->st_mode))
-        return "a directory";
-    if (S_ISFIFO(st->st_mode))
-        return "a FIFO";
-    if (S_ISSOCK(st->st_mode))
-        return "a socket";
-    if (S_ISCHR(st->st_mode))
-        return "a character device";
-    if (S_ISBLK(st->st_mode))
-        return "a block device";
-    return "not a regular file";
-}
-
 /* The directory part of path ("." when there is none), into out. */
 static void dir_of(const char *path, char *out, size_t size)
 {
@@ -309,7 +278,7 @@ int fb_csv_output_target(const char *path, char *out, size_t size, struct fb_err
             return fb_fail(err, FB_ERR_USAGE,
                            "%s%s%s is %s; the results must go to a regular file (or a new one)",
                            cur, strcmp(cur, path) ? ", where the symlink " : "",
-                           strcmp(cur, path) ? path : "", file_kind(&st));
+                           strcmp(cur, path) ? path : "", fb_file_kind(&st));
         if (hops >= 40)
             return fb_fail(err, FB_ERR_USAGE, "%s: too many levels of symbolic links", path);
         ssize_t len = readlink(cur, link, sizeof link - 1);
@@ -330,13 +299,20 @@ int fb_csv_output_target(const char *path, char *out, size_t size, struct fb_err
     return FB_OK;
 }
 
-/* The process's umask, which mkstemp ignores (it creates 0600): read it by setting it and
- * setting it back. Nothing else in fusebench creates files meanwhile. */
-static mode_t current_umask(void)
+/* What fb_csv_write hands the atomic writer. */
+struct csv_content {
+    const struct fb_csv_meta *meta;
+    size_t n_meta;
+    const struct fb_record *records;
+    size_t n_records;
+};
+
+static int write_content(FILE *f, void *ctx)
 {
-    mode_t mask = umask(022);
-    umask(mask);
-    return mask;
+    const struct csv_content *c = ctx;
+    struct out o = {f, 0};
+    out_file(&o, c->meta, c->n_meta, c->records, c->n_records);
+    return o.errnum;
 }
 
 int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta,
@@ -349,73 +325,6 @@ int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta
     rc = fb_csv_output_target(path, target, sizeof target, err);
     if (rc != FB_OK)
         return rc;
-    /* The new file keeps the old one's permissions; a new one gets 0666 less the umask. */
-    struct stat old;
-    mode_t mode = stat(target, &old) == 0 ? (old.st_mode & 07777) : (0666 & ~current_umask());
-
-    /* A unique name beside the target (the same directory, so the rename is atomic on one file
-     * system; unique, so that two writers never share a temporary file). */
-    size_t len = strlen(target);
-    char *tmp = malloc(len + sizeof ".tmp.XXXXXX");
-    if (!tmp)
-        return fb_fail(err, FB_ERR_RUNTIME, "%s: out of memory", target);
-    memcpy(tmp, target, len);
-    memcpy(tmp + len, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-
-    struct out o = {NULL, 0};
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot create '%s': %s", tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    if (fchmod(fd, mode) != 0 || !(o.f = fdopen(fd, "w"))) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot open '%s': %s", tmp, strerror(errno));
-        (void)close(fd);
-        goto error;
-    }
-    out_file(&o, meta, n_meta, records, n_records);
-    if (o.errnum) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot write '%s': %s", tmp, strerror(o.errnum));
-        goto error;
-    }
-    /* Buffered data reaches the kernel at fflush (this is where a full disk usually shows),
-     * the disk at fsync: a crash after the rename must not leave an empty results file. */
-    if (fflush(o.f) != 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot write '%s': %s", tmp, strerror(errno));
-        goto error;
-    }
-    if (fsync(fileno(o.f)) != 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot sync '%s': %s", tmp, strerror(errno));
-        goto error;
-    }
-    FILE *f = o.f;
-    o.f = NULL;
-    if (fclose(f) != 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot close '%s': %s", tmp, strerror(errno));
-        goto error;
-    }
-    /* Checked again right before the rename: something that appeared at the target since
-     * (a FIFO, a device node, a directory) is never replaced. */
-    struct stat now;
-    if (lstat(target, &now) == 0 && !S_ISREG(now.st_mode)) {
-        rc = fb_fail(err, FB_ERR_USAGE, "%s is %s; the results must go to a regular file",
-                     target, file_kind(&now));
-        goto error;
-    }
-    if (rename(tmp, target) != 0) {
-        rc = fb_fail(err, FB_ERR_RUNTIME, "cannot rename '%s' to '%s': %s", tmp, target,
-                     strerror(errno));
-        goto error;
-    }
-    free(tmp);
-    sync_parent_dir(target);
-    return FB_OK;
-
-error:
-    if (o.f)
-        (void)fclose(o.f);
-    (void)unlink(tmp); /* our own, uniquely named temporary file */
-    free(tmp);
-    return rc;
+    struct csv_content content = {meta, n_meta, records, n_records};
+    return fb_atomic_write(target, write_content, &content, "the results", err);
 }

@@ -71,6 +71,28 @@ static void kernels_are_grouped_by_name_with_their_statistics(void **state)
     fb_kernel_trace_free(&t);
 }
 
+/* --profile's host records: a platform call (the memcpy step, on any stream) is a row of its
+ * own; host launches (instants) are not rows. */
+static void platform_calls_are_rows_and_launches_are_not(void **state)
+{
+    (void)state;
+    struct fb_kernel_trace t;
+    eager_trace(&t);
+    add(&t, "memcpy", 100, 500, 0, FB_TRACE_PLATFORM);
+    add(&t, "memcpy", 900, 700, 0, FB_TRACE_PLATFORM);
+    add(&t, "launch", 50, 0, 0, FB_TRACE_LAUNCH);
+    struct fb_kernel_table tab;
+    assert_int_equal(fb_kernel_table_build(&t, &tab, NULL), FB_OK);
+    assert_int_equal(tab.count, 3);
+    assert_string_equal(tab.rows[2].name, "memcpy");
+    assert_int_equal(tab.rows[2].calls, 2);
+    assert_close(tab.rows[2].total_s, 1200e-9, 1e-15);
+    for (size_t i = 0; i < tab.count; i++)
+        assert_string_not_equal(tab.rows[i].name, "launch");
+    fb_kernel_table_free(&tab);
+    fb_kernel_trace_free(&t);
+}
+
 static void an_empty_trace_gives_an_empty_table(void **state)
 {
     (void)state;
@@ -150,6 +172,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_are_grouped_by_name_with_their_statistics),
+        cmocka_unit_test(platform_calls_are_rows_and_launches_are_not),
         cmocka_unit_test(an_empty_trace_gives_an_empty_table),
         cmocka_unit_test(the_printed_table_has_units_percentages_and_a_total),
         cmocka_unit_test(long_kernel_names_are_cut_with_an_ellipsis),

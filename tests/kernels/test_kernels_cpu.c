@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "backends/cpu/cpu_kernels.h"
+#include "common/clock.h"
 #include "backends/cpu/cpu_math.h"
 #include "fb_build_config.h"
 
@@ -147,9 +148,22 @@ static int group_run(void *ctx, const struct kc_job *job, const void *a, const v
         passes[k] = (struct fb_cpu_pass){ch->ops[k], in, k == 0 ? b : NULL, out};
         in = out;
     }
-    fb_cpu_passes_in_one_region(passes, ch->n_ops, n, &format);
+    /* Marked (backend.h, run_group_marked): the marks must not change the result, and each
+     * of the n_ops + 1 is written, in order. Poisoned first. */
+    uint64_t marks[FB_CHAIN_MAX_OPS + 1];
+    for (int k = 0; k <= FB_CHAIN_MAX_OPS; k++)
+        marks[k] = UINT64_MAX;
+    const uint64_t before = fb_now_ns();
+    fb_cpu_passes_in_one_region(passes, ch->n_ops, n, &format, marks);
+    const uint64_t after = fb_now_ns();
     free(tmp[0]);
     free(tmp[1]);
+    for (int k = 0; k <= ch->n_ops; k++)
+        if (marks[k] < before || marks[k] > after || (k > 0 && marks[k] < marks[k - 1]))
+            return fb_fail(err, FB_ERR_VERIFY, "group_run: mark %d of %d out of order", k,
+                           ch->n_ops);
+    if (ch->n_ops < FB_CHAIN_MAX_OPS && marks[ch->n_ops + 1] != UINT64_MAX)
+        return fb_fail(err, FB_ERR_VERIFY, "group_run: a mark written past the last pass");
     return FB_OK;
 }
 

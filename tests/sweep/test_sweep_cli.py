@@ -681,6 +681,9 @@ class SweepScript(unittest.TestCase):
                      [SMOKE, "--backend", "cpu", "--dry-run"], [SMOKE, "--print-plan"],
                      [SMOKE, "--backend", "cpu", "--dry-run", "--force"],
                      [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out],
+                     [SMOKE, "--backend", "cpu", "--profile", "8", "--variants", "copy"],
+                     [SMOKE, "--backend", "cpu", "--profile", "8", "--variants", "copy",
+                      "--trace", out + ".json", "--no-plot"],
                      # --threshold takes a value; --no-plot: the table and verdict only
                      ["--compare", SAMPLE_CPU, SAMPLE_CPU, "--threshold", "5%", "--no-plot"]):
             p = self.sweep(*args)
@@ -691,8 +694,11 @@ class SweepScript(unittest.TestCase):
     def test_a_command_that_draws_charts_asks_for_gnuplot(self):
         # the sandbox works: without gnuplot, a sweep that draws wants it installed; --force
         # is an option the script knows (no value), not an unknown one; so is --compare
+        trace = os.path.join(self.tmp.name, "t.json")
         for args in ((SMOKE, "--backend", "cpu", "--sizes", "8"),
                      (SMOKE, "--backend", "cpu", "--sizes", "8", "--force"),
+                     (SMOKE, "--backend", "cpu", "--sizes", "8", "--profile", "8", "--trace",
+                      trace),
                      ("--compare", SAMPLE_CPU, SAMPLE_CPU, "--threshold", "5%")):
             p = self.sweep(*args)
             self.assertNotEqual(p.returncode, 0)

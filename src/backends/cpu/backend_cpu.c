@@ -161,9 +161,10 @@ static int cpu_run_step(void *state, const struct fb_step *step, const struct fb
  * built-in one-launch variant is eager add -> relu; a fused or memcpy step has no
  * work-shared form here. launch_count counts the passes (the kernels), as run_step would:
  * the region saves the forks and joins, not the passes. */
-static int cpu_run_group(void *state, const struct fb_step *steps, int count,
-                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
-                         int64_t n, struct fb_error *err)
+static int cpu_run_group_marked(void *state, const struct fb_step *steps, int count,
+                                const struct fb_format *format,
+                                void *const buffers[FB_BUF_COUNT], int64_t n,
+                                uint64_t *marks_ns, struct fb_error *err)
 {
     struct cpu_state *s = state;
     struct fb_cpu_pass passes[FB_MAX_STEPS];
@@ -182,9 +183,16 @@ static int cpu_run_group(void *state, const struct fb_step *steps, int count,
                                          st->in1 == FB_BUF_NONE ? NULL : buffers[st->in1],
                                          buffers[st->out]};
     }
-    fb_cpu_passes_in_one_region(passes, count, n, format);
+    fb_cpu_passes_in_one_region(passes, count, n, format, marks_ns);
     s->launches += (uint64_t)count;
     return FB_OK;
+}
+
+static int cpu_run_group(void *state, const struct fb_step *steps, int count,
+                         const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
+                         int64_t n, struct fb_error *err)
+{
+    return cpu_run_group_marked(state, steps, count, format, buffers, n, NULL, err);
 }
 
 static int cpu_synchronize(void *state, struct fb_error *err)
@@ -253,6 +261,7 @@ const struct fb_backend_ops fb_cpu_backend = {
     .check_format = cpu_check_format,
     .run_step = cpu_run_step,
     .run_group = cpu_run_group,
+    .run_group_marked = cpu_run_group_marked,
     .synchronize = cpu_synchronize,
     .timer_start = cpu_timer_start,
     .timer_stop = cpu_timer_stop,

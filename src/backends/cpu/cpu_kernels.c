@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "backends/cpu/cpu_store.h"
+#include "common/clock.h"
 
 /* The loops in use: NULL until the first pass (or fb_cpu_use_isa) sets them. */
 static const struct fb_cpu_loops *chosen;
@@ -103,7 +104,7 @@ void fb_cpu_add_relu(const void *a, const void *b, void *c, int64_t n,
 }
 
 void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
-                                 const struct fb_format *format)
+                                 const struct fb_format *format, uint64_t *marks_ns)
 {
     /* One fork and one join for all the passes. Between two passes a barrier (which also
      * flushes memory) makes every element of pass k visible to all threads before pass k + 1
@@ -126,14 +127,24 @@ void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, in
                                        .b = binary ? passes[k].b : NULL, .c = passes[k].c};
     }
     const struct fb_cpu_loops *l = loops();
+    /* The marks are read after a barrier, when every thread has finished the pass before;
+     * `master` has no barrier of its own, so marking adds no wait to the other threads. */
 #pragma omp parallel
     {
         int64_t lo, hi;
         thread_share(n, &lo, &hi);
+        if (marks_ns) {
+#pragma omp master
+            marks_ns[0] = fb_now_ns();
+        }
         for (int k = 0; k < count; k++) {
             l->range(&work[k], lo, hi);
             fb_cpu_store_fence(work[k].streaming); /* this thread's stores, before the barrier */
 #pragma omp barrier
+            if (marks_ns) {
+#pragma omp master
+                marks_ns[k + 1] = fb_now_ns();
+            }
         }
     }
 }

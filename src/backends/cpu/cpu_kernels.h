@@ -60,9 +60,11 @@ struct fb_cpu_pass {
  * barrier for the team, so pass k + 1 may read what pass k wrote, whichever thread wrote it.
  * Each pass computes exactly what fb_cpu_op computes. A pass's output must not be an input
  * of the same pass; an unknown op writes nothing. 0 <= count <= FB_CHAIN_MAX_OPS (else
- * nothing runs). */
+ * nothing runs). marks_ns: NULL, or count + 1 clock readings (fb_now_ns) taken by the master
+ * thread inside the region: [0] after the fork, [k + 1] after pass k's barrier (backend.h,
+ * run_group_marked). */
 void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, int64_t n,
-                                 const struct fb_format *format);
+                                 const struct fb_format *format, uint64_t *marks_ns);
 
 /* The instruction set the passes run with: the widest this build has and the CPU supports,
  * unless fb_cpu_use_isa chose another. */
