@@ -1,6 +1,6 @@
-# bandwidth.gp: achieved bandwidth = bytes_model / time per call (GB/s, 1 GB = 1e9 B), the
-# model's bytes, not measured ones. copy is the practical ceiling; the device's theoretical
-# peak (2 x memory clock x bus width, from the CSV) is drawn where known.
+# bandwidth.gp: achieved bandwidth = bytes_model / time per call (GB/s, 1 GB = 1e9 B): the
+# model's bytes, not measured ones. The copy ceiling's best (copy_max) and the device's
+# theoretical peak (the run's peak_bandwidth_gbps) are drawn where known.
 set title chart_title('Achieved bandwidth vs size (model bytes / time)') noenhanced
 set ylabel 'bandwidth (GB/s)'
 set key outside right top
@@ -10,14 +10,14 @@ set yrange [0 : (ytop > 0 ? ytop : 1)]
 if (copy_max > 0) {
     set arrow from graph 0, first copy_max to graph 1, first copy_max nohead \
         lc rgb '#000000' dt 3 lw 1
-    set label sprintf('copy ceiling (best copy) %.0f GB/s', copy_max) at graph 0.02, first copy_max \
-        left offset 0, 0.7 font ',16'
+    set label sprintf('copy ceiling (best copy) %.0f GB/s', copy_max) at graph 0.02, \
+        first copy_max left offset 0, 0.7 font ',16'
 }
 if (peak_gbps > 0) {
     set arrow from graph 0, first peak_gbps to graph 1, first peak_gbps nohead \
         lc rgb '#b2182b' dt 2 lw 1.5
-    set label sprintf('theoretical peak %.0f GB/s', peak_gbps) at graph 0.02, first peak_gbps \
-        left offset 0, 0.7 tc rgb '#b2182b' font ',16'
+    set label sprintf('theoretical peak %.0f GB/s', peak_gbps) at graph 0.02, \
+        first peak_gbps left offset 0, 0.7 tc rgb '#b2182b' font ',16'
 }
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
@@ -25,5 +25,5 @@ if (have_cache) {
         tc rgb cache_colour noenhanced font ',16'
 }
 
-plot for [i=1:NS] SF[i] using 1:5 with linespoints \
-        lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (i == COPYIDX ? 3 : 1.5) title ST[i]
+plot for [i=1:NS] series(i) using 1:5 with linespoints \
+        lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title ST[i]

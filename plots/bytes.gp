@@ -1,11 +1,11 @@
 # bytes.gp: DRAM traffic per output element, model against measured (CUPTI dram__bytes_read
-# + dram__bytes_write over n, in elements of 4 bytes: the column dram_bytes_per_element).
-# Model: eager moves 5 (a, b read, tmp written; tmp read, c written), fused 3, copy 2. Below
-# the cache size the measured value falls under the model: the data never leaves the cache.
+# + dram__bytes_write over n, in elements of the row's dtype: dram_bytes_per_element). The
+# model lines (bytes_lines.tsv) are each series' arrays moved per call. Below the cache size
+# the measured value falls under the model: the data never leaves the cache.
 set title chart_title('DRAM traffic per element: model vs measured (CUPTI)') noenhanced
-set ylabel 'DRAM traffic per element (elements of 4 B)'
+set ylabel 'DRAM traffic per element (elements)'
 set key outside right top
-set yrange [0 : 6]
+set yrange [0 : *]
 set ytics 1
 
 if (have_cache) {
@@ -13,9 +13,13 @@ if (have_cache) {
     set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
         tc rgb cache_colour noenhanced font ',16'
 }
-
-plot 5 with lines lc rgb '#d62728' dt 2 lw 1.5 title 'model eager: 5', \
-     3 with lines lc rgb '#1f77b4' dt 2 lw 1.5 title 'model fused: 3', \
-     2 with lines lc rgb '#000000' dt 3 lw 1 title 'model copy: 2', \
-     for [i=1:NDRAM] DF[i] using 1:6 with linespoints \
-        lc rgb DC[i] dt DD[i] pt DP[i] ps 1.4 lw 1.5 title DT[i]
+array BV[max1(NBL)]; array BT[max1(NBL)]; array BC[max1(NBL)]; array BD[max1(NBL)]
+if (NBL > 0) {
+    stats 'bytes_lines.tsv' using (i = int(column("i")), BV[i] = column("value"), \
+        BT[i] = strcol("title"), BC[i] = strcol("colour"), BD[i] = int(column("dt")), \
+        0) nooutput
+}
+model_lines = NBL > 0 ? "for [i=1:NBL] BV[i] with lines lc rgb BC[i] dt BD[i] lw 1.5 title BT[i], " : ""
+plot @model_lines \
+     for [j=1:ND] series(DI[j]) using 1:6 with linespoints \
+        lc rgb SC[DI[j]] dt SD[DI[j]] pt SP[DI[j]] ps 1.4 lw 1.5 title ST[DI[j]]

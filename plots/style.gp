@@ -1,68 +1,111 @@
-# style.gp: what every fusebench chart shares. Loaded by render.sh after the generated vars.gp
-# (series arrays and metadata) and before the chart's own script; `fmt` (png|svg) and `chart`
-# come from the command line.
+# style.gp: what every fusebench chart shares. fusebench (src/app/plots.c) runs gnuplot in a
+# staging directory that holds the tables it derived (src/chart/tables.h lists them), with
+# this script first and then the chart's own. Everything drawn comes from those tables: the
+# scripts compute no number and read no results CSV, and text from the results (device,
+# variant names) is only ever read as data (strcol) and drawn noenhanced, never run.
 #
 # 1600x1000 with 20-point text stays readable when a slide shrinks it to a third of a screen;
-# the summary chart, made to stand alone on a slide, uses 28-point text.
+# the page (format, size, type) is page.tsv, one per chart (src/chart/charts.c).
 
-fontsize = (chart eq 'summary') ? 28 : 20
-if (fmt eq 'svg') {
-    set terminal svg size 1600,1000 dynamic enhanced background rgb 'white' \
-        font sprintf('Sans,%d', fontsize) linewidth 2
-} else {
-    set terminal pngcairo size 1600,1000 enhanced background rgb 'white' \
-        font sprintf('Sans,%d', fontsize) linewidth 2
-}
-set output sprintf('%s-%s.%s', outprefix, chart, fmt)
-
+set datafile separator "\t"
+set datafile columnheaders
 set datafile missing 'NaN'
+
+stats 'page.tsv' using (fmt = strcol("format"), page_w = int(column("width")), \
+    page_h = int(column("height")), fontsize = int(column("font")), 0) nooutput
+stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
+    cache_bytes = column("cache_bytes"), n_cache = column("n_cache"), \
+    peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
+    copy_max = column("copy_max"), speedup_max = column("speedup_max"), \
+    n_launch = column("n_launch"), n_launch_fit = int(column("n_launch_fit")), \
+    noisy = int(column("noisy")), NS = int(column("ns")), NX = int(column("nx")), \
+    NF = int(column("nf")), ND = int(column("nd")), NM = int(column("nm")), \
+    NP = int(column("np")), NSL = int(column("nsl")), NCL = int(column("ncl")), \
+    NBL = int(column("nbl")), NLB = int(column("nlb")), NDT = int(column("ndt")), \
+    NCK = int(column("nck")), NFIT = int(column("nfit")), \
+    dtype_cache_x = column("dtype_cache_x"), NKO = int(column("nko")), \
+    NKWA = int(column("nkwa")), 0) nooutput
+stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
+    cache_text = strcol("cache_text"), cache_label = strcol("cache_name"), \
+    fit1 = strcol("fit1"), fit2 = strcol("fit2"), fit3 = strcol("fit3"), \
+    fit4 = strcol("fit4"), noisy_text = strcol("noisy_text"), \
+    dtype_variant = strcol("dtype_variant"), dtype_pair = strcol("dtype_pair"), \
+    dtype_cache_text = strcol("dtype_cache_text"), 0) nooutput
+
+if (fmt eq 'svg') {
+    set terminal svg size page_w, page_h dynamic enhanced background rgb 'white' \
+        font sprintf('Sans,%d', fontsize) linewidth 2
+    set output 'chart.svg'
+} else {
+    if (fmt eq 'png') {
+        set terminal pngcairo size page_w, page_h enhanced background rgb 'white' \
+            font sprintf('Sans,%d', fontsize) linewidth 2
+        set output 'chart.png'
+    } else {
+        print 'style.gp: page.tsv names no format this script draws'
+        exit status 1
+    }
+}
+
+# The series (series.tsv; data in s<i>.dat) and the rows of the other tables, as arrays.
+max1(k) = k > 0 ? k : 1
+array ST[max1(NS)]; array SC[max1(NS)]; array SP[max1(NS)]; array SD[max1(NS)]
+array SCOPY[max1(NS)]
+if (NS > 0) {
+    stats 'series.tsv' using (i = int(column("i")), ST[i] = strcol("title"), \
+        SC[i] = strcol("colour"), SP[i] = int(column("pt")), SD[i] = int(column("dt")), \
+        SCOPY[i] = int(column("copy")), 0) nooutput
+}
+array XT[max1(NX)]; array XC[max1(NX)]; array XP[max1(NX)]; array XD[max1(NX)]
+if (NX > 0) {
+    stats 'pairs.tsv' using (i = int(column("i")), XT[i] = strcol("title"), \
+        XC[i] = strcol("colour"), XP[i] = int(column("pt")), XD[i] = int(column("dt")), \
+        0) nooutput
+}
+array FI[max1(NF)]
+if (NF > 0) { stats 'fused.tsv' using (FI[int(column("j"))] = int(column("i")), 0) nooutput }
+array DI[max1(ND)]
+if (ND > 0) { stats 'dram.tsv' using (DI[int(column("j"))] = int(column("i")), 0) nooutput }
+array MC[max1(NM)]
+if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
+array PC[max1(NP)]
+if (NP > 0) { stats 'predicted.tsv' using (PC[int(column("i"))] = strcol("colour"), 0) nooutput }
+# Model lines: value, title ("" for none), colour, dash type.
+array LV[max1(NSL)]; array LT[max1(NSL)]; array LC[max1(NSL)]; array LD[max1(NSL)]
+if (NSL > 0) {
+    stats 'speedup_lines.tsv' using (i = int(column("i")), LV[i] = column("value"), \
+        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), 0) nooutput
+}
+
+series(i) = sprintf('s%d.dat', i)
+pair_data(i) = sprintf('x%d.dat', i)
+have_fit = (NFIT > 0)
+have_cache_fit = (NFIT > 3)
+fit_text = have_fit ? fit1."\n".fit2."\n".fit3.(have_cache_fit ? "\n".fit4 : '') : ''
+
 set border 3 lw 1
 set tics nomirror out scale 0.6
 set grid xtics ytics mxtics lc rgb '#d8d8d8' lw 0.5 dt 1, lc rgb '#ececec' lw 0.5 dt 1
 set key noenhanced Left reverse samplen 2.5 spacing 1.15 box lc rgb '#bbbbbb' opaque
 set title noenhanced
 
-# Every chart's title: what it shows, then the device and the date of the run. Charts set it
-# noenhanced: device names carry characters that enhanced text would eat ("CPU @ 2.70GHz").
+# Every chart's title: what it shows, then the device and the date of the run (noenhanced:
+# device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").
 chart_title(what) = sprintf("%s\n%s%s", what, device, (strlen(day) > 0 ? ', '.day : ''))
 
 # n spans 8 .. 1e8 elements: powers of ten on a log axis.
 set logscale x 10
 set format x '10^{%L}'
-set xlabel 'n (elements per tensor, fp32)'
+set xlabel 'n (elements per tensor)'
 set xrange [nmin / 1.6 : nmax * 1.6]
 
-# The eager chain touches a, b, tmp and c: 4 tensors x 4 bytes = 16 bytes per element, so it
-# fits in the last-level cache up to n_cache = cache_bytes / 16 elements.
-n_cache = (cache_bytes > 0) ? cache_bytes / 16.0 : -1
 have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
-cache_text = (cache_bytes > 0) ? sprintf('%s %.0f MB', \
-    (strlen(cache_name) > 0 ? cache_name : 'cache'), cache_bytes / 1048576.0) : ''
 cache_colour = '#6a3d9a'
 
-# Points another program disturbed (status noisy) are not drawn: say so on the chart, bottom
-# left, rather than leave a gap that looks like a point never measured.
-if (noisy_points > 0) {
-    set label 9999 sprintf('%d noisy point%s not drawn (status noisy: %s)', noisy_points, \
-        (noisy_points == 1 ? '' : 's'), 'another program disturbed them') \
-        at screen 0.01, screen 0.015 left \
-        tc rgb '#b22222' noenhanced font ',14'
+# Points another program disturbed (status noisy) are not drawn: said on the chart, bottom
+# left, rather than left as a gap that looks like a point never measured.
+if (noisy > 0) {
+    set label 9999 noisy_text at screen 0.01, screen 0.015 left tc rgb '#b22222' noenhanced \
+        font ',14'
 }
-
-# The fitted model of the first CSV (render.sh's fit_* variables, -1 when it has none):
-#   t(n) = launches * L + bytes_per_element * n / B
-# with B beyond the cache (fit_gbps) and, within it, B_c (fit_cache_gbps). The chart scripts
-# draw it only when have_fit (L and B known); have_cache_fit adds the cache-resident curves.
-have_fit = (fit_launch_s > 0 && fit_gbps > 0)
-have_cache_fit = (have_fit && fit_cache_gbps > 0 && cache_bytes > 0)
-model_t(launches, bpe, n, gbps) = launches * fit_launch_s + bpe * n / (gbps * 1e9)
-# the cache-resident curve, drawn only where the call's bytes fit in the cache
-model_tc(launches, bpe, n) = (bpe * n <= cache_bytes) ? model_t(launches, bpe, n, fit_cache_gbps) : NaN
-seconds_text(t) = (t < 1e-6) ? sprintf('%.0f ns', t * 1e9) : sprintf('%.2f µs', t * 1e6)
-cache_label = (strlen(cache_name) > 0) ? cache_name : 'cache'
-gbps_text(b) = (b >= 100) ? sprintf('%.0f GB/s', b) : sprintf('%.3g GB/s', b)
-# the fitted numbers, printed on the time and speedup charts
-fit_text = !have_fit ? '' : sprintf("fit: t = launches·L + bytes/B\nL = %s per launch\nB = %s beyond the %s%s", \
-    seconds_text(fit_launch_s), gbps_text(fit_gbps), cache_label, \
-    have_cache_fit ? sprintf("\nB_c = %s in the %s", gbps_text(fit_cache_gbps), cache_label) : '')
 set samples 400

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""summary.txt of scripts/gpu-check, computed from the CSVs it wrote (python3 stdlib only).
+"""summary.txt of scripts/gpu-check, from the numbers fusebench derives from the CSVs it
+wrote (python3 stdlib only).
 
   gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
                        --sweep SWEEP.csv [--cold COLD.csv] [--torch TORCH.csv] [--ncu NCU.csv]
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
-  gpu_check_summary.py --collect-ncu OUT.csv VARIANT=SIZE=NCU_LOG.csv ...
+                       [--fusebench PATH]
+  gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
 
-STEPS holds "step|status|detail|seconds" lines (status ok, degraded, skipped or FAIL; the
-seconds may be missing); NODE.txt "key: value" lines (what the machine has, gpu-check's step 0).
-Columns are looked up by their header name, never by position. Exit status of the summary:
+The results files are read by fusebench (`fusebench --derive CSV...`: src/chart/derive_json.h),
+never parsed here: the rows with their pairs, speedups (and the pair's time), copy fractions
+and metadata come as JSON. PATH is that fusebench (default $FB_FUSEBENCH, else build/fusebench
+of this repository). STEPS holds "step|status|detail|seconds" lines (status ok, degraded,
+skipped or FAIL; the seconds may be missing); NODE.txt "key: value" lines (what the machine
+has, gpu-check's step 0). ncu's own --csv logs are ncu's format, turned by --collect-ncu
+into one tidy table (N: the size in elements, a whole number). Exit status of the summary:
 0 everything passed (a degraded step, one the machine refused such as its counters, is still
 a pass: the first line says "PASS (degraded: ...)" and a "degraded:" line gives each reason),
 1 a step failed or a CSV holds a failed / unverified point (the summary says which), 2 usage
@@ -19,48 +25,47 @@ error. --collect-ncu turns ncu's --csv logs into one tidy CSV
 import csv
 import datetime
 import io
+import json
 import math
 import os
-import re
 import socket
 import subprocess
 import sys
 
 SIZES_OF_INTEREST = (8, 1000000, 100000000)
-_SUFFIX = {"": 1, "K": 1000, "k": 1000, "M": 10 ** 6, "G": 10 ** 9,
-           "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
 _UNIT = {"byte": 1, "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "tbyte": 1e12,
          "kibyte": 1024, "mibyte": 1024 ** 2, "gibyte": 1024 ** 3}
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def size_value(text):
-    m = re.match(r"^([0-9.eE+]+)(Ki|Mi|Gi|k|K|M|G)?$", text.strip())
-    if not m:
-        raise ValueError("bad size %r" % text)
-    return int(round(float(m.group(1)) * _SUFFIX[m.group(2) or ""]))
-
-
-def read_results(path):
-    """(metadata dict, list of row dicts) of a fusebench-schema CSV; ({}, []) if absent."""
+def read_results(fusebench, path, problems=None):
+    """(metadata dict, list of row dicts) of a results file as fusebench derives it
+    (`--derive`); ({}, []) if absent, and a problem noted when fusebench refuses it."""
     if not path or not os.path.exists(path):
         return {}, []
-    meta, lines = {}, []
-    with open(path, newline="") as f:
-        for line in f:
-            if line.startswith("#"):
-                key, _, value = line[1:].partition(":")
-                meta[key.strip()] = value.strip()
-            elif line.strip():
-                lines.append(line)
-    return meta, list(csv.DictReader(io.StringIO("".join(lines))))
+    cmd = [fusebench, "--derive", path]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        derived = json.loads(out.stdout) if out.returncode == 0 else None
+        why = out.stderr.strip().splitlines()[-1] if out.returncode else ""
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        derived, why = None, str(e)
+    if derived is None:
+        if problems is not None:
+            problems.append("cannot read %s: %s" % (path, why or "fusebench --derive failed"))
+        return {}, []
+    return derived["files"][0]["meta"], derived["rows"]
 
 
 def num(row, col):
+    """A number of a derived row, or of the metadata (text there); NaN where there is none."""
+    v = row.get(col)
+    if isinstance(v, (int, float)):
+        return float(v)
     try:
-        v = float(row.get(col, "") or "nan")
+        return float(v) if isinstance(v, str) and v.strip() else float("nan")
     except ValueError:
         return float("nan")
-    return v
 
 
 def fmt_time(s):
@@ -89,8 +94,8 @@ def fmt_n(n):
 def index(rows):
     """{(variant, n): row} of the measured rows: ok, and noisy ones (disturbed by another
     program: launches counted all the same, times to be read with the sweep's noisy count)."""
-    return {(r.get("variant"), int(r["n"])): r for r in rows
-            if r.get("status") in ("ok", "noisy") and r.get("n", "").isdigit()}
+    return {(r.get("variant"), r["n"]): r for r in rows
+            if r.get("status") in ("ok", "noisy") and isinstance(r.get("n"), int)}
 
 
 def paired(rows, n):
@@ -100,7 +105,7 @@ def paired(rows, n):
     reads them and knows no variant's name."""
     last = {}
     for r in rows:
-        if r.get("status") == "ok" and r.get("n") == str(n) and r.get("pair"):
+        if r.get("status") == "ok" and r.get("n") == n and r.get("pair"):
             last.pop(r["variant"], None)
             last[r["variant"]] = r
     return list(last.values())
@@ -147,7 +152,7 @@ def collect_ncu(out_path, specs):
     rows = []
     for spec in specs:
         variant, size, path = spec.split("=", 2)
-        n = size_value(size)
+        n = int(size)
         per_launch = {}
         if os.path.exists(path):
             for kernel, launch, metric, value in parse_ncu_log(path):
@@ -168,8 +173,10 @@ def collect_ncu(out_path, specs):
 
 def ncu_per_call(path):
     """{(variant, n): (read, write)} per call: the median over launches of each kernel name,
-    summed over the kernel names of the variant (eager: one per op; fused: one)."""
-    _, rows = read_results(path)
+    summed over the kernel names of the variant (eager: one per op; fused: one). The table is
+    --collect-ncu's own (ncu's numbers, not a results file)."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
     by = {}
     for r in rows:
         try:
@@ -222,12 +229,12 @@ def read_inventory(path):
     return out
 
 
-def dram_table(sweep_index, args):
+def dram_table(sweep_index, args, cold_results):
     """The CUPTI-vs-ncu lines. Both sides in one cache state, cold: ncu flushes the caches
     before each profiled kernel (--cache-control all) and the CUPTI numbers come from the
     --cache cold sweep; the warm sweep's CUPTI bytes are shown beside them for reference
     (at 1M the inputs stay in a 60 MB L2 when warm: near-zero DRAM bytes is right there)."""
-    _, crows = read_results(args.get("cold"))
+    cmeta, crows = cold_results
     cold = index(crows)
     ncu = ncu_per_call(args.get("ncu")) if args.get("ncu") and os.path.exists(args["ncu"]) else {}
     lines = ["", "DRAM bytes per call, read + write; cache state: cold for CUPTI and ncu alike "
@@ -266,7 +273,6 @@ def dram_table(sweep_index, args):
         lines.append("  (no cold sweep and no ncu numbers: see the sweep-cold and ncu steps)")
     elif not ncu:
         lines.append("  (no ncu numbers: see the ncu step above)")
-    cmeta, _ = read_results(args.get("cold"))
     if cmeta.get("counters"):
         lines.append("  CUPTI in the cold sweep: %s" % cmeta["counters"])
     return lines
@@ -281,14 +287,15 @@ def summarize(args):
         elif status == "degraded":
             degraded.append("%s: %s" % (name, detail))
 
-    smeta, srows = read_results(args["sweep"])
-    tmeta, trows = read_results(args.get("torch"))
+    smeta, srows = read_results(args["fusebench"], args["sweep"], problems)
+    tmeta, trows = read_results(args["fusebench"], args.get("torch"), problems)
+    cold_results = read_results(args["fusebench"], args.get("cold"), problems)
     for label, rows in (("sweep", srows), ("torch", trows)):
         for r in rows:
             if r.get("status") == "failed":
                 problems.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
                                                             r.get("reason", "")))
-            elif r.get("status") == "ok" and r.get("verified") != "1":
+            elif r.get("status") == "ok" and not r.get("verified"):
                 problems.append("%s: %s n=%s ok but not verified" % (label, r.get("variant"),
                                                                      r.get("n")))
     if not srows:
@@ -361,7 +368,7 @@ def summarize(args):
     counts = {}
     for r in srows:
         counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
-    verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified") == "1")
+    verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified"))
     lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
                  % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
                     counts.get("skipped", 0), counts.get("noisy", 0)))
@@ -378,10 +385,10 @@ def summarize(args):
     for label, rows in (("sweep", srows), ("torch", trows)):
         seen = {}
         for r in rows:
-            if r.get("status") == "ok" and r.get("launches", "") != "":
+            if r.get("status") == "ok" and isinstance(r.get("launches"), int):
                 seen.setdefault(r["variant"], set()).add(r["launches"])
         for v, ls in seen.items():
-            lines.append("  %-24s %s" % (v, ", ".join(sorted(ls, key=lambda x: int(x)))))
+            lines.append("  %-24s %s" % (v, ", ".join(str(x) for x in sorted(ls))))
 
     s = index(srows)
     t = index(trows)
@@ -404,10 +411,8 @@ def summarize(args):
                 sp = num(r, "speedup")
                 lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
                     fmt_n(n), label + r["variant"], r["pair"], fmt_time(num(r, "time_median_s")),
-                    fmt_time(num(idx.get((r["pair"], n), {}), "time_median_s")),
+                    fmt_time(num(r, "pair_time_s")),
                     "n/a" if math.isnan(sp) else "%.2fx" % sp))
-    if srows and "pair" not in srows[0]:
-        lines.append("  (the sweep's CSV has no pair column: written before fusebench wrote pairs)")
 
     lines.append("")
     big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)
@@ -434,7 +439,7 @@ def summarize(args):
                 of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
                 lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
 
-    lines.extend(dram_table(s, args))
+    lines.extend(dram_table(s, args, cold_results))
     text = "\n".join(lines) + "\n"
     tmp = args["out"] + ".tmp"
     with open(tmp, "w") as f:
@@ -461,6 +466,8 @@ def main(argv):
         except StopIteration:
             print("gpu_check_summary: %s needs a value" % a, file=sys.stderr)
             return 2
+    args.setdefault("fusebench", os.environ.get("FB_FUSEBENCH") or
+                    os.path.join(ROOT, "build", "fusebench"))
     for required in ("mode", "out", "steps", "tests", "sweep"):
         if required not in args:
             print("gpu_check_summary: --%s is required" % required, file=sys.stderr)

@@ -42,7 +42,8 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
     if (cli->profile_size)
         return exit_code_for(fb_app_profile(cfg, cli->profile_size));
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
-                                             .no_plot = cli->no_plot, .quiet = cli->quiet};
+                                             .no_plot = cli->no_plot, .quiet = cli->quiet,
+                                             .force = cli->force};
     int signal_number = 0;
     rc = fb_app_sweep(&opt, cfg, &signal_number);
     /* A signal exits 128 + its number (130 for SIGINT, 143 for SIGTERM): the shell's
@@ -65,8 +66,15 @@ int main(int argc, char **argv)
         printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
         return 0;
     }
-    if (cli.n_plot_files > 0)
-        return exit_code_for(fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir));
+    if (cli.derive)
+        return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
+    if (cli.n_plot_files > 0) {
+        int signal_number = 0;
+        int rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, &signal_number);
+        if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
+            return 128 + signal_number;
+        return exit_code_for(rc);
+    }
     struct fb_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return EXIT_MEASURE_FAILED;

@@ -8,23 +8,24 @@ enabled variants with their ops, the [measure] stop rule, the CSV columns): noth
 config's syntax, the size parser or the column list is re-implemented here. The binary is
 build/fusebench of this repository unless --fusebench says otherwise.
 
-Variants (backend column / variant column), the model's kernels and fp32 arrays of n moved:
-  torch-eager   torch_eager_add_relu      (a + b).relu()                  2 kernels, 5 arrays
-  torch-eager   torch_eager_threshold     torch.threshold(a + b, 0, 0)    2 kernels, 5 arrays
-  torch-compile torch_compile_add_relu    torch.compile of the first one, dynamic=False,
-                                          fullgraph=True: one fused kernel, 3 arrays
-  torch-eager   torch_eager_add_relu_out  torch.add(a, b, out=t); torch.clamp_min(t, 0, out=c)
-                                          into preallocated t and c   2 kernels, 5 arrays
-  torch-compile torch_compile_out         torch.compile of c.copy_((a + b).relu()) with c a
-                                          preallocated argument: inductor stores the fused
-                                          result straight into c      1 kernel, 3 arrays
-
+Variants (the backend column is "torch" for every row; the variant column), and the variant of
+fusebench each one mirrors: its model (kernels, arrays moved, role) and its pair are that
+variant's, read from the plan, so that no number of the model is written here:
+  torch_eager_add_relu      (a + b).relu()                           mirrors eager_add_relu
+  torch_eager_threshold     torch.threshold(a + b, 0, 0)             mirrors eager_add_threshold
+  torch_compile_add_relu    torch.compile of the first one, dynamic=False, fullgraph=True:
+                            one fused kernel                         mirrors fused_add_relu
+  torch_eager_add_relu_out  torch.add(a, b, out=t); torch.clamp_min(t, 0, out=c) into
+                            preallocated t and c                     mirrors eager_add_relu
+  torch_compile_out         torch.compile of c.copy_((a + b).relu()) with c a preallocated
+                            argument: inductor stores the fused result straight into c
+                                                                     mirrors fused_add_relu
 For each [chain NAME] of the config (its ops from the plan; TORCH_OPS below maps an op name to
 torch, the only place op names appear here), allocating like the first three rows:
-  torch-eager   torch_eager_NAME          one torch call per op, a fresh tensor each: as many
-                                          kernels as ops, the arrays of fusebench's eager_NAME
-  torch-compile torch_compile_NAME        torch.compile of the same function (dynamic=False,
-                                          fullgraph=True): one fused kernel, fused_NAME's arrays
+  torch_eager_NAME          one torch call per op, a fresh tensor each   mirrors eager_NAME
+  torch_compile_NAME        torch.compile of the same function (dynamic=False,
+                            fullgraph=True): one fused kernel            mirrors fused_NAME
+A variant runs when the config enables the variant it mirrors (the plan lists only those).
 Chains are checked against a float32 reference computed op by op in float64 and rounded to
 float32 after each op: a chain of exact ops (ulp_bound 0 in fusebench's op table) is held bit
 for bit, NaN matching NaN; a chain holding a transcendental op (ulp_bound > 0) within
@@ -45,10 +46,10 @@ What the numbers are (said here once, and in the CSV's metadata):
     runs as its child aten::clamp_min: one pass over memory each). CPU compile: the kernels
     inductor generated for the graph (torch._inductor.metrics.generated_kernel_count; each runs
     once per call); the profiler cannot see inside the compiled C++ graph.
-  * bytes_model: arrays_moved * 4 * n as for our variants (5 eager, 3 compiled/fused). Should
-    inductor ever generate more than the one kernel the model assumes, each extra kernel reads
-    an array-sized intermediate and writes one (as eager's second pass does), so a compiled
-    variant's arrays become 3 + 2 (k - 1) for the k kernels counted.
+  * bytes_model: the mirrored variant's elements_moved (from the plan: fusebench's model) x 4
+    bytes x n, as for our variants; bandwidth_gbps = bytes_model / time. A compile that
+    generates more kernels than its mirror's one moves more than that (its launches column
+    shows the count, and the log says so): the bandwidth is then an effective one.
   * allocated bytes per call (logged, and 0 required of the *_out variants): GPU: the caching
     allocator's allocated_bytes.all.allocated counter across the profiled calls; CPU: the
     allocations torch.profiler(profile_memory=True) attributes to the calls (the compiled
@@ -57,8 +58,10 @@ What the numbers are (said here once, and in the CSV's metadata):
     one profiler session, divided by 3 (a mean, not a median);
     launch_overhead_s = time_median_s - kernel_time_s.
   * dram/L2 bytes and copy_fraction: not measured here (empty cells).
-  * role, pair, speedup: each eager variant is paired with the compiled one; speedup =
-    t_eager / t_compile at the same size (src/measure/pairing.h), filled once a size is done.
+  * role, pair: the mirrored variant's role, and for an eager one the torch variant that
+    mirrors its pair and writes its outputs the same way (allocating or preallocated);
+    speedup = t_eager / t_compile at the same size is derived by fusebench (`fusebench
+    --derive CSV`, src/measure/pairing.h) once a size is done and written into the row.
 
 dynamic=False compiles one graph per size (the size is a constant in the generated kernel, as
 in our handwritten kernels' launch); dynamo's cache is reset before each size so that the
@@ -70,7 +73,10 @@ floor(n/2 - 1.96 sqrt(n)/2) and ceil(n/2 + 1 + 1.96 sqrt(n)/2)) is under the tar
 time / repetition cap is hit; median, min, max, p10, p90 with numpy's "linear" percentile.
 
 Exit status: 0 every point ok or skipped, 1 a point failed (error or wrong result),
-2 usage or configuration error.
+2 usage or configuration error, or no usable torch (not installed for this python, or
+--device cuda with a torch that has no CUDA): one line with the command that installs it,
+printed after every check that needs no torch (options, the plan, the variants, the output
+path); nothing is measured or written then.
 """
 
 import argparse
@@ -96,64 +102,81 @@ PEER_COLUMNS = (
     "reason", "role", "pair", "speedup",
 )
 
-# What a variant is: the backend column, what it runs (Peer.fn_for), the model's kernels per
-# call and fp32 arrays of n elements moved per call (bytes_model = arrays * 4 * n), and whether
-# it writes preallocated outputs (no allocation per call, like fusebench's own kernels).
-#   eager, 2 kernels: a, b -> tmp; tmp -> c          read 2 + write 1 + read 1 + write 1 = 5
-#   compiled, 1 fused kernel: a, b -> c               read 2 + write 1                    = 3
-# Chain variants also carry their ops (tuple of plan op dicts); the add_relu ones None.
-Variant = collections.namedtuple("Variant", "backend kind launches arrays preallocated ops",
-                                 defaults=(None,))
+# What a variant is: what it runs (Peer.fn_for), the variant of fusebench it mirrors (its
+# model and pair come from the plan: resolve_variants) and whether it writes preallocated
+# outputs (no allocation per call, like fusebench's own kernels). Chain variants also carry
+# their ops (tuple of plan op dicts); the add_relu ones None. resolve_variants fills role,
+# pair, launches and elements from the plan.
+Variant = collections.namedtuple(
+    "Variant", "kind mirror preallocated ops role pair launches elements",
+    defaults=(None, "", "", None, None))
+
+BACKEND = "torch"
 
 VARIANTS = {
-    "torch_eager_add_relu": Variant("torch-eager", "eager_relu", 2, 5, False),
-    "torch_eager_threshold": Variant("torch-eager", "eager_threshold", 2, 5, False),
-    "torch_compile_add_relu": Variant("torch-compile", "compile_relu", 1, 3, False),
-    "torch_eager_add_relu_out": Variant("torch-eager", "eager_relu_out", 2, 5, True),
-    "torch_compile_out": Variant("torch-compile", "compile_relu_out", 1, 3, True),
-}
-
-# name -> (role, pair): what the CSV's role and pair columns say (src/measure/pairing.h): an
-# eager variant is held against the compiled one, which fuses the same chain.
-PAIRS = {
-    "torch_eager_add_relu": ("eager", "torch_compile_add_relu"),
-    "torch_eager_threshold": ("eager", "torch_compile_add_relu"),
-    "torch_compile_add_relu": ("fused", ""),
-    # like with like: both write preallocated outputs
-    "torch_eager_add_relu_out": ("eager", "torch_compile_out"),
-    "torch_compile_out": ("fused", ""),
+    "torch_eager_add_relu": Variant("eager_relu", "eager_add_relu", False),
+    "torch_eager_threshold": Variant("eager_threshold", "eager_add_threshold", False),
+    "torch_compile_add_relu": Variant("compile_relu", "fused_add_relu", False),
+    "torch_eager_add_relu_out": Variant("eager_relu_out", "eager_add_relu", True),
+    "torch_compile_out": Variant("compile_relu_out", "fused_add_relu", True),
 }
 
 
-def derive_speedups(rows):
-    """Fills the speedup of the rows of one size once all of them are measured, as fusebench
-    does for its own rows (src/measure/pairing.h, the definition): speedup = time_median_s /
-    the pair's time_median_s (for an eager row, what fusing saves), empty unless both rows
-    are ok with a positive time."""
-    def time_of(r):
-        t = r.get("time_median_s")
-        return t if r.get("status") == "ok" and isinstance(t, float) and t > 0 else None
-    by_name = {r["variant"]: r for r in rows}
+def resolve_variants(plan, variants):
+    """The variants whose mirror the plan enables, in order, with their model from the plan:
+    role, launches and elements_moved of the mirror, and the pair: the torch variant that
+    mirrors the mirror's pair and writes its outputs the same way (like for like)."""
+    by_name = {v["name"]: v for v in plan["variants"]}
+    resolved = collections.OrderedDict()
+    for name, v in variants.items():
+        m = by_name.get(v.mirror)
+        if m is not None:
+            resolved[name] = v._replace(role=m["role"], launches=m["launches"],
+                                        elements=m["elements_moved"])
+    for name, v in resolved.items():
+        mirror_pair = by_name[v.mirror]["pair"]
+        if v.role == "eager" and mirror_pair:
+            twins = [n for n, w in resolved.items()
+                     if w.mirror == mirror_pair and w.preallocated == v.preallocated]
+            resolved[name] = v._replace(pair=twins[0] if twins else "")
+    return resolved
+
+
+def bytes_model(variant, n):
+    """Model bytes per call: the mirror's elements_moved * sizeof(fp32) * n."""
+    return variant.elements * SIZEOF_FP32 * n
+
+
+def fusebench_json(cmd, timeout):
+    """The JSON fusebench prints for cmd (argv); UsageError with fusebench's own message when
+    it refuses (exit 2) or cannot be run."""
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise UsageError("%s: %s" % (" ".join(cmd), e))
+    if out.returncode != 0:
+        raise UsageError("%s (exit %d): %s" % (" ".join(cmd), out.returncode,
+                                               out.stderr.strip()))
+    try:
+        return json.loads(out.stdout)
+    except ValueError as e:
+        raise UsageError("%s: not JSON: %s" % (" ".join(cmd), e))
+
+
+def derive(fusebench, csvs):
+    """`fusebench --derive CSV...` (src/chart/derive_json.h): the numbers fusebench derives
+    from results files (speedups, sizes, ...), as a dict."""
+    return fusebench_json([fusebench, "--derive"] + list(csvs), 120)
+
+
+def fill_speedups(fusebench, path, rows):
+    """The speedup of every row, as fusebench derives it from the CSV at path (which holds
+    rows): t_eager / t_pair at the same size, empty where it has none."""
+    derived = derive(fusebench, [path])["rows"]
+    speedups = {(r["variant"], r["n"]): r["speedup"] for r in derived}
     for r in rows:
-        pair = by_name.get(r.get("pair")) if r.get("pair") else None
-        t, tp = time_of(r), (time_of(pair) if pair else None)
-        r["speedup"] = t / tp if t and tp else ""
-
-
-def arrays_moved(variant, launches):
-    """fp32 arrays of n moved per call by the model, given the kernels counted (None or "" when
-    not counted). Eager variants are their two passes whatever the count; a compiled variant
-    that got k > 1 kernels pays 2 arrays per extra kernel (it writes an intermediate and the
-    next kernel reads it back), so an unfused compile costs eager's 5."""
-    if variant.backend == "torch-compile" and isinstance(launches, int) \
-            and launches > variant.launches:
-        return variant.arrays + 2 * (launches - variant.launches)
-    return variant.arrays
-
-
-def bytes_model(variant, n, launches=None):
-    """Model bytes per call: arrays_moved * sizeof(fp32) * n."""
-    return arrays_moved(variant, launches) * SIZEOF_FP32 * n
+        s = speedups.get((r["variant"], r["n"]))
+        r["speedup"] = s if s is not None else ""
 
 
 # The op name -> torch mapping: fn(torch, inputs, params) -> a fresh tensor, one torch call
@@ -204,24 +227,13 @@ def log(msg):
 # The plan: from fusebench itself
 # --------------------------------------------------------------------------------------------
 
-def sizes_from_csv(path):
-    """The distinct n of a fusebench CSV (so a peer run uses exactly the sweep's sizes)."""
-    sizes = set()
-    header = None
-    with open(path, newline="") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            cells = line.rstrip("\r\n").split(",")
-            if header is None:
-                header = cells
-                if "n" not in header:
-                    raise UsageError("%s: no column named n in the header" % path)
-                continue
-            sizes.add(int(cells[header.index("n")]))
+def sizes_from_csv(fusebench, path):
+    """The distinct n of a fusebench CSV (so a peer run uses exactly the sweep's sizes), as
+    fusebench reads it (`--derive`)."""
+    sizes = derive(fusebench, [path])["sizes"]
     if not sizes:
         raise UsageError("%s: no rows" % path)
-    return sorted(sizes)
+    return [int(n) for n in sizes]
 
 
 # --------------------------------------------------------------------------------------------
@@ -244,18 +256,8 @@ def read_plan(fusebench, config, sizes=None):
     if not os.access(fusebench, os.X_OK):
         raise UsageError("%s: no fusebench binary there (build it: scripts/ensure-build build; "
                          "or give --fusebench PATH)" % fusebench)
-    cmd = [fusebench, config, "--print-plan"] + (["--sizes", sizes] if sizes else [])
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError) as e:
-        raise UsageError("%s: %s" % (" ".join(cmd), e))
-    if out.returncode != 0:
-        raise UsageError("%s (exit %d): %s" % (" ".join(cmd), out.returncode,
-                                               out.stderr.strip()))
-    try:
-        return json.loads(out.stdout)
-    except ValueError as e:
-        raise UsageError("%s: not JSON: %s" % (" ".join(cmd), e))
+    return fusebench_json([fusebench, config, "--print-plan"] +
+                          (["--sizes", sizes] if sizes else []), 60)
 
 
 def check_columns(columns):
@@ -268,10 +270,10 @@ def check_columns(columns):
 
 def chain_variants(plan):
     """torch_eager_NAME / torch_compile_NAME for each [chain NAME] whose eager_NAME /
-    fused_NAME is enabled in the plan, in plan order: launches and arrays are fusebench's
-    model of the matching variant (elements_moved), the ops the plan's. Built-in variants
-    (no chain) are not mirrored, eager_add_relu_graph (one_launch: fusebench's kernels in one
-    CUDA graph) included: the peer's add_relu rows are its own, VARIANTS above."""
+    fused_NAME is enabled in the plan, in plan order, mirroring them (resolve_variants gives
+    them their model). Built-in variants (no chain) are not mirrored here, eager_add_relu_graph
+    (one_launch: fusebench's kernels in one CUDA graph) included: the peer's add_relu rows are
+    its own, VARIANTS above."""
     variants = collections.OrderedDict()
     for v in plan["variants"]:
         if not v.get("chain"):
@@ -282,12 +284,10 @@ def chain_variants(plan):
                                  % (v["chain"], op["op"]))
         if v["role"] == "eager":
             variants["torch_eager_" + v["chain"]] = Variant(
-                "torch-eager", "chain_eager", v["launches"], v["elements_moved"], False,
-                tuple(v["ops"]))
+                "chain_eager", v["name"], False, tuple(v["ops"]))
         elif v["role"] == "fused":
             variants["torch_compile_" + v["chain"]] = Variant(
-                "torch-compile", "chain_compile", v["launches"], v["elements_moved"], False,
-                tuple(v["ops"]))
+                "chain_compile", v["name"], False, tuple(v["ops"]))
     return variants
 
 
@@ -404,30 +404,18 @@ def git_commit(repo_dir):
 # --------------------------------------------------------------------------------------------
 
 class Peer:
-    def __init__(self, torch, device, measure, columns=PEER_COLUMNS, chains=None):
+    def __init__(self, torch, device, measure, columns=PEER_COLUMNS, variants=None):
         """measure: the plan's stop rule (warmup, min_reps, ...); columns: the CSV's (the
-        plan's); chains: chain_variants(plan), looked up before VARIANTS."""
+        plan's); variants: resolve_variants' (name -> Variant with its model)."""
         self.torch = torch
         self.device = device
         self.cuda = device.type == "cuda"
         self.m = measure
         self.columns = list(columns)
-        self.chains = chains or {}
+        self.variants = variants or {}
 
     def variant(self, name):
-        return self.chains[name] if name in self.chains else VARIANTS[name]
-
-    def pair_of(self, name):
-        """(role, pair) for the CSV's role and pair columns: PAIRS for the add_relu rows; a
-        chain's torch_eager_NAME is held against its torch_compile_NAME."""
-        if name in PAIRS:
-            return PAIRS[name]
-        v = self.chains.get(name)
-        if v is not None and v.kind == "chain_eager":
-            return "eager", "torch_compile_" + name[len("torch_eager_"):]
-        if v is not None and v.kind == "chain_compile":
-            return "fused", ""
-        return "", ""
+        return self.variants[name]
 
     # ---- the functions measured ----
     @staticmethod
@@ -631,9 +619,8 @@ class Peer:
         "allocated" entry (bytes per call; not a CSV column) is for the log."""
         variant = self.variant(name)
         row = {c: "" for c in self.columns}
-        role, pair = self.pair_of(name)
-        row.update(role=role, pair=pair)
-        row.update(backend=variant.backend, device=device_name, variant=name, dtype="fp32", n=n,
+        row.update(role=variant.role, pair=variant.pair)
+        row.update(backend=BACKEND, device=device_name, variant=name, dtype="fp32", n=n,
                    bytes_model=bytes_model(variant, n), cache="warm", verified=0,
                    status="failed", allocated="")
         torch = self.torch
@@ -668,14 +655,13 @@ class Peer:
             launches, kernel_s, allocated = self.profile_calls(fn, a, b)
             if metrics is not None and not self.cuda:
                 launches = int(metrics.generated_kernel_count)
-            row.update(launches=launches, bytes_model=bytes_model(variant, n, launches),
-                       allocated=allocated)
+            row.update(launches=launches, allocated=allocated)
             if kernel_s is not None:
                 row["kernel_time_s"] = kernel_s
             if launches != variant.launches:
-                log("  %s n=%d: %d kernels per call where the model has %d (bytes_model "
-                    "counts %d arrays)" % (name, n, launches, variant.launches,
-                                          arrays_moved(variant, launches)))
+                log("  %s n=%d: %d kernels per call where %s has %d (bytes_model is the "
+                    "model's: the bandwidth is an effective one)"
+                    % (name, n, launches, variant.mirror, variant.launches))
             if variant.preallocated and allocated > 0:
                 row["reason"] = ("allocates %d bytes per call (%.2f arrays of n): not an "
                                  "out variant" % (allocated, allocated / (SIZEOF_FP32 * n)))
@@ -766,11 +752,11 @@ def parse_args(argv):
                    help="use the distinct n of a fusebench CSV (the sweep's exact sizes)")
     p.add_argument("--variants", default=None,
                    help="comma list of: " + ", ".join(VARIANTS) + ", and torch_eager_NAME, "
-                        "torch_compile_NAME of each [chain NAME] the config enables (default: "
-                        "all of them)")
+                        "torch_compile_NAME of each [chain NAME] (default: every one whose "
+                        "mirrored variant of fusebench the config enables)")
     p.add_argument("--device", choices=["cpu", "cuda", "auto"], default="auto",
                    help="auto: cuda when torch sees a GPU, else cpu")
-    p.add_argument("--output", help="CSV path (default results/torch-<cpu|cuda>-<device-slug>.csv)")
+    p.add_argument("--output", help="CSV path (default out/<cpu|cuda>-<device-slug>/torch.csv)")
     p.add_argument("--max-time", type=float, help="seconds of timing per point (overrides "
                                                   "[measure] max_time)")
     p.add_argument("--threads", type=int, help="CPU threads for torch (default [backend] "
@@ -788,17 +774,53 @@ def parse_args(argv):
     return args
 
 
-def select_variants(names, chains):
-    """The variants to run: names (None = the add_relu ones, then the chains'); UsageError
-    for an unknown name."""
-    known = list(VARIANTS) + list(chains)
+def select_variants(names, available, known):
+    """The variants to run: names (None = every available one: those whose mirror the config
+    enables), in order; UsageError for a name not known, or one whose mirror is not enabled."""
     if names is None:
-        return known
+        return list(available)
     for v in names:
         if v not in known:
             raise UsageError('--variants: unknown variant "%s" (known: %s)'
                              % (v, ", ".join(known)))
+        if v not in available:
+            raise UsageError('--variants: %s mirrors %s, which the config does not enable'
+                             % (v, known[v].mirror))
     return names
+
+
+def check_output(path):
+    """UsageError when the CSV cannot be written at path: a directory there, or no writable
+    directory above it (checked without creating anything)."""
+    if os.path.isdir(path):
+        raise UsageError("--output %s: is a directory" % path)
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError("--output %s: %s is not a writable directory" % (path, parent))
+
+
+def import_torch(device):
+    """torch, after the checks that need none; None with one line saying how to install it
+    (exit 2: nothing measured) when this python has none, or none with CUDA for cuda."""
+    py = sys.executable or "python3"
+    try:
+        import torch
+    except Exception as e:  # ImportError, or a broken install (a missing shared library)
+        print("torch_peer: error: this python (%s) cannot import torch (%s); install it: "
+              "%s -m pip install torch --index-url https://download.pytorch.org/whl/cpu "
+              "(CPU), or %s -m pip install -r requirements-torch.txt (CUDA)"
+              % (py, str(e).splitlines()[0] if str(e) else type(e).__name__, py, py),
+              file=sys.stderr)
+        return None
+    if device == "cuda" and not torch.cuda.is_available():
+        print("torch_peer: error: --device cuda, but torch %s sees no CUDA device (built for "
+              "CUDA %s); on a machine with an NVIDIA GPU and driver, install the CUDA build: "
+              "%s -m pip install -r requirements-torch.txt"
+              % (torch.__version__, torch.version.cuda, py), file=sys.stderr)
+        return None
+    return torch
 
 
 def main(argv):
@@ -810,33 +832,35 @@ def main(argv):
         plan = read_plan(fusebench, config_path, args.sizes)
         columns = plan["columns"]
         check_columns(columns)
-        chains = chain_variants(plan)
-        variant_list = select_variants(args.variant_list, chains)
+        known = collections.OrderedDict(list(VARIANTS.items()) +
+                                        list(chain_variants(plan).items()))
+        variants = resolve_variants(plan, known)
+        variant_list = select_variants(args.variant_list, variants, known)
         with open(config_path, "rb") as f:
             config_hash = "%016x" % fnv1a64(f.read())
         cfg = dict(plan["measure"])
-        sizes = sizes_from_csv(args.sizes_from_csv) if args.sizes_from_csv else plan["sizes"]
+        sizes = sizes_from_csv(fusebench, args.sizes_from_csv) if args.sizes_from_csv \
+            else plan["sizes"]
         if args.max_time is not None:
             cfg["max_time"] = args.max_time
             cfg["min_time"] = min(cfg["min_time"], args.max_time)
+        if args.output:
+            check_output(args.output)
     except (UsageError, OSError, ValueError) as e:
         print("torch_peer: error: %s" % e, file=sys.stderr)
         return 2
 
     warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
     warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
-    import torch
+    torch = import_torch(args.device)
+    if torch is None:
+        return 2
 
     if args.device == "auto":
         dev_kind = "cuda" if torch.cuda.is_available() else "cpu"
         log("--device auto: using %s" % dev_kind)
     else:
         dev_kind = args.device
-    if dev_kind == "cuda" and not torch.cuda.is_available():
-        print("torch_peer: error: --device cuda but torch sees no CUDA device "
-              "(torch %s, built for CUDA %s)" % (torch.__version__, torch.version.cuda),
-              file=sys.stderr)
-        return 2
     device = torch.device(dev_kind)
     threads = args.threads if args.threads is not None else plan["cpu_threads"]
     if threads and threads > 0:
@@ -854,8 +878,9 @@ def main(argv):
         device_name = cpu_name()
         cache_name, cache_bytes, peak = "L3", cpu_l3_bytes() or "", ""
 
-    output = args.output or os.path.join(repo_dir, "results", "torch-%s-%s.csv"
-                                         % (dev_kind, slug(device_name)))
+    # beside the sweep's quick-start results (configs' [output] csv: out/{backend}-{device}/)
+    output = args.output or os.path.join(repo_dir, "out", "%s-%s" % (dev_kind, slug(device_name)),
+                                         "torch.csv")
     meta = [
         ("fusebench", plan["fusebench"]),
         ("tool", "tools/torch_peer.py"),
@@ -894,7 +919,7 @@ def main(argv):
     log("%s (%s), torch %s, %d sizes x %d variants -> %s" % (
         device_name, dev_kind, torch.__version__, len(sizes), len(variant_list), output))
 
-    peer = Peer(torch, device, cfg, columns, chains)
+    peer = Peer(torch, device, cfg, columns, variants)
     rows, failed = [], 0
     for n in sizes:
         try:
@@ -917,11 +942,11 @@ def main(argv):
             except OSError as e:
                 print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
                 return 1
-        derive_speedups([r for r in rows if r["n"] == n])
         try:
+            fill_speedups(fusebench, output, rows)  # fusebench derives them (pairing.h)
             write_csv_atomic(output, meta, rows, columns)
-        except OSError as e:
-            print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
+        except (OSError, UsageError) as e:
+            print("torch_peer: error: %s: %s" % (output, e), file=sys.stderr)
             return 1
         del data
         if dev_kind == "cuda":

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "common/text.h"
+
 #include "plan/select.h"
 
 int fb_app_config_load(struct fb_config *cfg, const char *path,
@@ -12,20 +14,20 @@ int fb_app_config_load(struct fb_config *cfg, const char *path,
     struct fb_error err = {{0}};
     int rc = fb_config_load(cfg, path, stderr, &err);
     if (rc == FB_ERR_RUNTIME)
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
     if (rc != FB_OK)
         return FB_ERR_USAGE;
     /* All overrides at once: the min <= max rules judge the final set, not each step. */
     rc = fb_config_override_all(cfg, settings, count, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return FB_ERR_USAGE;
     }
     /* The variants list names variants, which plan knows (chains add some): checked here,
      * before anything runs. */
     rc = fb_plan_check_variants(cfg, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return FB_ERR_USAGE;
     }
     if (plot_dir)

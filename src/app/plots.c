@@ -1,58 +1,553 @@
+/* --plot and the sweep's chart step: derive, stage, draw with gnuplot, check, publish
+ * (contract in plots.h). */
+#define _GNU_SOURCE
 #include "app/plots.h"
 
-#include <spawn.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "chart/chart_file.h"
+#include "chart/charts.h"
+#include "chart/derive.h"
+#include "chart/derive_json.h"
+#include "chart/read.h"
+#include "chart/tables.h"
 #include "common/error.h"
+#include "common/text.h"
 #include "fb_build_config.h"
 
-extern char **environ;
+enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_USAGE = 2, RENDER_NO_GNUPLOT = 3 };
+/* A chart file larger than this is not one of ours (a 1600x1000 PNG is ~100 KB, the SVG of
+ * the largest accepted input some MB). */
+#define CHART_MAX_BYTES ((size_t)256 << 20)
 
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
+/* The signal that stops the drawing (0: none), and the process group to kill with it. */
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_group;
+
+static void on_signal(int sig)
 {
-    char script[4096];
-    snprintf(script, sizeof script, "%s/plots/render.sh", FB_SOURCE_DIR);
-    const char *argv[32];
-    int argc = 0;
-    argv[argc++] = "sh";
-    argv[argc++] = script;
-    for (int i = 0; i < n && argc < 28; i++)
-        argv[argc++] = csv_files[i];
-    /* By default the charts go beside the (first) CSV they are drawn from, never into the
-     * repository's plots/ (render.sh's own default), wherever the command runs from. */
-    char beside[4096];
-    if (!out_dir && n > 0) {
+    if (!stop_signal)
+        stop_signal = sig;
+    pid_t group = (pid_t)child_group;
+    if (group > 0)
+        kill(-group, SIGKILL);
+}
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_CAUGHT (sizeof caught / sizeof caught[0])
+
+/* A drawing in progress: where it writes, what it runs. */
+struct render {
+    const char *out_dir;
+    int out_fd, stage_fd;
+    char stage_name[32];     /* inside out_dir */
+    char stem[NAME_MAX + 1];
+    const char *gnuplot;
+    char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
+    struct sigaction saved[N_CAUGHT];
+};
+
+static void shown(char *out, size_t size, const char *text)
+{
+    fb_text_escape(out, size, text);
+}
+
+/* --- children ------------------------------------------------------------------------- */
+
+/* Runs argv (argv[0] = the program, looked up on PATH) in the staging directory, in a new
+ * process group that dies with this process; stderr into the stage's gnuplot.err, stdin and
+ * stdout /dev/null. Returns its exit status (0-255), 127 when it could not be started, 128 +
+ * N when it died of signal N or was killed by the hang guard (*hung then set), or -1 when
+ * fork failed. */
+static int run_child(struct render *r, char *const argv[], bool *hung)
+{
+    *hung = false;
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        /* never outlive fusebench (a SIGKILL to it included) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        for (size_t i = 0; i < N_CAUGHT; i++)
+            signal(caught[i], SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+        int err = openat(r->stage_fd, "gnuplot.err", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                         0644);
+        if (devnull < 0 || err < 0 || fchdir(r->stage_fd) != 0 || dup2(devnull, 0) < 0 ||
+            dup2(devnull, 1) < 0 || dup2(err, 2) < 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (pid > 0) {
+        setpgid(pid, pid); /* also here: no window in which the group does not exist */
+        child_group = pid;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0)
+        return -1;
+    int status = 0;
+    struct timespec start, now, pause = {0, 10 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            status = 0x7f00;
+            break;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!*hung && now.tv_sec - start.tv_sec > FB_PLOTS_HANG_S) {
+            *hung = true;
+            kill(-pid, SIGKILL);
+        }
+        nanosleep(&pause, NULL);
+    }
+    child_group = 0;
+    kill(-pid, SIGKILL); /* anything it left behind in its group */
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped); true
+ * when they say a data file could not be opened (a chart missing a series is a failure). */
+static bool pass_on_messages(struct render *r, const char *script)
+{
+    bool missing = false;
+    int fd = openat(r->stage_fd, "gnuplot.err", O_RDONLY | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    char line[1024], text[1024];
+    int lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strstr(line, "Cannot find or open file"))
+            missing = true;
+        if (!line[0] || ++lines > 20)
+            continue;
+        fprintf(stderr, "charts: %s: %s\n", script, fb_text_escape(text, sizeof text, line));
+    }
+    fclose(f);
+    return missing;
+}
+
+/* Whether gnuplot runs and has the terminals of every format. */
+static int check_gnuplot(struct render *r)
+{
+    char *argv[] = {(char *)r->gnuplot, "-e", "set terminal pngcairo; set terminal svg", NULL};
+    bool hung;
+    int rc = run_child(r, argv, &hung);
+    if (rc == 0)
+        return RENDER_OK;
+    if (stop_signal)
+        return 128 + stop_signal;
+    char name[256];
+    shown(name, sizeof name, r->gnuplot);
+    if (rc == 127)
+        fprintf(stderr, "charts: gnuplot not found ('%s'); install it (Debian/Ubuntu: "
+                        "apt-get install gnuplot-nox)\n", name);
+    else
+        fprintf(stderr, "charts: '%s' has no pngcairo or svg terminal; install gnuplot-nox "
+                        "(apt-get install gnuplot-nox)\n", name);
+    return RENDER_NO_GNUPLOT;
+}
+
+/* --- staging -------------------------------------------------------------------------- */
+
+/* Removes the files of the directory dirfd (a stage holds no subdirectory). */
+static void empty_dir(int dirfd)
+{
+    int fd = dup(dirfd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, ".."))
+            unlinkat(dirfd, e->d_name, 0);
+    closedir(dir);
+}
+
+static void remove_stage(struct render *r)
+{
+    if (r->stage_fd < 0)
+        return;
+    empty_dir(r->stage_fd);
+    close(r->stage_fd);
+    r->stage_fd = -1;
+    unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
+}
+
+/* Staging directories left by a fusebench that was killed with SIGKILL (the one exit it
+ * cannot clean up after): ".fb-charts.PID.N" whose PID no longer runs. One of a live
+ * process, or of a PID now reused, is left alone. */
+static void remove_stale_stages(int out_fd)
+{
+    int fd = dup(out_fd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        long pid;
+        int attempt;
+        char end;
+        if (sscanf(e->d_name, ".fb-charts.%ld.%d%c", &pid, &attempt, &end) != 2 || pid <= 0 ||
+            kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        int stage = openat(out_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (stage < 0)
+            continue;
+        empty_dir(stage);
+        close(stage);
+        unlinkat(out_fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(dir);
+}
+
+/* The output directory (made when missing) and a staging directory in it, on the same file
+ * system so that publishing is a rename. */
+static int open_dirs(struct render *r)
+{
+    char dir[512];
+    shown(dir, sizeof dir, r->out_dir);
+    char probe[PATH_MAX];
+    struct fb_error err;
+    if (snprintf(probe, sizeof probe, "%s/x", r->out_dir) >= (int)sizeof probe) {
+        fprintf(stderr, "charts: the chart directory '%s' is too long a path\n", dir);
+        return RENDER_USAGE;
+    }
+    if (fb_csv_make_parent_dirs(probe, &err) != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "charts: %s\n", err.msg);
+        return RENDER_USAGE;
+    }
+    r->out_fd = open(r->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (r->out_fd < 0) {
+        fprintf(stderr, "charts: cannot open the chart directory '%s': %s\n", dir,
+                strerror(errno));
+        return RENDER_USAGE;
+    }
+    remove_stale_stages(r->out_fd);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(r->stage_name, sizeof r->stage_name, ".fb-charts.%ld.%d", (long)getpid(),
+                 attempt);
+        if (mkdirat(r->out_fd, r->stage_name, 0700) == 0)
+            break;
+        if (errno != EEXIST) {
+            fprintf(stderr, "charts: cannot write in the chart directory '%s': %s\n", dir,
+                    strerror(errno));
+            return RENDER_USAGE;
+        }
+        r->stage_name[0] = '\0';
+    }
+    r->stage_fd = r->stage_name[0] ? openat(r->out_fd, r->stage_name,
+                                            O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (r->stage_fd < 0) {
+        fprintf(stderr, "charts: cannot make a staging directory in '%s'\n", dir);
+        if (r->stage_name[0])
+            unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
+        return RENDER_USAGE;
+    }
+    return RENDER_OK;
+}
+
+/* --- drawing -------------------------------------------------------------------------- */
+
+/* Draws one chart in one format into the stage, checks it, renames it into place. */
+static int draw(struct render *r, const struct fb_chart *c, const struct fb_chart_format *fmt)
+{
+    struct fb_error err;
+    if (fb_chart_page_write(r->stage_fd, fmt->name, c->width, c->height, c->font, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return RENDER_FAILED;
+    }
+    char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
+    snprintf(output, sizeof output, "chart.%s", fmt->name);
+    unlinkat(r->stage_fd, output, 0);
+    snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name);
+    char paths[4][PATH_MAX + 32];
+    char *argv[6] = {(char *)r->gnuplot};
+    int argc = 1;
+    snprintf(paths[0], sizeof paths[0], "%s/style.gp", r->scripts);
+    argv[argc] = paths[0];
+    argc++;
+    for (int i = 0; i < 3 && c->scripts[i]; i++) {
+        snprintf(paths[i + 1], sizeof paths[i + 1], "%s/%s", r->scripts, c->scripts[i]);
+        argv[argc++] = paths[i + 1];
+    }
+    argv[argc] = NULL;
+    bool hung;
+    int rc = run_child(r, argv, &hung);
+    if (stop_signal)
+        return 128 + stop_signal;
+    const char *script = c->scripts[0];
+    for (int i = 0; i < 3 && c->scripts[i]; i++)
+        script = c->scripts[i];
+    bool missing = pass_on_messages(r, script);
+    char shown_final[NAME_MAX * 4 + 1];
+    shown(shown_final, sizeof shown_final, final);
+    char why[256] = "";
+    if (hung)
+        snprintf(why, sizeof why, "gnuplot ran past the hang guard (%d s) and was killed",
+                 FB_PLOTS_HANG_S);
+    else if (rc != 0)
+        snprintf(why, sizeof why, "gnuplot exited %d", rc);
+    else if (missing)
+        snprintf(why, sizeof why, "gnuplot could not open one of its tables");
+    else
+        fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
+    if (why[0]) {
+        fprintf(stderr, "charts: plots/%s (%s) failed: %s; %s is left as it was\n", script,
+                fmt->name, why, shown_final);
+        return RENDER_FAILED;
+    }
+    if (renameat(r->stage_fd, output, r->out_fd, final) != 0) {
+        fprintf(stderr, "charts: cannot publish %s: %s\n", shown_final, strerror(errno));
+        return RENDER_FAILED;
+    }
+    char full[PATH_MAX];
+    snprintf(full, sizeof full, "%s/%s", r->out_dir, final);
+    printf("%s\n", fb_text_escape(shown_path, sizeof shown_path, full));
+    fflush(stdout);
+    return RENDER_OK;
+}
+
+static int draw_all(struct render *r, const struct fb_chart_derived *d, const char *first)
+{
+    size_t wanted = 0, done = 0;
+    for (size_t i = 0; i < fb_chart_count; i++)
+        wanted += fb_charts[i].skip(d) == NULL;
+    int result = RENDER_OK;
+    char shown_csv[512];
+    shown(shown_csv, sizeof shown_csv, first);
+    /* One line for the charts left out, with the reason of each. */
+    bool any = false;
+    for (size_t i = 0; i < fb_chart_count; i++) {
+        const char *why = fb_charts[i].skip(d);
+        if (why)
+            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", fb_charts[i].name, why);
+        any |= why != NULL;
+    }
+    if (any)
+        fprintf(stderr, " in %s\n", shown_csv);
+    for (size_t i = 0; i < fb_chart_count; i++) {
+        const struct fb_chart *c = &fb_charts[i];
+        if (c->skip(d))
+            continue;
+        fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
+        for (size_t f = 0; f < fb_chart_format_count; f++) {
+            int rc = draw(r, c, &fb_chart_formats[f]);
+            if (rc > RENDER_NO_GNUPLOT)
+                return rc; /* a signal */
+            if (rc != RENDER_OK)
+                result = RENDER_FAILED;
+        }
+    }
+    return result;
+}
+
+/* The charts' file name stem: the first CSV's name less ".csv", "-vs-<stem>" per overlay. */
+static int make_stem(struct render *r, const struct fb_chart_derived *d)
+{
+    size_t len = 0;
+    r->stem[0] = '\0';
+    for (size_t f = 0; f < d->n_files; f++) {
+        int w = snprintf(r->stem + len, sizeof r->stem - len, "%s%s", f ? "-vs-" : "",
+                         d->stems[f]);
+        if (w < 0 || (size_t)w >= sizeof r->stem - len ||
+            len + (size_t)w + FB_CHART_SUFFIX_MAX > NAME_MAX) {
+            char name[512];
+            shown(name, sizeof name, d->stems[f]);
+            fprintf(stderr, "charts: the results file names are too long for chart file names "
+                            "(%d bytes at most, with -<chart>.<format>): '%s'\n", NAME_MAX, name);
+            return RENDER_USAGE;
+        }
+        len += (size_t)w;
+    }
+    if (!r->stem[0]) {
+        fprintf(stderr, "charts: the results file has no name to make chart names of\n");
+        return RENDER_USAGE;
+    }
+    return RENDER_OK;
+}
+
+static void catch_signals(struct render *r)
+{
+    stop_signal = 0;
+    child_group = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: waits return at once */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        sigaction(caught[i], &sa, &r->saved[i]);
+}
+
+/* Restores the handlers the caller had; one that is the caller's own function (the sweep's)
+ * is then given the signal that stopped the drawing, so that it learns of it. */
+static void release_signals(struct render *r)
+{
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        sigaction(caught[i], &r->saved[i], NULL);
+    int sig = stop_signal;
+    for (size_t i = 0; i < N_CAUGHT && sig; i++)
+        if (caught[i] == sig && !(r->saved[i].sa_flags & SA_SIGINFO) &&
+            r->saved[i].sa_handler != SIG_DFL && r->saved[i].sa_handler != SIG_IGN)
+            raise(sig);
+}
+
+static int render(const char *const *csv_files, int n, const char *out_dir)
+{
+    if (n < 1 || n > FB_CHART_MAX_FILES) {
+        fprintf(stderr, "charts: give 1 to %d results files\n", FB_CHART_MAX_FILES);
+        return RENDER_USAGE;
+    }
+    struct fb_csv_table tables[FB_CHART_MAX_FILES];
+    struct fb_error err;
+    if (fb_chart_read_tables(csv_files, (size_t)n, tables, &err) != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "charts: %s\n", err.msg);
+        return RENDER_USAGE;
+    }
+    struct fb_chart_derived *d = malloc(sizeof *d);
+    int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
+               : fb_fail(&err, FB_ERR_RUNTIME, "charts: out of memory");
+    for (int i = 0; i < n; i++)
+        fb_csv_table_free(&tables[i]);
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "charts: %s\n", err.msg);
+        if (d)
+            fb_chart_derived_free(d);
+        free(d);
+        return rc == FB_ERR_USAGE ? RENDER_USAGE : RENDER_FAILED;
+    }
+    if (d->n_series == 0 || d->series[0].file != 0) {
+        char name[512];
+        shown(name, sizeof name, csv_files[0]);
+        if (d->noisy)
+            fprintf(stderr, "charts: %s: no row with status ok and a time to plot (%zu noisy "
+                            "rows: another program disturbed the run)\n", name, d->noisy);
+        else
+            fprintf(stderr, "charts: %s: no row with status ok and a time to plot\n", name);
+        fb_chart_derived_free(d);
+        free(d);
+        return RENDER_USAGE;
+    }
+    /* By default the charts go beside the (first) CSV they are drawn from. */
+    char beside[PATH_MAX];
+    if (!out_dir || !out_dir[0]) {
         const char *slash = strrchr(csv_files[0], '/');
         snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash == csv_files[0] ? 1 :
                  slash - csv_files[0]) : 1, slash ? csv_files[0] : ".");
         out_dir = beside;
     }
-    if (!out_dir)
-        out_dir = ".";
-    argv[argc++] = "-o";
-    argv[argc++] = out_dir;
-    argv[argc] = NULL;
-    pid_t pid;
-    if (posix_spawnp(&pid, "sh", NULL, NULL, (char *const *)argv, environ) != 0) {
-        fprintf(stderr, "cannot start %s\n", script);
-        return 1;
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
+    r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
+    snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
+    rc = make_stem(&r, d);
+    if (rc == RENDER_OK) {
+        catch_signals(&r);
+        rc = open_dirs(&r);
+        if (rc == RENDER_OK)
+            rc = check_gnuplot(&r);
+        if (rc == RENDER_OK && fb_chart_tables_write(r.stage_fd, d, &err) != FB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            rc = RENDER_FAILED;
+        }
+        if (rc == RENDER_OK)
+            rc = draw_all(&r, d, csv_files[0]);
+        remove_stage(&r);
+        if (r.out_fd >= 0)
+            close(r.out_fd);
+        if (stop_signal)
+            rc = 128 + stop_signal;
+        release_signals(&r);
     }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0)
-        return 1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    fb_chart_derived_free(d);
+    free(d);
+    return rc;
 }
 
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir)
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
 {
-    int rc = fb_plots_render(csv_files, n, out_dir);
+    return render(csv_files, n, out_dir);
+}
+
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number)
+{
+    *signal_number = 0;
+    int rc = render(csv_files, n, out_dir);
+    if (rc > 128) {
+        *signal_number = rc - 128;
+        return FB_ERR_INTERRUPTED;
+    }
     switch (rc) {
-    case 0: return FB_OK;
-    case 130: return FB_ERR_INTERRUPTED;
-    case 2:
-    case 3: return FB_ERR_USAGE;
+    case RENDER_OK: return FB_OK;
+    case RENDER_USAGE:
+    case RENDER_NO_GNUPLOT: return FB_ERR_USAGE;
     default: return FB_ERR_RUNTIME;
     }
+}
+
+int fb_app_derive(const char *const *csv_files, int n)
+{
+    struct fb_csv_table tables[FB_CHART_MAX_FILES];
+    struct fb_error err;
+    if (n < 1 || n > FB_CHART_MAX_FILES) {
+        fprintf(stderr, "--derive: give 1 to %d results files\n", FB_CHART_MAX_FILES);
+        return FB_ERR_USAGE;
+    }
+    int rc = fb_chart_read_tables(csv_files, (size_t)n, tables, &err);
+    struct fb_chart_derived *d = rc == FB_OK ? malloc(sizeof *d) : NULL;
+    if (rc == FB_OK && !d)
+        rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
+    if (rc == FB_OK)
+        rc = fb_chart_derive(tables, csv_files, (size_t)n, d, &err);
+    if (rc == FB_OK && fb_chart_json_write(stdout, tables, csv_files, (size_t)n, d) != 0)
+        rc = fb_fail(&err, FB_ERR_RUNTIME, "--derive: cannot write to stdout");
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err.msg, sizeof err.msg);
+        fprintf(stderr, "--derive: %s\n", err.msg);
+    }
+    if (d) {
+        fb_chart_derived_free(d);
+        free(d);
+    }
+    for (int i = 0; i < n; i++) /* emptied by a failed read already: freeing again is safe */
+        fb_csv_table_free(&tables[i]);
+    return rc;
 }

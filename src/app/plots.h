@@ -1,17 +1,47 @@
-/* Drawing the charts: fusebench hands the CSV to plots/render.sh (gnuplot) rather than
- * drawing itself, so charts can be redrawn from any results file without measuring. */
+/* Drawing the charts: fusebench derives every number a chart shows (src/chart/), writes them
+ * as tables into a staging directory inside the output directory, and runs gnuplot on the
+ * chart scripts (plots/ (one .gp per chart)), which only draw what the tables hold. Charts can be redrawn
+ * from any results file without measuring.
+ *
+ * Publishing: each chart is drawn into the staging directory, checked complete and valid for
+ * its format (chart/chart_file.h: PNG chunks and IEND, well-formed UTF-8 SVG) and renamed
+ * over the chart it replaces: a reader sees the old chart or the new one, never a torn one.
+ * The staging directory is removed on every exit this process can catch (success, failure,
+ * SIGINT, SIGTERM, SIGHUP); one left by a fusebench killed with SIGKILL is removed by the
+ * next drawing into the same directory.
+ * Children: gnuplot runs in its own process group, in the staging directory, with
+ * PR_SET_PDEATHSIG (SIGKILL), so it never outlives fusebench, even a fusebench killed with
+ * SIGKILL; a signal to fusebench kills it at once; a gnuplot that runs past the hang guard
+ * (FB_PLOTS_HANG_S) is killed and its chart fails. Nothing from a results file (names,
+ * device, file names, directories) is ever passed to gnuplot or a shell as code.
+ * Progress: one line per chart on stderr ("charts: 3/9 speedup"); the path of every chart
+ * written on stdout. */
 #ifndef FB_APP_PLOTS_H
 #define FB_APP_PLOTS_H
 
-/* Runs plots/render.sh on csv_files (n >= 1 of them) into out_dir (NULL: the directory of the
- * first CSV). Returns the script's exit status (0 drawn, 1 a chart failed, 3 gnuplot missing,
- * 2 bad input, 130 interrupted), or 1 when the script could not be started or was killed.
- * The script prints its own messages. */
+/* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
+ * largest accepted input draws in a few seconds). */
+#define FB_PLOTS_HANG_S 600
+
+/* Draws every chart of csv_files[0..n-1] (the first is the run charted, the others overlaid)
+ * into out_dir (NULL or "": the directory of the first CSV). GNUPLOT in the environment
+ * names the gnuplot to run (default: gnuplot on PATH). Returns 0 when every chart that has
+ * something to show was drawn; 1 when a chart failed (gnuplot failed or wrote an incomplete
+ * file; the previous chart is kept); 2 bad input (a CSV missing, malformed, or over
+ * FB_CHART_MAX_ROWS rows; an output directory that cannot be made); 3 gnuplot (with the
+ * pngcairo and svg terminals) is not installed; 128 + N when signal N arrived (the signal's
+ * earlier handler, if it had one, runs once the charts are cleaned up). Prints its own
+ * messages. */
 int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
 
 /* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
- * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (130), FB_ERR_RUNTIME
- * (anything else). */
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir);
+ * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
+ * *signal_number), FB_ERR_RUNTIME (a chart failed). */
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number);
+
+/* The --derive command: the numbers the charts and summaries show, derived from
+ * csv_files[0..n-1] (chart/derive_json.h), as JSON on stdout. Returns FB_OK, FB_ERR_USAGE
+ * (bad input; message on stderr) or FB_ERR_RUNTIME. Writes no file. */
+int fb_app_derive(const char *const *csv_files, int n);
 
 #endif

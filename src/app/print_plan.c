@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/text.h"
 #include "measure/runner.h"
 #include "output/plan_json.h"
 
@@ -13,7 +14,7 @@ int fb_app_print_plan(const struct fb_config *cfg)
     struct fb_variant_set *set = NULL;
     int rc = fb_variant_set_new(cfg, &set, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return rc;
     }
     rc = fb_plan_json_write(stdout, cfg, set);

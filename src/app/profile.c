@@ -44,7 +44,7 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
     void *backend = NULL;
     rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return rc;
     }
     struct fb_device_info dev;
@@ -53,7 +53,7 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
         rc = fb_app_check_memory(cfg, ops, &dev, origin, &err);
     ops->fini(backend);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return rc;
     }
     *n = (long long)sizes[0];
@@ -129,7 +129,7 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
     void *backend = NULL;
     rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fb_text_print(stderr, "", err.msg);
         return rc;
     }
     struct fb_device_info dev;
@@ -153,9 +153,10 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
         rc = fb_size_buffers_fill(&sweep, n, format.dtype, &sb, &err);
     }
     bool cupti = p && probe.kernel_pass;
+    char device[4 * sizeof dev.name];
     if (rc == FB_OK)
         printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,
-               dev.name, n, calls,
+               fb_text_escape(device, sizeof device, dev.name), n, calls,
                cupti ? "kernel durations from CUPTI activity records"
                      : "each step timed on the host around a synchronize");
     struct fb_variant_set *set = NULL;
@@ -196,7 +197,7 @@ int fb_app_profile(struct fb_config *cfg, const char *size_text)
     }
     free(set);
     if (rc != FB_OK)
-        fprintf(stderr, "--profile: %s\n", err.msg);
+        fb_text_print(stderr, "--profile: ", err.msg);
     if (have_buffers)
         fb_size_buffers_free(&sweep, &sb);
     fb_kernel_trace_free(&host_trace);

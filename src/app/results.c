@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/checked.h"
+#include "app/output_paths.h"
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "git_version.h"
@@ -329,28 +330,142 @@ int fb_results_finish(struct fb_results *res, struct fb_error *err)
     return FB_OK;
 }
 
-int fb_results_check_writable(const char *path, char *target, size_t size,
-                              struct fb_error *err)
+/* How much of a file is read to tell a results file from another: the metadata lines of a
+ * results file are about 40 lines of at most a few hundred bytes. */
+#define RESULTS_SNIFF_BYTES 65536
+
+/* Whether text (n bytes, the start of a file) starts as a results file: among its leading
+ * '#' lines (blank lines skipped) one is "# fusebench:" (fusebench and the torch peer write it
+ * first), or its first other line is a CSV header starting "backend," (the schema's first
+ * column: a file from before the metadata, or written by hand). */
+static bool looks_like_results(const char *text, size_t n)
 {
-    int rc = fb_csv_output_target(path, target, size, err);
+    for (size_t at = 0; at < n;) {
+        const char *line = text + at;
+        const char *nl = memchr(line, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - line) : n - at;
+        at += len + 1;
+        if (len > 0 && line[len - 1] == '\r')
+            len--;
+        if (len == 0)
+            continue;
+        if (line[0] == '#') {
+            if (len >= 12 && strncmp(line, "# fusebench:", 12) == 0)
+                return true;
+            continue;
+        }
+        return len >= 8 && strncmp(line, "backend,", 8) == 0;
+    }
+    return false;
+}
+
+/* What the regular file at path (or nothing) is. FB_ERR_USAGE when it cannot be read. */
+static int results_existing(const char *path, enum fb_results_existing *kind,
+                            struct fb_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        *kind = FB_RESULTS_NEW;
+        return FB_OK;
+    }
+    if (fd < 0)
+        return fb_fail(err, FB_ERR_USAGE, "cannot read it to tell whether it is a fusebench "
+                       "results file: %s", strerror(errno));
+    char *text = malloc(RESULTS_SNIFF_BYTES);
+    size_t n = 0;
+    int read_errno = 0;
+    while (text && n < RESULTS_SNIFF_BYTES) {
+        ssize_t got = read(fd, text + n, RESULTS_SNIFF_BYTES - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            read_errno = got < 0 ? errno : 0;
+            break;
+        }
+        n += (size_t)got;
+    }
+    close(fd);
+    int rc = FB_OK;
+    if (!text)
+        rc = fb_fail(err, FB_ERR_RUNTIME, "out of memory reading its start");
+    else if (read_errno)
+        rc = fb_fail(err, FB_ERR_USAGE, "cannot read it to tell whether it is a fusebench "
+                     "results file: %s", strerror(read_errno));
+    else
+        *kind = n == 0 ? FB_RESULTS_EMPTY : looks_like_results(text, n) ? FB_RESULTS_OWN
+                                                                          : FB_RESULTS_FOREIGN;
+    free(text);
+    return rc;
+}
+
+/* The file at path (the results target or its .partial) may be replaced: nothing there, an
+ * empty file, a results file, or anything with --force. `role` says what path is for. */
+static int check_replaceable(const char *path, const char *role, bool force,
+                             enum fb_results_existing *kind, struct fb_error *err)
+{
+    char shown[FB_PATH_MAX];
+    fb_text_escape(shown, sizeof shown, path);
+    struct fb_error why;
+    int rc = results_existing(path, kind, &why);
+    if (rc != FB_OK && !force)
+        return fb_fail(err, rc, "%s %s: %s; --force replaces it unread", role, shown, why.msg);
+    if (rc != FB_OK)
+        *kind = FB_RESULTS_FOREIGN;
+    if (*kind == FB_RESULTS_FOREIGN && !force)
+        return fb_fail(err, FB_ERR_USAGE, "%s %s: is not a fusebench results file (no \"# "
+                       "fusebench:\" line, no \"backend,...\" header) and not empty; refusing "
+                       "to replace it: choose another --output, or add --force to replace it",
+                       role, shown);
+    return FB_OK;
+}
+
+int fb_results_judge(const char *path, bool force, struct fb_results_target *t,
+                     struct fb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    int rc = fb_output_name_check(path, "results file", err);
+    if (rc == FB_OK) {
+        rc = fb_csv_output_target(path, t->path, sizeof t->path, err);
+        if (rc != FB_OK) /* it names the path */
+            fb_text_escape_in_place(err->msg, sizeof err->msg);
+    }
+    if (rc == FB_OK && strcmp(t->path, path) != 0) /* a symlink to "dir/" or "." */
+        rc = fb_output_name_check(t->path, "results file (a symlink's target)", err);
     if (rc != FB_OK)
         return rc;
-    char other[FB_PATH_MAX + 16];
-    snprintf(other, sizeof other, "%s.partial", target);
+    char partial[FB_PATH_MAX + 16], shown[FB_PATH_MAX];
+    snprintf(partial, sizeof partial, "%s.partial", t->path);
     struct stat st;
-    if (lstat(other, &st) == 0 && !S_ISREG(st.st_mode))
+    if (lstat(partial, &st) == 0 && !S_ISREG(st.st_mode))
         return fb_fail(err, FB_ERR_USAGE, "%s: not a regular file; it is where the results of "
-                       "an unfinished run go: remove it or choose another --output", other);
-    rc = fb_csv_make_parent_dirs(target, err);
+                       "an unfinished run go: remove it or choose another --output",
+                       fb_text_escape(shown, sizeof shown, partial));
+    enum fb_results_existing partial_kind;
+    rc = check_replaceable(t->path, "results file", force, &t->existing, err);
+    if (rc == FB_OK)
+        rc = check_replaceable(partial, "unfinished results file", force, &partial_kind, err);
     if (rc != FB_OK)
-        return FB_ERR_USAGE; /* err names the directory and the path */
-    snprintf(other, sizeof other, "%s.tmp.XXXXXX", target);
-    int fd = mkstemp(other);
-    if (fd < 0)
-        return fb_fail(err, FB_ERR_USAGE, "%s: cannot write the results here: %s", target,
-                       strerror(errno));
-    close(fd);
-    unlink(other);
+        return rc;
+    char dir[FB_PATH_MAX];
+    fb_output_dir_of(t->path, dir, sizeof dir);
+    rc = fb_output_dir_check(dir, "results directory", t->make_dir, sizeof t->make_dir, err);
+    if (rc != FB_OK) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (the results file %s, its .partial "
+                 "and .lock go there)", fb_text_escape(shown, sizeof shown, t->path));
+    }
+    return rc;
+}
+
+int fb_results_prepare(const struct fb_results_target *t, struct fb_error *err)
+{
+    if (!t->make_dir[0])
+        return FB_OK;
+    int rc = fb_csv_make_parent_dirs(t->path, err);
+    if (rc != FB_OK) {
+        fb_text_escape_in_place(err->msg, sizeof err->msg); /* it names the directory */
+        return FB_ERR_USAGE;
+    }
     return FB_OK;
 }
 

@@ -37,7 +37,7 @@ struct fb_results {
 };
 
 /* Sets up an empty store for the results file path (a regular file or a new one, e.g. the
- * target fb_results_check_writable() gave; too long a path is cut), with the run's metadata (version, commit, date,
+ * target fb_results_judge() gave; too long a path is cut), with the run's metadata (version, commit, date,
  * host, backend, device, caches, peak bandwidth, config path and hash, label, seed...). */
 void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
                      const char *backend, const struct fb_device_info *dev, uint64_t seed,
@@ -94,15 +94,40 @@ int fb_results_fit(struct fb_results *res, const char *backend, const char *cach
  * files, and partial_path is kept. */
 int fb_results_finish(struct fb_results *res, struct fb_error *err);
 
-/* Checks up front, before anything is measured, that results can be written for `path`:
- * follows symlinks to the file really written (fb_csv_output_target: the link stays a link),
- * refuses a target that is not a regular file (a directory, FIFO, socket, device node such as
- * /dev/null) and a "<target>.partial" that is not a regular file, creates the parent
- * directories, and creates and removes a uniquely named probe file in the target's directory.
- * Puts the target's path in target (size bytes). Returns FB_OK, or FB_ERR_USAGE with a
- * message naming the path. */
-int fb_results_check_writable(const char *path, char *target, size_t size,
-                              struct fb_error *err);
+/* What is at a results path now (fb_results_judge). */
+enum fb_results_existing {
+    FB_RESULTS_NEW,     /* nothing: the run makes the file */
+    FB_RESULTS_EMPTY,   /* an empty regular file */
+    FB_RESULTS_OWN,     /* a results file: a "# fusebench:" metadata line among its leading '#'
+                           lines (fusebench and the torch peer write it first), or a CSV header
+                           row starting "backend," as its first other line */
+    FB_RESULTS_FOREIGN, /* anything else (or unreadable): replaced only with --force */
+};
+
+/* Where the results of a run go, judged before anything is measured. */
+struct fb_results_target {
+    char path[FB_PATH_MAX];     /* the file really written: symlinks followed */
+    char make_dir[FB_PATH_MAX]; /* the first directory that must be made for it; "" if none */
+    enum fb_results_existing existing;
+};
+
+/* Judges up front, before anything is measured and creating nothing, whether the results
+ * can be written for `path`: refuses a last component that is no file name (empty: a path
+ * ending in '/'; "." or ".."), follows symlinks to the file really written
+ * (fb_csv_output_target: the link stays a link) and refuses a target that is not a regular
+ * file (a directory, FIFO, socket, device node such as /dev/null) or whose own last
+ * component is no file name, refuses a "<target>.partial" that is not a regular file,
+ * refuses a target or .partial that holds a file other than a results file, empty or not
+ * readable (FB_RESULTS_FOREIGN) unless `force`, and judges the target's directory with
+ * fb_output_dir_check (it exists or can be made, and files can be created there: the
+ * .partial, the .lock and the temporary files all go there). Fills *t.
+ * Returns FB_OK, or FB_ERR_USAGE with a message naming the path that failed (escaped). */
+int fb_results_judge(const char *path, bool force, struct fb_results_target *t,
+                     struct fb_error *err);
+
+/* Makes the directories a judged target needs (t->make_dir and below: fb_csv_make_parent_dirs).
+ * Returns FB_OK, or FB_ERR_USAGE naming the directory that could not be made. */
+int fb_results_prepare(const struct fb_results_target *t, struct fb_error *err);
 
 /* The lock that keeps two runs off one results file: a POSIX record lock (fcntl F_SETLK)
  * on "<target>.lock", held until fb_results_unlock() or the process's end (a kill releases

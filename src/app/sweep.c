@@ -1,7 +1,7 @@
-/* The sweep command (contract in sweep.h): today's flow from a validated config to the
- * results file, the summary and the charts:
- *   backend -> plan checks (memory, output path) -> lock -> sweep -> CSV after every point ->
- *   summary -> charts. */
+/* The sweep command (contract in sweep.h): from a validated config to the results file, the
+ * summary and the charts, in four jobs:
+ *   open (backend, plan checks: formats, memory) -> claim (output path, lock, signals, probe)
+ *   -> load and measure (CSV after every point) -> report (results file, summary, charts). */
 #include "app/sweep.h"
 
 #include <inttypes.h>
@@ -14,10 +14,12 @@
 
 #include "app/backend_open.h"
 #include "app/memory_check.h"
+#include "app/output_paths.h"
 #include "app/plots.h"
 #include "app/probe.h"
 #include "app/results.h"
 #include "backends/backend.h"
+#include "common/text.h"
 #include "fb_build_config.h"
 #include "measure/runner.h"
 #include "output/progress.h"
@@ -93,18 +95,60 @@ static int count_enabled(const struct fb_config *cfg, const struct fb_variant_se
     return count;
 }
 
-static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set,
-                       const char *backend, const struct fb_device_info *dev, const char *csv)
+/* One sweep from setup to teardown: what setup opens, measuring fills and the report reads.
+ * Zeroed first, so that teardown can run after a setup that stopped anywhere. */
+struct sweep_session {
+    const struct fb_app_sweep_options *opt;
+    const struct fb_config *cfg;
+    const struct fb_backend_ops *ops; /* NULL until the backend is open */
+    void *backend;
+    struct fb_device_info dev;
+    struct fb_variant_set *set;       /* the variants of this run (built-ins and chains) */
+    struct fb_probe probe;
+    struct fb_app_probe *probe_state; /* NULL: no CUPTI probe */
+    char counters_status[1024];
+    char csv[FB_PATH_MAX];            /* the results path, its placeholders filled in */
+    struct fb_results_target where;   /* the file really written (symlinks followed), judged */
+    char charts_dir[FB_PATH_MAX];     /* where the charts go: [output] plots, else the CSV's */
+    char charts_make[FB_PATH_MAX];    /* the charts directory's first part still to be made */
+    struct fb_results_lock lock;
+    struct run_state state;
+    uint64_t seed;
+    size_t kept;                      /* rows kept from the results file (--resume) */
+    int failed;                       /* points that failed verification */
+};
+
+/* What the results file at the judged target becomes, for the dry run. */
+static const char *existing_text(enum fb_results_existing e, bool resume)
 {
+    switch (e) {
+    case FB_RESULTS_NEW: return "a new file";
+    case FB_RESULTS_EMPTY: return "replaces an empty file";
+    case FB_RESULTS_OWN: return resume ? "keeps its ok rows (--resume)" : "replaces the "
+                                         "results there";
+    case FB_RESULTS_FOREIGN: return "replaces a file that is not a fusebench results file "
+                                    "(--force)";
+    }
+    return "?";
+}
+
+/* --dry-run: the plan, the memory it needs and every file and directory the run would
+ * write, all of them judged already. */
+static void print_plan(FILE *out, const struct sweep_session *s)
+{
+    const struct fb_config *cfg = s->cfg;
+    const struct fb_variant_set *set = s->set;
     const int enabled = count_enabled(cfg, set);
     uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
     char total_text[32], backend_text[32];
     fb_app_format_bytes(total_text, sizeof total_text, total);
     fb_app_format_bytes(backend_text, sizeof backend_text, backend_bytes);
     const size_t formats = fb_config_format_count(cfg);
+    char shown[4 * FB_PATH_MAX], made[4 * FB_PATH_MAX];
     fprintf(out, "plan: %d variant%s x %zu sizes x %zu format%s = %zu points on %s (%s)\n",
             enabled, enabled == 1 ? "" : "s", cfg->n_sizes, formats, formats == 1 ? "" : "s",
-            (size_t)enabled * cfg->n_sizes * formats, backend, dev->name);
+            (size_t)enabled * cfg->n_sizes * formats, s->ops->name,
+            fb_text_escape(shown, sizeof shown, s->dev.name));
     fprintf(out, "variants:");
     for (size_t i = 0; i < set->count; i++)
         if (fb_variant_set_enabled(cfg, set, i))
@@ -119,178 +163,302 @@ static void print_plan(FILE *out, const struct fb_config *cfg, const struct fb_v
     }
     fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
             backend_text);
-    fprintf(out, "results: %s (%s cache)\n", csv, fb_cache_mode_name(cfg->cache));
+    const struct fb_device_info *dev = &s->dev;
     if (dev->arch[0])
         fprintf(out, "gpu: %s; this binary holds %s\n", dev->arch, dev->gpu_code);
     if (dev->launch_plan[0])
         fprintf(out, "launch plan: %s\n", dev->launch_plan);
     if (dev->backend_note[0])
         fprintf(out, "backend: %s\n", dev->backend_note);
+    fb_text_escape(shown, sizeof shown, s->where.path);
+    fprintf(out, "results: %s (%s cache): %s", shown, fb_cache_mode_name(cfg->cache),
+            existing_text(s->where.existing, s->opt->resume));
+    if (s->where.make_dir[0])
+        fprintf(out, ", making the directory %s",
+                fb_text_escape(made, sizeof made, s->where.make_dir));
+    fprintf(out, "\nwrites: %s.partial after every point, renamed to %s when the run completes;"
+            " lock: %s.lock\n", shown, shown, shown);
+    if (s->opt->no_plot) {
+        fprintf(out, "charts: none (--no-plot)\n");
+        return;
+    }
+    fprintf(out, "charts: into %s%s", fb_text_escape(shown, sizeof shown, s->charts_dir),
+            cfg->plot_dir[0] ? "" : " (beside the results)");
+    if (s->charts_make[0])
+        fprintf(out, ", making the directory %s",
+                fb_text_escape(made, sizeof made, s->charts_make));
+    fprintf(out, "\n");
+}
+
+/* Setup, part one: the backend, the variants, the device, and the checks of the plan against
+ * them (formats, memory); the results path with its placeholders filled in. Prints the
+ * device's notes. Writes nothing. */
+static int sweep_open(struct sweep_session *s, struct fb_error *err)
+{
+    const struct fb_config *cfg = s->cfg;
+    char backend_note[sizeof s->dev.backend_note];
+    int rc = fb_app_open_backend(cfg, &s->ops, &s->backend, backend_note, sizeof backend_note,
+                                 err);
+    if (rc != FB_OK) {
+        s->ops = NULL;
+        return rc;
+    }
+    /* The variants of this run (built-ins and the config's chains), built once: the dry run
+     * prints them, the progress counts them, the runner walks them. */
+    rc = fb_variant_set_new(cfg, &s->set, err);
+    if (rc == FB_OK)
+        rc = s->ops->describe(s->backend, &s->dev, err);
+    if (rc == FB_OK) /* why auto did not use the GPU: in the summary and the CSV too */
+        snprintf(s->dev.backend_note, sizeof s->dev.backend_note, "%s", backend_note);
+    if (rc == FB_OK && s->dev.contention_note[0] && !s->opt->dry_run)
+        fprintf(stderr, "note: %s\n", s->dev.contention_note);
+    if (rc == FB_OK && s->dev.streaming_falls_back && !s->opt->dry_run &&
+        fb_config_has_stores(cfg, FB_STORES_STREAMING))
+        fprintf(stderr, "note: stores = streaming: %s\n", s->dev.streaming_stores);
+    if (rc == FB_OK) {
+        const struct fb_sweep formats_of = {.cfg = cfg, .ops = s->ops, .backend = s->backend};
+        rc = fb_sweep_check_formats(&formats_of, err);
+    }
+    if (rc == FB_OK)
+        rc = check_memory(cfg, s->ops, &s->dev, err);
+    if (rc == FB_OK)
+        rc = fb_config_expand_path(cfg->csv_path, s->ops->name, s->dev.name, s->csv,
+                                   sizeof s->csv, err);
+    return rc;
+}
+
+/* Setup, part two (a dry run too): every path the run will write judged before anything is
+ * measured, creating nothing: the results file (fb_results_judge) and, when charts are drawn,
+ * their directory (fb_output_dir_check). */
+static int sweep_judge_outputs(struct sweep_session *s, struct fb_error *err)
+{
+    int rc = fb_results_judge(s->csv, s->opt->force, &s->where, err);
+    if (rc != FB_OK || s->opt->no_plot)
+        return rc;
+    /* An empty [output] plots puts the charts beside the file really written. */
+    if (s->cfg->plot_dir[0])
+        snprintf(s->charts_dir, sizeof s->charts_dir, "%s", s->cfg->plot_dir);
+    else
+        fb_output_dir_of(s->where.path, s->charts_dir, sizeof s->charts_dir);
+    rc = fb_output_dir_check(s->charts_dir, "charts directory", s->charts_make,
+                             sizeof s->charts_make, err);
+    if (rc != FB_OK) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (choose another with --plot-dir DIR "
+                 "or [output] plots, or draw none with --no-plot)");
+    }
+    return rc;
+}
+
+/* Setup, part three (not for a dry run): the results file's directories made and the file
+ * locked, the signals caught, the CUPTI probe opened where there is one. */
+static int sweep_claim(struct sweep_session *s, struct fb_error *err)
+{
+    int rc = fb_results_prepare(&s->where, err);
+    if (rc == FB_OK)
+        rc = fb_results_lock(&s->lock, s->where.path, err);
+    if (rc == FB_OK)
+        catch_interrupts();
+    if (rc == FB_OK)
+        rc = fb_app_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->cfg, &s->dev,
+                               s->counters_status, sizeof s->counters_status, err);
+    return rc;
+}
+
+/* The results store for this run, with the rows --resume keeps. Prints its own messages;
+ * FB_ERR_USAGE when --resume cannot read the file. */
+static int sweep_load(struct sweep_session *s)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    s->seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
+    struct fb_results *results = &s->state.results;
+    fb_results_init(results, s->where.path, s->cfg, s->ops->name, &s->dev, s->seed,
+                    s->counters_status);
+    char shown[4 * FB_PATH_MAX];
+    if (!s->opt->resume && strcmp(results->path, results->partial_path) == 0)
+        fprintf(stderr, "note: %s holds an unfinished earlier run; this run replaces it (to "
+                        "continue it instead, use --resume)\n",
+                fb_text_escape(shown, sizeof shown, results->partial_path));
+    if (!s->opt->resume)
+        return FB_OK;
+    struct fb_error err = {{0}};
+    if (fb_results_load(results, &s->kept, &err) != FB_OK) {
+        fb_text_print(stderr, "--resume: ", err.msg);
+        return FB_ERR_USAGE;
+    }
+    if (results->resume_warning[0])
+        fprintf(stderr, "%s\n", results->resume_warning);
+    return FB_OK;
+}
+
+/* Measures every point the store does not hold yet, with the start line and the progress
+ * bar on stderr. Returns fb_sweep_run's status (err says why it stopped). */
+static int sweep_measure(struct sweep_session *s, struct fb_error *err)
+{
+    const struct fb_config *cfg = s->cfg;
+    int points = 0;
+    double work = 0.0;
+    for (size_t n = 0; n < cfg->n_sizes; n++)
+        for (size_t f = 0; f < fb_config_format_count(cfg); f++) {
+            const struct fb_format format = fb_config_format(cfg, f);
+            for (size_t v = 0; v < s->set->count; v++)
+                if (fb_variant_set_enabled(cfg, s->set, v) &&
+                    !cb_skip(&s->state, &s->set->v[v], (int64_t)cfg->sizes[n], &format)) {
+                    points++;
+                    work += fb_progress_weight((int64_t)cfg->sizes[n]);
+                }
+        }
+    if (!s->opt->quiet) {
+        char device[4 * sizeof s->dev.name], target[4 * FB_PATH_MAX];
+        fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
+                s->ops->name, fb_text_escape(device, sizeof device, s->dev.name),
+                s->kept ? " (resumed)" : "", fb_text_escape(target, sizeof target,
+                                                             s->where.path));
+    }
+    fb_progress_begin(&s->state.progress, stderr, s->opt->quiet, points, work);
+    const struct fb_sweep sweep = {cfg, s->ops, s->backend, &s->dev,
+                                   s->probe_state ? &s->probe : NULL, s->seed, &interrupted,
+                                   s->set};
+    const struct fb_sweep_callbacks callbacks = {&s->state, cb_skip, cb_started, cb_done};
+    int rc = fb_sweep_run(&sweep, &callbacks, &s->failed, err);
+    fb_progress_end(&s->state.progress);
+    return rc;
+}
+
+/* A run that did not complete (rc, err: why): what stopped it and where its finished points
+ * are (kept_in: .partial when it wrote any), escaped. */
+static void say_why_stopped(const struct sweep_session *s, int rc, const struct fb_error *err,
+                            const char *kept_in)
+{
+    const struct fb_results *results = &s->state.results;
+    char target[4 * FB_PATH_MAX], kept[4 * FB_PATH_MAX], why[4 * sizeof err->msg];
+    fb_text_escape(target, sizeof target, s->where.path);
+    fb_text_escape(kept, sizeof kept, kept_in);
+    fb_text_escape(why, sizeof why, err->msg);
+    if (rc == FB_ERR_INTERRUPTED) {
+        const bool unchanged = access(s->where.path, F_OK) == 0;
+        fprintf(stderr, "interrupted: %zu finished point%s kept in %s", results->count,
+                results->count == 1 ? "" : "s", kept);
+        if (kept_in != s->where.path)
+            fprintf(stderr, " (continue with --resume%s%s)", unchanged ? "; unchanged: " : "",
+                    unchanged ? target : "");
+        fprintf(stderr, "\n");
+    } else if (results->wrote) {
+        fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
+                        "unchanged)\n", why, kept, target);
+    } else {
+        fprintf(stderr, "sweep stopped: %s\n", why);
+    }
+}
+
+/* The charts of a complete run (fb_plots_render); when they cannot be drawn, the command
+ * that redraws them, its paths quoted for a shell. */
+static void sweep_draw(const struct sweep_session *s)
+{
+    fflush(stdout); /* the chart script writes to the same terminal */
+    const char *files[1] = {s->where.path};
+    if (fb_plots_render(files, 1, s->charts_dir) == 0)
+        return;
+    char target[4 * FB_PATH_MAX], word[4 * FB_PATH_MAX], dir_word[4 * FB_PATH_MAX];
+    fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
+                    "./sweep --plot %s --plot-dir %s\n",
+            fb_text_escape(target, sizeof target, s->where.path),
+            fb_text_shell_word(word, sizeof word, s->where.path),
+            fb_text_shell_word(dir_word, sizeof dir_word, s->charts_dir));
+}
+
+/* After the sweep stopped with rc (err: why, when not FB_OK): the fit and the results file
+ * renamed into place when the run completed, or where the finished points are kept; the
+ * summary (stdout); the charts; the verification failures. Returns the run's status. */
+static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *stopped)
+{
+    const struct fb_config *cfg = s->cfg;
+    struct fb_results *results = &s->state.results;
+    struct fb_error err = *stopped;
+    /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
+    const char *kept_in = results->wrote ? results->partial_path : results->path;
+    char target[4 * FB_PATH_MAX], kept[4 * FB_PATH_MAX];
+    fb_text_escape(target, sizeof target, s->where.path);
+    struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
+    const struct fb_format fit_format = fb_config_format(cfg, 0);
+    if (rc == FB_OK)
+        rc = fb_results_fit(results, s->ops->name, fb_cache_mode_name(cfg->cache), &fit_format,
+                            s->dev.cache_bytes, &fit, &err);
+    const bool complete = rc == FB_OK;
+    if (complete) {
+        rc = fb_results_finish(results, &err);
+        if (rc != FB_OK)
+            fb_text_print(stderr, "", err.msg);
+        else
+            kept_in = s->where.path;
+    }
+    fb_text_escape(kept, sizeof kept, kept_in);
+    if (!complete)
+        say_why_stopped(s, rc, &err, kept_in);
+    if (results->count > 0) {
+        fb_summary_print(stdout, results->records, results->count);
+        fb_summary_print_fit(stdout, &fit, s->dev.cache_name);
+        if (s->dev.backend_note[0])
+            printf("backend: %s\n", s->dev.backend_note);
+        printf("results: %s\n", kept);
+    }
+    if (rc == FB_OK && !s->opt->no_plot && results->count > 0)
+        sweep_draw(s);
+    if (rc == FB_OK && s->failed > 0) {
+        fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
+                s->failed == 1 ? "" : "s", target);
+        rc = FB_ERR_VERIFY;
+    }
+    return rc;
+}
+
+/* Releases what setup took, in reverse: harmless for what it never got. */
+static void sweep_close(struct sweep_session *s)
+{
+    free(s->set);
+    fb_results_free(&s->state.results);
+    fb_results_unlock(&s->lock);
+    fb_app_probe_close(s->probe_state);
+    if (s->ops)
+        s->ops->fini(s->backend);
 }
 
 int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg,
                  int *signal_number)
 {
-    struct fb_error err = {{0}};
     *signal_number = 0;
-    const struct fb_backend_ops *ops = NULL;
-    void *backend = NULL;
-    char backend_note[sizeof ((struct fb_device_info *)0)->backend_note];
-    int rc = fb_app_open_backend(cfg, &ops, &backend, backend_note, sizeof backend_note, &err);
-    if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return rc;
-    }
-    struct fb_device_info dev;
-    struct fb_probe probe;
-    struct fb_app_probe *probe_state = NULL;
-    char counters_status[1024] = "not applicable (cpu backend)";
-    char csv[FB_PATH_MAX], target[FB_PATH_MAX];
-    struct fb_results_lock lock = {.fd = -1};
-    struct run_state state = {.resume = opt->resume, .cfg = cfg, .backend = ops->name,
-                              .device = &dev};
-    int failed = 0;
-
-    /* The variants of this run (built-ins and the config's chains), built once: the dry run
-     * prints them, the progress counts them, the runner walks them. */
-    struct fb_variant_set *set = NULL;
-    rc = fb_variant_set_new(cfg, &set, &err);
+    struct sweep_session s;
+    memset(&s, 0, sizeof s);
+    s.opt = opt;
+    s.cfg = cfg;
+    s.lock.fd = -1;
+    snprintf(s.counters_status, sizeof s.counters_status, "not applicable (cpu backend)");
+    struct fb_error err = {{0}};
+    int rc = sweep_open(&s, &err);
     if (rc == FB_OK)
-        rc = ops->describe(backend, &dev, &err);
-    if (rc == FB_OK)
-        snprintf(dev.backend_note, sizeof dev.backend_note, "%s", backend_note);
-    if (rc == FB_OK && dev.contention_note[0] && !opt->dry_run)
-        fprintf(stderr, "note: %s\n", dev.contention_note);
-    if (rc == FB_OK && dev.streaming_falls_back && !opt->dry_run &&
-        fb_config_has_stores(cfg, FB_STORES_STREAMING))
-        fprintf(stderr, "note: stores = streaming: %s\n", dev.streaming_stores);
-    if (rc == FB_OK) {
-        const struct fb_sweep formats_of = {.cfg = cfg, .ops = ops, .backend = backend};
-        rc = fb_sweep_check_formats(&formats_of, &err);
-    }
-    if (rc == FB_OK)
-        rc = check_memory(cfg, ops, &dev, &err);
-    if (rc == FB_OK)
-        rc = fb_config_expand_path(cfg->csv_path, ops->name, dev.name, csv, sizeof csv, &err);
+        rc = sweep_judge_outputs(&s, &err);
     if (rc == FB_OK && opt->dry_run) {
-        print_plan(stdout, cfg, set, ops->name, &dev, csv);
-        free(set);
-        ops->fini(backend);
+        print_plan(stdout, &s);
+        sweep_close(&s);
         return FB_OK;
     }
     if (rc == FB_OK)
-        rc = fb_results_check_writable(csv, target, sizeof target, &err);
-    if (rc == FB_OK)
-        rc = fb_results_lock(&lock, target, &err);
-    if (rc == FB_OK)
-        catch_interrupts();
-    if (rc == FB_OK)
-        rc = fb_app_probe_open(&probe_state, &probe, ops, backend, cfg, &dev, counters_status,
-                               sizeof counters_status, &err);
+        rc = sweep_claim(&s, &err);
     if (rc != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        fb_results_unlock(&lock);
-        free(set);
-        ops->fini(backend);
+        fb_text_print(stderr, "", err.msg);
+        sweep_close(&s);
         return rc;
     }
-
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    uint64_t seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
-    fb_results_init(&state.results, target, cfg, ops->name, &dev, seed, counters_status);
-    state.probe = probe_state;
-    if (!opt->resume && strcmp(state.results.path, state.results.partial_path) == 0)
-        fprintf(stderr, "note: %s holds an unfinished earlier run; this run replaces it (to "
-                        "continue it instead, use --resume)\n", state.results.partial_path);
-    size_t kept = 0;
-    if (opt->resume) {
-        rc = fb_results_load(&state.results, &kept, &err);
-        if (rc != FB_OK) {
-            fprintf(stderr, "--resume: %s\n", err.msg);
-            rc = FB_ERR_USAGE;
-            goto done;
-        }
-        if (state.results.resume_warning[0])
-            fprintf(stderr, "%s\n", state.results.resume_warning);
-    }
-
-    int points = 0;
-    double work = 0.0;
-    for (size_t s = 0; s < cfg->n_sizes; s++)
-        for (size_t f = 0; f < fb_config_format_count(cfg); f++) {
-            const struct fb_format format = fb_config_format(cfg, f);
-            for (size_t v = 0; v < set->count; v++)
-                if (fb_variant_set_enabled(cfg, set, v) &&
-                    !cb_skip(&state, &set->v[v], (int64_t)cfg->sizes[s], &format)) {
-                    points++;
-                    work += fb_progress_weight((int64_t)cfg->sizes[s]);
-                }
-        }
-    if (!opt->quiet)
-        fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
-                ops->name, dev.name, kept ? " (resumed)" : "", target);
-    fb_progress_begin(&state.progress, stderr, opt->quiet, points, work);
-
-    const struct fb_sweep sweep = {cfg, ops, backend, &dev, probe_state ? &probe : NULL, seed,
-                                   &interrupted, set};
-    const struct fb_sweep_callbacks callbacks = {&state, cb_skip, cb_started, cb_done};
-    rc = fb_sweep_run(&sweep, &callbacks, &failed, &err);
-    fb_progress_end(&state.progress);
-
-    /* Only a complete run replaces the results file; an unfinished one stays in .partial. */
-    const char *kept_in = state.results.wrote ? state.results.partial_path : state.results.path;
-    struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
-    const struct fb_format fit_format = fb_config_format(cfg, 0);
-    if (rc == FB_OK)
-        rc = fb_results_fit(&state.results, ops->name, fb_cache_mode_name(cfg->cache),
-                            &fit_format, dev.cache_bytes, &fit, &err);
+    s.state = (struct run_state){.resume = opt->resume, .cfg = cfg, .backend = s.ops->name,
+                                 .device = &s.dev};
+    s.state.probe = s.probe_state;
+    rc = sweep_load(&s);
     if (rc == FB_OK) {
-        rc = fb_results_finish(&state.results, &err);
-        if (rc != FB_OK)
-            fprintf(stderr, "%s\n", err.msg);
-        else
-            kept_in = target;
-    } else if (rc == FB_ERR_INTERRUPTED) {
-        fprintf(stderr, "interrupted: %zu finished point%s kept in %s", state.results.count,
-                state.results.count == 1 ? "" : "s", kept_in);
-        if (kept_in != target)
-            fprintf(stderr, " (continue with --resume%s%s)",
-                    access(target, F_OK) == 0 ? "; unchanged: " : "",
-                    access(target, F_OK) == 0 ? target : "");
-        fprintf(stderr, "\n");
-    } else if (state.results.wrote) {
-        fprintf(stderr, "sweep stopped: %s (finished points kept in %s for --resume; %s is "
-                        "unchanged)\n", err.msg, kept_in, target);
-    } else {
-        fprintf(stderr, "sweep stopped: %s\n", err.msg);
+        rc = sweep_measure(&s, &err);
+        rc = sweep_report(&s, rc, &err);
     }
-    if (state.results.count > 0) {
-        fb_summary_print(stdout, state.results.records, state.results.count);
-        fb_summary_print_fit(stdout, &fit, dev.cache_name);
-        if (dev.backend_note[0])
-            printf("backend: %s\n", dev.backend_note);
-        printf("results: %s\n", kept_in);
-    }
-    if (rc == FB_OK && !opt->no_plot && state.results.count > 0) {
-        fflush(stdout); /* the chart script writes to the same terminal */
-        const char *files[1] = {target};
-        int plot_rc = fb_plots_render(files, 1, cfg->plot_dir);
-        if (plot_rc != 0)
-            fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "
-                            "./sweep --plot %s --plot-dir %s\n", target, target, cfg->plot_dir);
-    }
-    if (rc == FB_OK && failed > 0) {
-        fprintf(stderr, "%d point%s failed verification: see %s\n", failed,
-                failed == 1 ? "" : "s", target);
-        rc = FB_ERR_VERIFY;
-    }
-done:
-    free(set);
-    fb_results_free(&state.results);
-    fb_results_unlock(&lock);
-    fb_app_probe_close(probe_state);
-    ops->fini(backend);
+    sweep_close(&s);
     *signal_number = interrupted;
     if (interrupted) /* also when the signal came after the sweep (while drawing) */
         return FB_ERR_INTERRUPTED;

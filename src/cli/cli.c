@@ -11,6 +11,7 @@ void fb_cli_usage(FILE *out, const char *prog)
     fprintf(out,
 "usage: %s CONFIG.ini [options]          measure, write the CSV, draw the charts\n"
 "       %s --plot RESULTS.csv [MORE.csv ...] [--plot-dir DIR]   redraw charts only\n"
+"       %s --derive RESULTS.csv [MORE.csv ...]    the charts' numbers as JSON\n"
 "\n"
 "Measures what kernel fusion saves: c = relu(a + b) as two kernels (eager) and as one\n"
 "(fused), with a copy kernel as the bandwidth ceiling, at every size of the config.\n"
@@ -19,8 +20,12 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --backend auto|cpu|cuda   where to run (auto: cuda when a GPU answers, else cpu)\n"
 "  --output CSV              results file; {backend} and {device} are filled in. A\n"
 "                            symlink is followed (its target is written, the link\n"
-"                            stays); anything but a regular file (a directory, FIFO,\n"
-"                            socket, device such as /dev/null) is refused (exit 2)\n"
+"                            stays); refused (exit 2, before measuring): anything but a\n"
+"                            regular file (a directory, FIFO, socket, device such as\n"
+"                            /dev/null), a path ending in '/', '.' or '..', a directory\n"
+"                            where no file can be created, and a file that is not a\n"
+"                            fusebench results file (no '# fusebench:' line, no\n"
+"                            'backend,...' header) and not empty, unless --force\n"
 "  --sizes LIST              e.g. 8..100M, or 1K,1M,100M (K M G = 1e3.., Ki Mi Gi = 2^10..)\n"
 "  --variants LIST           comma list of copy, eager_add_relu, eager_add_threshold,\n"
 "                            fused_add_relu, memcpy, eager_NAME and fused_NAME of each\n"
@@ -31,16 +36,28 @@ void fb_cli_usage(FILE *out, const char *prog)
 "Modes:\n"
 "  --resume                  keep the rows already measured, measure the rest: from\n"
 "                            CSV.partial (an unfinished run) when there is one, else CSV\n"
-"  --dry-run                 print the plan and the memory it needs, measure nothing\n"
+"  --dry-run                 print the plan, the memory it needs and what it would write\n"
+"                            (results, charts), all checked as for a run; measure and\n"
+"                            write nothing\n"
+"  --force                   replace a results file that is not a fusebench one\n"
 "  --print-plan              print the plan as JSON on stdout (sizes, enabled variants with\n"
 "                            their ops, the stop rule, dtype, cache, the CSV columns) and\n"
-"                            exit 0; opens no backend, measures nothing\n"
+"                            exit 0; opens no backend, measures nothing. Valid UTF-8:\n"
+"                            a byte outside UTF-8 reads as the text \\xNN\n"
 "  --profile N               print a kernel table (name, calls, time) per variant at N\n"
 "                            elements (same syntax, limits and memory check as --sizes)\n"
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
+"                            (the first is charted, the others overlaid: the PyTorch\n"
+"                            peer's); charts are named <stem>-<chart>.png|svg, <stem> the\n"
+"                            first CSV's name less .csv, -vs-<stem> per overlay\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
-"                            a sweep; the first CSV's own directory for --plot)\n"
+"                            a sweep, else beside the results CSV); a sweep checks\n"
+"                            before measuring that it is a directory, or can be made,\n"
+"                            and that files can be created in it (exit 2 if not)\n"
+"  --derive CSV [CSV ...]    print what the charts and summaries show (pairs, speedups,\n"
+"                            copy fractions, model lines, fit, regimes) as JSON on stdout;\n"
+"                            draws and writes nothing\n"
 "  --quiet                   no progress on stderr\n"
 "  -h, --help                this text;  --version  the version\n"
 "\n"
@@ -48,13 +65,15 @@ void fb_cli_usage(FILE *out, const char *prog)
 "replaces CSV only when the run completes: until then CSV keeps the earlier results.\n"
 "A lock (CSV.lock) keeps a second run off the same CSV: it is refused at once (exit 2),\n"
 "naming the running one's pid.\n"
+"Messages show control bytes and bytes outside UTF-8 in paths and names as \\xNN\n"
+"(\\n, \\t, \\r for those).\n"
 "Signals: the first Ctrl-C (SIGINT) or SIGTERM stops after the sample in progress, keeps\n"
 "every finished point in CSV.partial (--resume continues) and exits 130 (SIGTERM: 143);\n"
 "a second one exits at once (_exit), with 128 + its number; the files stay whole.\n"
 "\n"
 "Exit status: 0 success, 1 a measurement or verification failed, 2 usage or config\n"
 "error, 130 interrupted by SIGINT, 143 by SIGTERM.\n",
-            prog, prog);
+            prog, prog, prog);
 }
 
 static int add_override(struct fb_cli *cli, const char *key, const char *value, FILE *err_out)
@@ -71,7 +90,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
-       OPT_VERSION, OPT_PRINT_PLAN };
+       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -90,7 +109,9 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
+        {"derive", no_argument, NULL, OPT_DERIVE},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
@@ -106,7 +127,8 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     while (rc == 0 && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (c) {
         case OPT_BACKEND: rc = add_override(cli, "backend", optarg, err_out); break;
-        case OPT_OUTPUT: rc = add_override(cli, "csv", optarg, err_out); break;
+        /* "output", which the config takes as csv: a message about the value says --output */
+        case OPT_OUTPUT: rc = add_override(cli, "output", optarg, err_out); break;
         case OPT_SIZES: rc = add_override(cli, "sizes", optarg, err_out); break;
         case OPT_VARIANTS: rc = add_override(cli, "variants", optarg, err_out); break;
         case OPT_CACHE: rc = add_override(cli, "cache", optarg, err_out); break;
@@ -132,8 +154,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             break;
         case OPT_NO_PLOT: cli->no_plot = true; break;
         case OPT_PLOT: plot_mode = true; break;
+        case OPT_DERIVE: plot_mode = cli->derive = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
         case OPT_QUIET: cli->quiet = true; break;
+        case OPT_FORCE: cli->force = true; break;
         case 'h': cli->help = true; return 0;
         case OPT_VERSION: cli->version = true; return 0;
         case ':':
@@ -151,7 +175,8 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     for (int i = optind; i < argc; i++) {
         if (plot_mode) {
             if (cli->n_plot_files >= FB_CLI_MAX_PLOT_FILES) {
-                fprintf(err_out, "--plot: at most %d files\n", FB_CLI_MAX_PLOT_FILES);
+                fprintf(err_out, "%s: at most %d files\n", cli->derive ? "--derive" : "--plot",
+                        FB_CLI_MAX_PLOT_FILES);
                 return 2;
             }
             cli->plot_files[cli->n_plot_files++] = argv[i];
@@ -164,7 +189,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         }
     }
     if (plot_mode && cli->n_plot_files == 0) {
-        fprintf(err_out, "--plot: give at least one results CSV\n");
+        fprintf(err_out, "%s: give at least one results CSV\n", cli->derive ? "--derive" : "--plot");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

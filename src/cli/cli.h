@@ -18,10 +18,12 @@ struct fb_cli {
     struct fb_cli_override overrides[FB_CLI_MAX_OVERRIDES];
     int n_overrides;
     bool resume, dry_run, no_plot, quiet, help, version;
+    bool force;                      /* --force: replace a file that is not a results file */
     bool print_plan;                 /* --print-plan: the plan as JSON, nothing measured */
     const char *profile_size;        /* --profile N: kernel table at N elements (the text,
                                         checked like --sizes by main); NULL = off */
-    const char *plot_files[FB_CLI_MAX_PLOT_FILES]; /* --plot: redraw from these CSVs */
+    const char *plot_files[FB_CLI_MAX_PLOT_FILES]; /* --plot, --derive: these CSVs */
+    bool derive;                     /* --derive: the derived numbers as JSON, nothing drawn */
     int n_plot_files;
     const char *plot_dir;            /* --plot-dir */
 };

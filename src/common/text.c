@@ -4,14 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s (2-4), or 0 when s does not start one.
- * Rejects overlong forms, surrogates and code points above U+10FFFF (RFC 3629). */
-static size_t utf8_sequence(const unsigned char *s)
+size_t fb_text_utf8_char(const char *text)
 {
+    const unsigned char *s = (const unsigned char *)text;
     unsigned char c = s[0];
     size_t len;
     unsigned min;
     unsigned cp;
+    if (c >= 0x01 && c <= 0x7F)
+        return 1;
     if (c >= 0xC2 && c <= 0xDF) {
         len = 2, cp = c & 0x1Fu, min = 0x80;
     } else if (c >= 0xE0 && c <= 0xEF) {
@@ -21,16 +22,20 @@ static size_t utf8_sequence(const unsigned char *s)
     } else {
         return 0;
     }
-    for (size_t i = 1; i < len; i++) {
+    for (size_t i = 1; i < len; i++) { /* a NUL ends the loop: it is no continuation byte */
         if ((s[i] & 0xC0) != 0x80)
             return 0;
         cp = (cp << 6) | (s[i] & 0x3Fu);
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
-    if (cp >= 0x80 && cp <= 0x9F) /* C1 controls */
-        return 0;
     return len;
+}
+
+bool fb_text_is_c1(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    return s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F;
 }
 
 char *fb_text_escape(char *out, size_t size, const char *in)
@@ -42,7 +47,10 @@ char *fb_text_escape(char *out, size_t size, const char *in)
     while (*s) {
         char piece[8];
         size_t len;
-        size_t seq = *s >= 0x80 ? utf8_sequence(s) : 0;
+        /* a multi-byte character, C1 controls excepted: some terminals take those as the
+         * start of an escape sequence */
+        size_t seq = *s >= 0x80 && !fb_text_is_c1((const char *)s)
+                         ? fb_text_utf8_char((const char *)s) : 0;
         if (*s >= 0x20 && *s < 0x7F) {
             piece[0] = (char)*s;
             len = 1;
@@ -78,4 +86,44 @@ void fb_text_escape_in_place(char *msg, size_t size)
     }
     fb_text_escape(msg, size, copy);
     free(copy);
+}
+
+char *fb_text_shell_word(char *out, size_t size, const char *in)
+{
+    if (size == 0)
+        return out;
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-./+,:=@%";
+    if (*in && strspn(in, plain) == strlen(in))
+        return fb_text_escape(out, size, in);
+    /* '...' with each ' as '\'' (close, an escaped quote, reopen) */
+    size_t len = strlen(in), quotes = 0;
+    for (const char *p = in; *p; p++)
+        quotes += *p == '\'';
+    char *quoted = malloc(len + 3 * quotes + 3);
+    if (!quoted) {
+        snprintf(out, size, "'...'");
+        return out;
+    }
+    char *q = quoted;
+    *q++ = '\'';
+    for (const char *p = in; *p; p++) {
+        if (*p == '\'') {
+            memcpy(q, "'\\''", 4);
+            q += 4;
+        } else {
+            *q++ = *p;
+        }
+    }
+    *q++ = '\'';
+    *q = '\0';
+    fb_text_escape(out, size, quoted);
+    free(quoted);
+    return out;
+}
+
+void fb_text_print(FILE *out, const char *prefix, const char *text)
+{
+    char shown[4096];
+    fprintf(out, "%s%s\n", prefix, fb_text_escape(shown, sizeof shown, text));
 }

@@ -1,8 +1,22 @@
-/* Quoting untrusted text (config values, CSV cells, file names) in messages for a terminal. */
+/* Untrusted text (config values, CSV cells, file names): quoting it in messages for a
+ * terminal, and telling valid UTF-8 from bytes that are not (the JSON writer's escapes). */
 #ifndef FB_COMMON_TEXT_H
 #define FB_COMMON_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+/* The length in bytes (1-4) of the valid UTF-8 character that text starts with, or 0 when it
+ * starts none: a NUL, a stray continuation byte, a truncated sequence, an overlong form
+ * ("\xC0\xAF"), a UTF-16 surrogate (CESU-8's "\xED\xA0\x80") or a code point above
+ * U+10FFFF (RFC 3629). ASCII bytes (control bytes included) are 1. Reads at most 4 bytes, and
+ * none past a NUL. */
+size_t fb_text_utf8_char(const char *text);
+
+/* Whether text starts with a C1 control character (U+0080-U+009F, "\xC2\x80".."\xC2\x9F"):
+ * valid UTF-8 that some terminals take as the start of an escape sequence. */
+bool fb_text_is_c1(const char *text);
 
 /* Copies `in` to out (size bytes, always NUL-terminated when size > 0), writing every byte a
  * terminal could act on as a visible escape: tab, line feed and carriage return as "\t", "\n",
@@ -15,5 +29,18 @@ char *fb_text_escape(char *out, size_t size, const char *in);
 
 /* Escapes msg (a NUL-terminated string in a buffer of `size` bytes) in place. */
 void fb_text_escape_in_place(char *msg, size_t size);
+
+/* Writes prefix (fusebench's own text, as it is), text escaped (fb_text_escape: an error
+ * message that quotes paths and values; escaping twice changes nothing) and a line feed.
+ * Text beyond about 1000 characters (4 KiB escaped) is cut. */
+void fb_text_print(FILE *out, const char *prefix, const char *text);
+
+/* Writes `in` as one word of a POSIX shell command line printed for the user to copy (a
+ * "redraw with: ./sweep --plot FILE" hint): as it is when it holds only characters no shell
+ * treats specially (letters, digits and _ - . / + , : = @ %), else in single quotes with each
+ * ' written '\''; then escaped as fb_text_escape does, so a control byte shows as \xNN (that
+ * word no longer pastes as the same bytes, but never acts on the terminal). fusebench itself
+ * never hands text to a shell. Returns out (size bytes, NUL-terminated when size > 0). */
+char *fb_text_shell_word(char *out, size_t size, const char *in);
 
 #endif

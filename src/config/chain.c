@@ -167,9 +167,11 @@ static int parse_op(const char *a, const char *b, int index, struct fb_chain_op 
     return 0;
 }
 
-int cfg_chain_parse(const char *value, struct fb_chain *chain, char *msg, size_t n)
+/* The ops of value, after the `have` ops of *chain (0 for a chain's first line): the list
+ * of cfg_chain_parse, numbered on from have + 1. */
+static int parse_list(const char *value, struct fb_chain *chain, int have, char *msg, size_t n)
 {
-    struct fb_chain c = {.n_ops = 0};
+    struct fb_chain c = *chain;
     const char *all_a = value, *all_b = value + strlen(value);
     trim(&all_a, &all_b);
     if (all_a == all_b) {
@@ -178,7 +180,7 @@ int cfg_chain_parse(const char *value, struct fb_chain *chain, char *msg, size_t
         return -1;
     }
     /* Items end at a comma outside parentheses (the commas inside separate parameters). */
-    int count = 0;
+    int count = have;
     for (const char *p = value;;) {
         const char *end = p;
         int depth = 0;
@@ -207,4 +209,18 @@ int cfg_chain_parse(const char *value, struct fb_chain *chain, char *msg, size_t
     c.n_ops = count;
     *chain = c;
     return 0;
+}
+
+int cfg_chain_parse(const char *value, struct fb_chain *chain, char *msg, size_t n)
+{
+    struct fb_chain c = {.n_ops = 0};
+    if (parse_list(value, &c, 0, msg, n) != 0)
+        return -1;
+    *chain = c;
+    return 0;
+}
+
+int cfg_chain_append(const char *value, struct fb_chain *chain, char *msg, size_t n)
+{
+    return parse_list(value, chain, chain->n_ops, msg, n);
 }

@@ -20,4 +20,9 @@ int cfg_chain_name_check(const char *name, char *msg, size_t n);
  * the first problem in msg (and *chain unchanged). */
 int cfg_chain_parse(const char *value, struct fb_chain *chain, char *msg, size_t n);
 
+/* Parses the value of an `ops += ...` line, which continues the chain: its ops are added after
+ * the chain's (at most FB_CHAIN_MAX_OPS in all, none binary, numbered on in messages: "op 9:
+ * ..."). Returns 0 with *chain longer, or -1 with the first problem in msg (*chain unchanged). */
+int cfg_chain_append(const char *value, struct fb_chain *chain, char *msg, size_t n);
+
 #endif

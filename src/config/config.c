@@ -8,6 +8,7 @@
 #include "config/config.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -52,8 +53,8 @@ void fb_config_defaults(struct fb_config *cfg)
     cfg->cache = FB_CACHE_WARM;
     cfg->cupti_activity = true;
     cfg->cupti_counters = true;
-    snprintf(cfg->csv_path, sizeof cfg->csv_path, "results/{backend}-{device}.csv");
-    snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "plots");
+    snprintf(cfg->csv_path, sizeof cfg->csv_path, "out/{backend}-{device}/default.csv");
+    cfg->plot_dir[0] = '\0'; /* beside the results CSV */
     /* The default text always expands (checked by the tests), so the result is ignored. */
     char msg[CFG_MSG_MAX];
     (void)cfg_expand_sizes(cfg, msg, sizeof msg);
@@ -102,6 +103,8 @@ struct cfg_parse {
     int section_state;  /* 0: none yet, 1: known, 2: a [chain NAME], -1: wrong (reported) */
     int section_line;   /* the line of the current section's header */
     int chain;          /* in a [chain NAME]: its index in cfg->chains */
+    bool chain_bad;     /* that chain's ops were refused, or a line of its section was: its
+                           later "ops +=" lines and its end say nothing more */
 
     int key_line[32];   /* per cfg_keys[] entry: the line that set it, 0 if not set */
     int chain_line[FB_MAX_CHAINS]; /* per chain: the line of its header */
@@ -286,7 +289,7 @@ static const char *cfg_chain_name(const char *section)
 /* The end of a section: a [chain NAME] must have given its ops. */
 static void cfg_end_section(struct cfg_parse *p)
 {
-    if (p->section_state == 2 && p->cfg->chains[p->chain].chain.n_ops == 0 &&
+    if (p->section_state == 2 && !p->chain_bad && p->cfg->chains[p->chain].chain.n_ops == 0 &&
         p->cfg->chains[p->chain].line == 0)
         cfg_report(p, p->section_line, p->section, "ops",
                    "missing: a chain section needs \"ops = op, op, ...\"");
@@ -318,6 +321,7 @@ static void cfg_begin_chain(struct cfg_parse *p, const char *name)
     memcpy(cfg->chains[p->chain].name, name, strlen(name) + 1); /* fits: checked above */
     p->chain_line[p->chain] = p->line;
     p->section_state = 2;
+    p->chain_bad = false;
 }
 
 static void cfg_on_section(struct cfg_parse *p, const char *section)
@@ -354,10 +358,47 @@ static void cfg_on_section(struct cfg_parse *p, const char *section)
         cfg_report(p, p->line, section, NULL, "unknown section (valid: " CFG_VALID_SECTIONS ")");
 }
 
-static void cfg_on_chain_key(struct cfg_parse *p, const char *name, const char *value)
+/* Whether name is that of a "KEY += value" line: inih splits at the '=' and drops the blanks
+ * before it, so the name is "KEY +" (or "KEY+"). Puts KEY in key. */
+static bool cfg_is_append(const char *name, char *key, size_t size)
+{
+    size_t len = strlen(name);
+    if (len == 0 || name[len - 1] != '+')
+        return false;
+    len--;
+    while (len > 0 && isspace((unsigned char)name[len - 1]))
+        len--;
+    snprintf(key, size, "%.*s", (int)len, name);
+    return true;
+}
+
+/* "ops += ...": the chain's list goes on (see cfg_chain_append). */
+static void cfg_on_chain_append(struct cfg_parse *p, const char *value)
 {
     struct fb_config_chain *cc = &p->cfg->chains[p->chain];
     char msg[CFG_MSG_MAX];
+    if (p->chain_bad)
+        return; /* the list was refused above: what it continues is unknown */
+    if (cc->line == 0) {
+        cfg_report(p, p->line, p->section, "ops", "\"ops +=\" continues a list that "
+                   "\"ops = ...\" starts: give that line first");
+        p->chain_bad = true;
+        return;
+    }
+    if (cfg_chain_append(value, &cc->chain, msg, sizeof msg) != 0) {
+        cfg_report(p, p->line, p->section, "ops", "%s", msg);
+        p->chain_bad = true;
+    }
+}
+
+static void cfg_on_chain_key(struct cfg_parse *p, const char *name, const char *value)
+{
+    struct fb_config_chain *cc = &p->cfg->chains[p->chain];
+    char msg[CFG_MSG_MAX], key[INI_MAX_LINE];
+    if (cfg_is_append(name, key, sizeof key) && strcmp(key, "ops") == 0) {
+        cfg_on_chain_append(p, value);
+        return;
+    }
     if (strcmp(name, "ops") != 0) {
         const char *ops[] = {"ops"};
         const char *near = cfg_suggest(name, ops, 1);
@@ -371,8 +412,10 @@ static void cfg_on_chain_key(struct cfg_parse *p, const char *name, const char *
         return;
     }
     cc->line = p->line;
-    if (cfg_chain_parse(value, &cc->chain, msg, sizeof msg) != 0)
+    if (cfg_chain_parse(value, &cc->chain, msg, sizeof msg) != 0) {
         cfg_report(p, p->line, p->section, name, "%s", msg);
+        p->chain_bad = true;
+    }
 }
 
 static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
@@ -397,6 +440,12 @@ static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
     }
     if (p->section_state == 2) {
         cfg_on_chain_key(p, name, value);
+        return;
+    }
+    char key[INI_MAX_LINE];
+    if (cfg_is_append(name, key, sizeof key) && cfg_key_find(p->section, key)) {
+        cfg_report(p, p->line, p->section, key, "\"+=\" continues only a chain's ops "
+                   "([chain NAME] ops += ...); give %s once, as \"%s = ...\"", key, key);
         return;
     }
     const struct cfg_key *k = cfg_key_find(p->section, name);
@@ -429,13 +478,18 @@ static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
  * of its own) and NUL bytes (a C string ends there). */
 static void cfg_parse_line(struct cfg_parse *p, const char *start, size_t len)
 {
+    /* A line refused here may have been its chain's ops: the chain says nothing more. */
     if (len + 2 > INI_MAX_LINE) { /* the text, its line feed and the NUL */
-        cfg_report(p, p->line, NULL, NULL, "line is %zu characters long; at most %d are allowed",
-                   len, INI_MAX_LINE - 2);
+        cfg_report(p, p->line, NULL, NULL, "line is %zu characters long; a line may have at "
+                   "most %d (FB_CONFIG_LINE_MAX)%s", len, FB_CONFIG_LINE_MAX,
+                   p->section_state == 2 ? ": write a long chain over several lines, "
+                   "\"ops = op, op, ...\" then \"ops += op, ...\"" : "");
+        p->chain_bad = p->chain_bad || p->section_state == 2;
         return;
     }
     if (memchr(start, '\0', len)) {
         cfg_report(p, p->line, NULL, NULL, "line holds a NUL byte (not a text file?)");
+        p->chain_bad = p->chain_bad || p->section_state == 2;
         return;
     }
     char text[INI_MAX_LINE];
@@ -467,6 +521,7 @@ static void cfg_parse_line(struct cfg_parse *p, const char *start, size_t len)
         } else {
             cfg_report(p, p->line, p->section_state > 0 ? p->section : NULL, NULL,
                        "expected \"key = value\", got \"%s\"", shown);
+            p->chain_bad = p->chain_bad || p->section_state == 2;
         }
         break;
     }
@@ -615,6 +670,7 @@ int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct f
 
     struct cfg_parse p = {.cfg = cfg, .path = path, .diag = diag};
     _Static_assert(sizeof p.key_line / sizeof p.key_line[0] >= 19, "key_line too small");
+    _Static_assert(FB_CONFIG_LINE_MAX == INI_MAX_LINE - 2, "inih's line buffer changed");
     cfg_parse_text(&p, data, size);
     free(data);
 

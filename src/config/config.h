@@ -8,6 +8,8 @@
  *   [cupti]    activity, counters
  *   [output]   csv, plots
  *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
+ * A line holds at most FB_CONFIG_LINE_MAX characters (inih's buffer); a longer one is an
+ * error of its own. A chain too long for one line goes on in "ops += ..." lines.
  *
  * Config knows ops (kernels/op_table.h), not variants: the [sweep] variants list is kept as
  * names, and plan resolves them against the variants it builds (plan/select.h). */
@@ -24,6 +26,8 @@
 #include "op_table.h"
 
 #define FB_PATH_MAX 1024
+#define FB_CONFIG_LINE_MAX 198      /* characters of a config line: inih's INI_MAX_LINE (200)
+                                       less the line feed and the NUL */
 #define FB_MAX_SIZES 1024
 #define FB_MAX_CHAINS 16
 #define FB_CHAIN_NAME_MAX 32        /* a chain's name, NUL included */
@@ -32,7 +36,9 @@
 
 /* A chain from a `[chain NAME]` section: `ops = mul, bias(0.5), relu`, checked against the op
  * table (kernels/op_table.h): known ops, the right number of parameters, only the first op
- * binary. The plan turns each into the variants eager_NAME and fused_NAME. */
+ * binary, at most FB_CHAIN_MAX_OPS. A list longer than a line goes on in `ops += ...` lines
+ * after the `ops =` line, in order (each line a whole list of items: no trailing comma). The
+ * plan turns each into the variants eager_NAME and fused_NAME. */
 struct fb_config_chain {
     char name[FB_CHAIN_NAME_MAX]; /* NAME: lower-case letters, digits and '_' */
     int line;                     /* the line of its ops key, for messages of later stages */
@@ -103,7 +109,7 @@ struct fb_config {
 
     /* [output] */
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
-    char plot_dir[FB_PATH_MAX];
+    char plot_dir[FB_PATH_MAX]; /* "" (the default): beside the results CSV */
 
     /* The line each key was set on (0: default or a command-line override), for messages
      * about values that are only found wrong later, such as sizes that do not fit in the

@@ -341,6 +341,20 @@ static int set_csv(struct fb_config *cfg, const char *value, char *msg, size_t n
         snprintf(msg, n, "%s", e.msg);
         return -1;
     }
+    /* A file name must end it: "dir/", "dir/." and "dir/.." name directories (the run would
+     * otherwise find out only when renaming its results into place). */
+    const char *slash = strrchr(value, '/');
+    const char *name = slash ? slash + 1 : value;
+    if (!*name) {
+        snprintf(msg, n, "\"%s\" ends in '/', naming no file: give the file's name too (e.g. "
+                 "\"%sresults.csv\")", value, value);
+        return -1;
+    }
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+        snprintf(msg, n, "\"%s\" ends in '%s', a directory: give a file name (e.g. "
+                 "\"%s/results.csv\")", value, name, value);
+        return -1;
+    }
     return copy_string(value, cfg->csv_path, sizeof cfg->csv_path, 0, msg, n);
 }
 

@@ -16,17 +16,24 @@ struct entry {
     size_t position;
 };
 
-static int compare_group(const struct fb_record *a, const struct fb_record *b)
+/* The group less the backend (a peer's rows against another run's), then the group. */
+static int compare_group_any_backend(const struct fb_record *a, const struct fb_record *b)
 {
     int c;
     if (a->n != b->n)
         return a->n < b->n ? -1 : 1;
-    if ((c = strcmp(a->backend, b->backend)) || (c = strcmp(a->device, b->device)) ||
+    if ((c = strcmp(a->device, b->device)) ||
         (c = strcmp(fb_dtype_canonical(a->dtype), fb_dtype_canonical(b->dtype))) ||
         (c = strcmp(a->cache, b->cache)) ||
         (c = strcmp(fb_stores_canonical(a->stores), fb_stores_canonical(b->stores))))
         return c;
     return 0;
+}
+
+static int compare_group(const struct fb_record *a, const struct fb_record *b)
+{
+    int c = compare_group_any_backend(a, b);
+    return c ? c : strcmp(a->backend, b->backend);
 }
 
 static int compare_entries(const void *pa, const void *pb)
@@ -136,6 +143,46 @@ bool fb_pairing_derive_all(struct fb_record *records, size_t count)
 bool fb_pairing_derive_missing(struct fb_record *records, size_t count)
 {
     return derive(records, count, NULL, true);
+}
+
+static int compare_ceilings(const void *pa, const void *pb)
+{
+    const struct entry *a = pa, *b = pb;
+    int c = compare_group_any_backend(a->r, b->r);
+    return c ? c : (a->position > b->position) - (a->position < b->position);
+}
+
+bool fb_pairing_copy_fraction_against(struct fb_record *rows, size_t count,
+                                      const struct fb_record *reference, size_t ref_count)
+{
+    struct entry *e = malloc((ref_count ? ref_count : 1) * sizeof *e);
+    if (!e)
+        return false;
+    size_t used = 0;
+    for (size_t i = 0; i < ref_count; i++)
+        if (strcmp(reference[i].role, "copy_ceiling") == 0)
+            e[used++] = (struct entry){(struct fb_record *)&reference[i], i};
+    qsort(e, used, sizeof *e, compare_ceilings);
+    for (size_t i = 0; i < count; i++) {
+        struct fb_record *r = &rows[i];
+        if (!isnan(r->copy_fraction) || !usable(r, bandwidth_of(r)))
+            continue;
+        /* the last ceiling of the row's group: the latest row, as in a group of one run */
+        size_t lo = 0, hi = used;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (compare_group_any_backend(e[mid].r, r) <= 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const struct fb_record *ceiling =
+            lo > 0 && compare_group_any_backend(e[lo - 1].r, r) == 0 ? e[lo - 1].r : NULL;
+        if (ceiling && usable(ceiling, bandwidth_of(ceiling)))
+            r->copy_fraction = bandwidth_of(r) / bandwidth_of(ceiling);
+    }
+    free(e);
+    return true;
 }
 
 void fb_pairing_fill_builtin_roles(struct fb_record *records, size_t count)

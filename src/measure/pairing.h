@@ -43,6 +43,14 @@ bool fb_pairing_derive_all(struct fb_record *records, size_t count);
  * already holds as it is: for rows read back from a file (--resume keeps them verbatim). */
 bool fb_pairing_derive_missing(struct fb_record *records, size_t count);
 
+/* Fills copy_fraction where a row of `rows` has none (NaN), against the copy ceiling of
+ * `reference` (another run: fusebench's own, measured on the same device) in the row's
+ * group less the backend: same device, dtype, n, cache and stores. For a peer's rows (the
+ * PyTorch peer writes its own backend and has no copy kernel), so that they are set against
+ * the same ceiling as ours. The formula and the conditions are copy_fraction's above. */
+bool fb_pairing_copy_fraction_against(struct fb_record *rows, size_t count,
+                                      const struct fb_record *reference, size_t ref_count);
+
 /* Rows read from a file written before the role and pair columns existed have an empty
  * role: they take role and pair from the built-in variant of the same name (plan/variants.h;
  * such files hold only built-in variants: chains came with the columns). Rows of another

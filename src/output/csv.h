@@ -105,6 +105,12 @@ int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta
  * or FB_ERR_USAGE (the content is malformed), with a message "path:line: what is wrong". */
 int fb_csv_read(const char *path, struct fb_csv_table *out, struct fb_error *err);
 
+/* fb_csv_read() refusing a file of more than max_records rows: FB_ERR_USAGE with
+ * "path:line: more than N rows" at the first row past them, having read no further (a
+ * command that must end in bounded time on any input: --plot, --derive). */
+int fb_csv_read_bounded(const char *path, size_t max_records, struct fb_csv_table *out,
+                        struct fb_error *err);
+
 /* Releases what fb_csv_read() allocated and empties *t. Safe on an empty or zeroed table. */
 void fb_csv_table_free(struct fb_csv_table *t);
 

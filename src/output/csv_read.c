@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct reader {
     bool has_status, has_verified, has_cache; /* columns an older schema may lack */
     struct fb_csv_table *t;
     size_t meta_cap, records_cap;
+    size_t max_records; /* rows past this are refused */
     struct fb_error *err;
 };
 
@@ -306,6 +308,9 @@ static int parse_row(struct reader *r)
         return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: %zu fields, but the header has %zu",
                        r->path, r->line_no, r->n_fields, r->n_header);
     struct fb_csv_table *t = r->t;
+    if (t->n_records >= r->max_records)
+        return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: more than %zu rows (the most this "
+                       "command reads)", r->path, r->line_no, r->max_records);
     if (grow((void **)&t->records, &r->records_cap, t->n_records + 1, sizeof *t->records))
         return oom(r);
     struct fb_record *rec = &t->records[t->n_records];
@@ -361,8 +366,14 @@ static int read_all(struct reader *r)
 
 int fb_csv_read(const char *path, struct fb_csv_table *out, struct fb_error *err)
 {
+    return fb_csv_read_bounded(path, SIZE_MAX, out, err);
+}
+
+int fb_csv_read_bounded(const char *path, size_t max_records, struct fb_csv_table *out,
+                        struct fb_error *err)
+{
     memset(out, 0, sizeof *out);
-    struct reader r = {.path = path, .t = out, .err = err};
+    struct reader r = {.path = path, .t = out, .err = err, .max_records = max_records};
     r.f = fopen(path, "r");
     if (!r.f)
         return fb_fail(err, FB_ERR_RUNTIME, "cannot open '%s': %s", path, strerror(errno));

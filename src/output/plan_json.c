@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "config/config.h"
 #include "fb_build_config.h"
 #include "op_table.h"
@@ -14,8 +15,10 @@
 void fb_json_write_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    for (const char *p = s; *p;) {
+        const unsigned char c = (unsigned char)*p;
+        const size_t len = fb_text_utf8_char(p);
+        switch (c) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
         case '\n': fputs("\\n", out); break;
@@ -24,11 +27,16 @@ void fb_json_write_string(FILE *out, const char *s)
         case '\b': fputs("\\b", out); break;
         case '\f': fputs("\\f", out); break;
         default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(out, "\\u%04x", *p);
+            if (c < 0x20 || c == 0x7f)
+                fprintf(out, "\\u%04x", c);
+            else if (fb_text_is_c1(p)) /* the same character, escaped: no terminal acts on it */
+                fprintf(out, "\\u%04x", (unsigned char)p[1]);
+            else if (len == 0) /* not UTF-8: the four characters \xNN, as in messages */
+                fprintf(out, "\\\\x%02X", c);
             else
-                fputc(*p, out);
+                fwrite(p, 1, len, out);
         }
+        p += len ? len : 1;
     }
     fputc('"', out);
 }

@@ -1,6 +1,7 @@
 /* [chain NAME] sections: good chains parsed into cfg->chains in file order, and every kind of
  * malformed chain reported as "path:line: [chain NAME] ops: message" (exit 2 in main), all
- * at once with the file's other errors. */
+ * at once with the file's other errors; chains longer than a line, written on over
+ * "ops += ..." lines, and a line over the limit reported once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "op_table.h"
 #include "config_fixture.h"
 
 static struct fb_config cfg;
@@ -82,6 +84,89 @@ static void test_a_chain_may_start_unary_and_hold_the_most_ops(void **state)
     assert_int_equal(cfg.chains[0].chain.ops[0].op, FB_OPID_scale);
 }
 
+/* 16 parameterised ops (~300 characters: more than a line may hold) over four lines. */
+static void test_a_long_chain_goes_on_in_ops_plus_lines(void **state)
+{
+    (void)state;
+    /* ops 1-5 after add on the "ops =" line, 6-10 and 11-15 on "ops +=" lines */
+    char text[1024] = "[chain t]\nops = add";
+    const char *starts[] = {", ", "\nops += ", "\n  ops+=\t"};
+    for (int op = 1; op < FB_CHAIN_MAX_OPS; op++)
+        sprintf(text + strlen(text), "%sthreshold(0.%d, -%d)",
+                (op - 1) % 5 ? ", " : starts[(op - 1) / 5], op % 10, op);
+    strcat(text, "\n");
+    fixture_load(text, &cfg, &res);
+    assert_int_equal(res.rc, FB_OK);
+    assert_int_equal(res.diag_lines, 0);
+    const struct fb_config_chain *c = &cfg.chains[0];
+    assert_int_equal(c->line, 2); /* the "ops =" line */
+    assert_int_equal(c->chain.n_ops, FB_CHAIN_MAX_OPS);
+    assert_int_equal(c->chain.ops[0].op, FB_OPID_add);
+    for (int op = 1; op < FB_CHAIN_MAX_OPS; op++) {
+        assert_int_equal(c->chain.ops[op].op, FB_OPID_threshold);
+        assert_true(c->chain.ops[op].params.v[0] == (float)(op % 10) / 10.0f);
+        assert_true(c->chain.ops[op].params.v[1] == (float)-op);
+    }
+}
+
+/* A line over the limit is one error, naming the line and the limit: not also the chain's
+ * "missing ops", nor anything about the "ops +=" lines that continued it. */
+static void test_an_over_long_line_is_one_error_naming_line_and_limit(void **state)
+{
+    (void)state;
+    char text[1024] = "[sweep]\nsizes = 8\n[chain t]\nops = add";
+    for (int op = 1; op < FB_CHAIN_MAX_OPS; op++)
+        strcat(text, ", threshold(0.3, 0)");
+    strcat(text, "\nops += relu\n[chain u]\nops = add\n");
+    fixture_load(text, &cfg, &res);
+    assert_int_equal(res.rc, FB_ERR_USAGE);
+    assert_int_equal(res.diag_lines, 1);
+    assert_true(fixture_line_contains(&res, 4, "characters long; a line may have at most 198"));
+    assert_true(fixture_line_contains(&res, 4, "ops += "));
+    assert_null(strstr(res.diag, "missing"));
+}
+
+/* The limit itself: 198 characters are read, 199 are not. */
+static void test_the_line_limit_is_198_characters(void **state)
+{
+    (void)state;
+    for (size_t len = FB_CONFIG_LINE_MAX - 1; len <= FB_CONFIG_LINE_MAX + 1; len++) {
+        char text[512] = "[sweep]\nlabel = ";
+        size_t at = strlen(text), body = len - strlen("label = ");
+        memset(text + at, 'x', body);
+        strcpy(text + at + body, "\n");
+        fixture_load(text, &cfg, &res);
+        assert_int_equal(res.rc, len <= FB_CONFIG_LINE_MAX ? FB_OK : FB_ERR_USAGE);
+        if (len <= FB_CONFIG_LINE_MAX)
+            assert_int_equal(strlen(cfg.label), body);
+        else
+            assert_true(fixture_line_contains(&res, 2, "line is 199 characters long"));
+    }
+}
+
+static void test_ops_plus_lines_are_checked_as_part_of_the_chain(void **state)
+{
+    (void)state;
+    expect_one_error("[chain t]\nops += relu\n", 2, "[chain t] ops: \"ops +=\" continues a "
+                     "list that \"ops = ...\" starts");
+    expect_one_error("[chain t]\nops = add\nops += mul\n", 3,
+                     "[chain t] ops: op 2, mul: only the first op may be binary");
+    expect_one_error("[chain t]\nops = add, relu\nops += relu, bogus\n", 3,
+                     "unknown op \"bogus\"");
+    expect_one_error("[chain t]\nops = add, relu\nops += relu,\n", 3, "op 4 is empty");
+    expect_one_error("[chain t]\nops = add, relu\nops +=\n", 3, "empty list");
+    char text[512] = "[chain t]\nops = add, relu, relu, relu, relu, relu, relu, relu\n"
+                     "ops += relu, relu, relu, relu, relu, relu, relu, relu\nops += relu\n";
+    expect_one_error(text, 4, "more than 16 ops; a chain has at most 16");
+    /* a refused list: the lines that continue it say nothing more */
+    expect_one_error("[chain t]\nops = add, bogus\nops += relu\nops += relu\n", 2,
+                     "unknown op \"bogus\"");
+    /* "+=" elsewhere */
+    expect_one_error("[sweep]\nsizes += 8\n", 2, "[sweep] sizes: \"+=\" continues only a "
+                     "chain's ops");
+    expect_one_error("[chain t]\nops = add\nopz += relu\n", 3, "unknown key");
+}
+
 static void test_shipped_chains_example_loads(void **state)
 {
     (void)state;
@@ -121,13 +206,31 @@ static void test_default_ini_documents_every_op_of_the_table(void **state)
     }
 }
 
+/* The list of ops the "unknown op" message ends with, written from the op table here (as a
+ * reader of the table would write it: name, or name(param names)), so that adding an op
+ * changes the expectation with the table and not by hand. */
+static const char *ops_as_the_table_lists_them(void)
+{
+    static char list[512];
+    size_t n = 0;
+    list[0] = '\0';
+#define FB_LIST_ONE_OP(name, arity, n_params, param_names, ulp)                                \
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s%s%s%s", n > 0 ? ", " : "", #name,    \
+                          (n_params) > 0 ? "(" : "", param_names, (n_params) > 0 ? ")" : "");   \
+    assert_true(n < sizeof list);
+    FB_OP_TABLE(FB_LIST_ONE_OP)
+#undef FB_LIST_ONE_OP
+    return list;
+}
+
 static void test_unknown_op_suggests_the_nearest_and_lists_the_ops(void **state)
 {
     (void)state;
-    expect_one_error("[chain c]\nops = mull, relu\n", 2,
-                     "[chain c] ops: unknown op \"mull\" (did you mean \"mul\"?); ops: copy, "
-                     "add, mul, relu, threshold(threshold, value), scale(factor), "
-                     "bias(offset), sigmoid, gelu");
+    char expected[640];
+    snprintf(expected, sizeof expected,
+             "[chain c] ops: unknown op \"mull\" (did you mean \"mul\"?); ops: %s",
+             ops_as_the_table_lists_them());
+    expect_one_error("[chain c]\nops = mull, relu\n", 2, expected);
 }
 
 static void test_wrong_parameter_count_says_what_the_op_takes(void **state)
@@ -299,6 +402,10 @@ int main(void)
         cmocka_unit_test(test_misspelt_chain_section_gets_a_suggestion),
         cmocka_unit_test(test_chain_errors_come_with_the_other_errors_in_line_order),
         cmocka_unit_test(test_chains_cannot_be_set_on_the_command_line),
+        cmocka_unit_test(test_a_long_chain_goes_on_in_ops_plus_lines),
+        cmocka_unit_test(test_an_over_long_line_is_one_error_naming_line_and_limit),
+        cmocka_unit_test(test_the_line_limit_is_198_characters),
+        cmocka_unit_test(test_ops_plus_lines_are_checked_as_part_of_the_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,8 +50,8 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.cache, FB_CACHE_WARM);
     assert_true(cfg.cupti_activity);
     assert_true(cfg.cupti_counters);
-    assert_string_equal(cfg.csv_path, "results/{backend}-{device}.csv");
-    assert_string_equal(cfg.plot_dir, "plots");
+    assert_string_equal(cfg.csv_path, "out/{backend}-{device}/default.csv");
+    assert_string_equal(cfg.plot_dir, ""); /* beside the results CSV */
     assert_string_equal(cfg.label, "");
 }
 
@@ -303,7 +303,8 @@ static void test_too_long_line_is_reported_with_its_number(void **state)
     snprintf(text, sizeof text, "[sweep]\nlabel = %s\nwarmup = 1\n", label);
     fixture_load(text, &cfg, &res);
     assert_int_equal(res.rc, FB_ERR_USAGE);
-    assert_true(fixture_has_line(&res, 2, "line is 258 characters long; at most 198 are allowed"));
+    assert_true(fixture_has_line(&res, 2, "line is 258 characters long; a line may have at "
+                                          "most 198 (FB_CONFIG_LINE_MAX)"));
     /* The next line is still read: warmup is in the wrong section, and says so. */
     assert_true(fixture_line_contains(&res, 3, "it belongs in [measure]"));
     assert_int_equal(res.diag_lines, 2);

@@ -24,9 +24,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_ARGS 40
 
 /* Sizes sorted ascending, unique, within [1, 1e12]; reps and times ordered; the dtypes and
- * the store kinds non-empty lists of distinct valid ones. */
+ * the store kinds non-empty lists of distinct valid ones; every chain 1 to FB_CHAIN_MAX_OPS
+ * ops (its "ops +=" lines included), only the first binary; the csv pattern ending in a file
+ * name (not '/', "." or ".."). */
 static void check_invariants(const struct fb_config *cfg)
 {
+    for (size_t i = 0; i < cfg->n_chains; i++) {
+        const struct fb_chain *c = &cfg->chains[i].chain;
+        if (c->n_ops < 1 || c->n_ops > FB_CHAIN_MAX_OPS)
+            abort();
+        for (int k = 1; k < c->n_ops; k++)
+            if (fb_op_infos[c->ops[k].op].arity != 1)
+                abort();
+    }
+    const char *slash = strrchr(cfg->csv_path, '/');
+    const char *name = slash ? slash + 1 : cfg->csv_path;
+    if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        abort();
     if (cfg->n_sizes == 0 || cfg->n_sizes > FB_MAX_SIZES)
         abort();
     for (size_t i = 0; i < cfg->n_sizes; i++) {

@@ -41,6 +41,20 @@ static void assert_same_double(double got, double want, double rel, double abs_t
     }
 }
 
+/* Writes `text` to NAME in the test's directory and reads it back: the read must succeed
+ * (its message printed when it does not). The table is the caller's to free. */
+static void read_text(void **state, const char *name, const char *text, struct fb_csv_table *t)
+{
+    char path[256];
+    in_dir(path, sizeof path, state, name);
+    spew(path, text);
+    struct fb_error err = {{0}};
+    int rc = fb_csv_read(path, t, &err);
+    if (rc != FB_OK)
+        print_error("%s: %s\n", name, err.msg);
+    assert_int_equal(rc, FB_OK);
+}
+
 static void assert_same_record(const struct fb_record *got, const struct fb_record *want)
 {
     assert_string_equal(got->backend, want->backend);
@@ -185,21 +199,14 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
  * comment line and blank lines. */
 static void reads_an_older_csv_with_fewer_columns_in_another_order(void **state)
 {
-    char path[256];
-    in_dir(path, sizeof path, state, "old.csv");
-    spew(path, "# fusebench: 0.0.1\r\n"
-               "# a free comment without a colon\r\n"
-               "\r\n"
-               "n,variant,extra,dtype,backend,time_median_s,status\r\n"
-               "4096,copy,zzz,float32,cpu,1.25e-06,ok\r\n"
-               "# a comment among rows\r\n"
-               "8,fused_add_relu,,float32,cpu,,failed\r\n");
     struct fb_csv_table t;
-    struct fb_error err = {{0}};
-    int rc = fb_csv_read(path, &t, &err);
-    if (rc != FB_OK)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, FB_OK);
+    read_text(state, "old.csv", "# fusebench: 0.0.1\r\n"
+                                "# a free comment without a colon\r\n"
+                                "\r\n"
+                                "n,variant,extra,dtype,backend,time_median_s,status\r\n"
+                                "4096,copy,zzz,float32,cpu,1.25e-06,ok\r\n"
+                                "# a comment among rows\r\n"
+                                "8,fused_add_relu,,float32,cpu,,failed\r\n", &t);
     assert_int_equal(t.n_meta, 1);
     assert_string_equal(fb_csv_meta_get(&t, "fusebench"), "0.0.1");
     assert_int_equal(t.n_records, 2);
@@ -242,18 +249,11 @@ static void expect_error_at(void **state, const char *text, int line, const char
  * unverified, so --resume measured them again and the charts dropped them). */
 static void older_schema_rows_keep_their_meaning(void **state)
 {
-    char path[256];
-    in_dir(path, sizeof path, state, "old.csv");
-    spew(path, "# fusebench: 0.0.9\n"
-               "variant,n,backend,device,dtype,time_median_s,launches\n"
-               "copy,8,cpu,X,float32,2.0e-06,1\n"
-               "copy,16,cpu,X,float32,,\n");
     struct fb_csv_table t;
-    struct fb_error err = {{0}};
-    int rc = fb_csv_read(path, &t, &err);
-    if (rc != FB_OK)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, FB_OK);
+    read_text(state, "old.csv", "# fusebench: 0.0.9\n"
+                                "variant,n,backend,device,dtype,time_median_s,launches\n"
+                                "copy,8,cpu,X,float32,2.0e-06,1\n"
+                                "copy,16,cpu,X,float32,,\n", &t);
     assert_int_equal(t.n_records, 2);
     assert_int_equal(t.records[0].status, FB_POINT_OK);
     assert_true(t.records[0].verified);
@@ -291,15 +291,8 @@ static void error_messages_escape_control_bytes_from_the_file(void **state)
 /* pandas writes an integer column with gaps as floats: "1024.0" (the torch peer's files). */
 static void whole_numbers_written_as_floats_read_as_counts(void **state)
 {
-    char path[256];
-    in_dir(path, sizeof path, state, "torch.csv");
-    spew(path, "backend,variant,dtype,n,launches\ntorch-eager,copy,float32,1e+08,2.0\n");
     struct fb_csv_table t;
-    struct fb_error err = {{0}};
-    int rc = fb_csv_read(path, &t, &err);
-    if (rc != FB_OK)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, FB_OK);
+    read_text(state, "torch.csv", "backend,variant,dtype,n,launches\ntorch-eager,copy,float32,1e+08,2.0\n", &t);
     assert_int_equal(t.records[0].n, 100000000);
     assert_int_equal(t.records[0].launches, 2);
     fb_csv_table_free(&t);
@@ -307,16 +300,9 @@ static void whole_numbers_written_as_floats_read_as_counts(void **state)
 
 static void quoted_fields_keep_commas_and_doubled_quotes(void **state)
 {
-    char path[256];
-    in_dir(path, sizeof path, state, "q.csv");
-    spew(path, "backend,variant,dtype,n,reason,device\n"
-               "cpu,copy,float32,8,\"a, \"\"b\"\", c\",\"\"\n");
     struct fb_csv_table t;
-    struct fb_error err = {{0}};
-    int rc = fb_csv_read(path, &t, &err);
-    if (rc != FB_OK)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, FB_OK);
+    read_text(state, "q.csv", "backend,variant,dtype,n,reason,device\n"
+                              "cpu,copy,float32,8,\"a, \"\"b\"\", c\",\"\"\n", &t);
     assert_int_equal(t.n_records, 1);
     assert_string_equal(t.records[0].reason, "a, \"b\", c");
     assert_string_equal(t.records[0].device, "");

@@ -1,4 +1,5 @@
-/* The plan as JSON (--print-plan): string escaping, a config chain's ops with their
+/* The plan as JSON (--print-plan): string escaping (hostile bytes and a random byte fuzz
+ * through a strict JSON string reader written here), a config chain's ops with their
  * parameters, only enabled variants, and the column list equal to the CSV schema table. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,11 +41,217 @@ static void test_string_escaping(void **state)
         {"\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\""},
         {"\b\f", "\"\\b\\f\""},
         {"caf\xc3\xa9", "\"caf\xc3\xa9\""}, /* UTF-8 passes through */
+        {"\xf0\x9f\x98\x80\xe2\x82\xac", "\"\xf0\x9f\x98\x80\xe2\x82\xac\""}, /* 4 and 3 bytes */
+        /* not UTF-8: each byte as the text \xNN (issue 19's cases first) */
+        {"a\xff\xfe" "b", "\"a\\\\xFF\\\\xFE" "b\""},
+        {"\xc0\xaf", "\"\\\\xC0\\\\xAF\""},                 /* overlong '/' */
+        {"\xed\xa0\x80", "\"\\\\xED\\\\xA0\\\\x80\""},      /* CESU-8 surrogate */
+        {"x\xff.ini", "\"x\\\\xFF.ini\""},
+        {"\xe2\x82", "\"\\\\xE2\\\\x82\""},                 /* truncated */
+        {"\xe2\x82" "A", "\"\\\\xE2\\\\x82" "A\""},
+        {"\x80", "\"\\\\x80\""},                             /* stray continuation */
+        {"\xf4\x90\x80\x80", "\"\\\\xF4\\\\x90\\\\x80\\\\x80\""}, /* above U+10FFFF */
+        {"\xf8\x88\x80\x80\x80", "\"\\\\xF8\\\\x88\\\\x80\\\\x80\\\\x80\""}, /* 5 bytes */
+        {"\xe0\x80\xaf", "\"\\\\xE0\\\\x80\\\\xAF\""},      /* overlong, 3 bytes */
+        {"\xc2\x85", "\"\\u0085\""},                          /* C1 NEL: escaped, kept */
+        {"\\xFF", "\"\\\\xFF\""},                             /* the text itself */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = escaped(cases[i][0]);
         assert_string_equal(got, cases[i][1]);
         free(got);
+    }
+}
+
+/* ---- a strict JSON string reader, independent of the code under test ------------------- */
+
+/* The length of the well-formed UTF-8 sequence at s (1-4), or 0: the Unicode standard's
+ * table of well-formed byte sequences (Table 3-7), written out as ranges. */
+static size_t well_formed(const unsigned char *s)
+{
+    static const struct { unsigned char lead_lo, lead_hi, lo2, hi2; size_t len; } rows[] = {
+        {0x01, 0x7F, 0, 0, 1},       {0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3},
+        {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3}, {0xEE, 0xEF, 0x80, 0xBF, 3},
+        {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (s[0] < rows[r].lead_lo || s[0] > rows[r].lead_hi)
+            continue;
+        if (rows[r].len == 1)
+            return 1;
+        if (s[1] < rows[r].lo2 || s[1] > rows[r].hi2)
+            return 0;
+        for (size_t i = 2; i < rows[r].len; i++)
+            if (s[i] < 0x80 || s[i] > 0xBF)
+                return 0;
+        return rows[r].len;
+    }
+    return 0;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static size_t put_utf8(unsigned cp, char *out)
+{
+    if (cp < 0x80)
+        return out[0] = (char)cp, 1;
+    if (cp < 0x800)
+        return out[0] = (char)(0xC0 | cp >> 6), out[1] = (char)(0x80 | (cp & 0x3F)), 2;
+    if (cp < 0x10000)
+        return out[0] = (char)(0xE0 | cp >> 12), out[1] = (char)(0x80 | (cp >> 6 & 0x3F)),
+               out[2] = (char)(0x80 | (cp & 0x3F)), 3;
+    return out[0] = (char)(0xF0 | cp >> 18), out[1] = (char)(0x80 | (cp >> 12 & 0x3F)),
+           out[2] = (char)(0x80 | (cp >> 6 & 0x3F)), out[3] = (char)(0x80 | (cp & 0x3F)), 4;
+}
+
+/* Decodes the JSON text `json`, which must be exactly one string (RFC 8259: no raw control
+ * character, only the escapes of section 7, surrogates only in pairs) in well-formed UTF-8,
+ * into out (its bytes, NUL-terminated; room for strlen(json) + 1). Returns 0, or -1 with the
+ * offset of the fault in *at. */
+static int json_string_read(const char *json, char *out, size_t *at)
+{
+    const unsigned char *p = (const unsigned char *)json;
+    size_t o = 0;
+    if (*p++ != '"')
+        return *at = 0, -1;
+    for (;;) {
+        *at = (size_t)((const char *)p - json);
+        if (*p == '"') {
+            out[o] = '\0';
+            return p[1] == '\0' ? 0 : -1;
+        }
+        if (*p < 0x20) /* NUL (the end) too */
+            return -1;
+        if (*p != '\\') {
+            size_t len = well_formed(p);
+            if (len == 0)
+                return -1;
+            memcpy(out + o, p, len);
+            o += len, p += len;
+            continue;
+        }
+        const char *e = strchr("\"\\/bfnrt", p[1]);
+        if (p[1] && e) {
+            out[o++] = "\"\\/\b\f\n\r\t"[e - "\"\\/bfnrt"];
+            p += 2;
+            continue;
+        }
+        if (p[1] != 'u')
+            return -1;
+        unsigned cp = 0;
+        for (int i = 2; i < 6; i++) {
+            int d = hex_digit((char)p[i]);
+            if (d < 0)
+                return -1;
+            cp = cp << 4 | (unsigned)d;
+        }
+        p += 6;
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            return -1;
+        if (cp >= 0xD800 && cp <= 0xDBFF) { /* a pair, or nothing */
+            unsigned low = 0;
+            if (p[0] != '\\' || p[1] != 'u')
+                return -1;
+            for (int i = 2; i < 6; i++) {
+                int d = hex_digit((char)p[i]);
+                if (d < 0)
+                    return -1;
+                low = low << 4 | (unsigned)d;
+            }
+            if (low < 0xDC00 || low > 0xDFFF)
+                return -1;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            p += 6;
+        }
+        if (cp == 0)
+            return -1; /* a NUL would end the C string the writer was given: cannot be */
+        o += put_utf8(cp, out + o);
+    }
+}
+
+/* What the decoded string must be: the input with each byte outside a well-formed sequence
+ * as the four characters \xNN (plan_json.h's one stated way). */
+static void expected_text(const char *in, char *out)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t o = 0;
+    while (*s) {
+        size_t len = well_formed(s);
+        if (len) {
+            memcpy(out + o, s, len);
+            o += len, s += len;
+        } else {
+            o += (size_t)sprintf(out + o, "\\x%02X", *s++);
+        }
+    }
+    out[o] = '\0';
+}
+
+/* Writes in, reads it back strictly, and checks it decodes to expected_text(in). */
+static void check_round_trip(const char *in)
+{
+    char *json = escaped(in);
+    size_t cap = 4 * strlen(in) + 1, at = 0;
+    char *decoded = malloc(strlen(json) + 1), *want = malloc(cap);
+    assert_non_null(decoded);
+    assert_non_null(want);
+    if (json_string_read(json, decoded, &at) != 0) {
+        char shown[512] = "";
+        for (size_t i = 0; in[i] && i < 100; i++)
+            sprintf(shown + strlen(shown), "%02x ", (unsigned char)in[i]);
+        fail_msg("invalid JSON string at offset %zu for the input bytes %s", at, shown);
+    }
+    expected_text(in, want);
+    assert_string_equal(decoded, want);
+    free(json);
+    free(decoded);
+    free(want);
+}
+
+static void test_hostile_strings_are_valid_json(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        "a\xff\xfe" "b", "\xc0\xaf", "\xed\xa0\x80", "x\xff.ini", "\xed\xbf\xbf\xed\xa0\x80",
+        "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf", "\xc1\xbf",
+        "\xe2\x82", "\xf0\x9f\x98", "\x80\xbf", "\xfe\xff", "\"\\\x01\x1f\x7f\xc2\x80\xc2\x9f",
+        "\xef\xbf\xbf\xf4\x8f\xbf\xbf", "ok \xe2\x82\xac \xf0\x9f\x98\x80", "\\u0000", "\\",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_round_trip(cases[i]);
+}
+
+/* xorshift64*: a fixed seed, so a failure can be replayed; FB_FUZZ_SEED picks another. */
+static uint64_t fuzz_next(uint64_t *x)
+{
+    *x ^= *x >> 12, *x ^= *x << 25, *x ^= *x >> 27;
+    return *x * 2685821657736338717ULL;
+}
+
+/* Random byte strings, half of their bytes from the ones UTF-8 decoders get wrong (leads,
+ * continuation ends, surrogate and overlong starts, quotes, backslashes). */
+static void test_random_bytes_are_valid_json(void **state)
+{
+    (void)state;
+    static const unsigned char edgy[] = {0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2,
+                                         0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, '"',
+                                         '\\', 0x01, 0x1F, 0x7F, 'u'};
+    const char *env = getenv("FB_FUZZ_SEED");
+    uint64_t x = env ? strtoull(env, NULL, 0) | 1 : 0x9E3779B97F4A7C15ULL;
+    const int cases = 20000;
+    for (int c = 0; c < cases; c++) {
+        char in[65];
+        size_t len = fuzz_next(&x) % sizeof in;
+        for (size_t i = 0; i < len; i++) {
+            uint64_t r = fuzz_next(&x);
+            in[i] = (char)(r & 1 ? edgy[(r >> 8) % sizeof edgy] : 1 + (r >> 8) % 255);
+        }
+        in[len] = '\0';
+        check_round_trip(in);
     }
 }
 
@@ -159,6 +366,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_string_escaping),
+        cmocka_unit_test(test_hostile_strings_are_valid_json),
+        cmocka_unit_test(test_random_bytes_are_valid_json),
         cmocka_unit_test(test_chain_with_params),
         cmocka_unit_test(test_one_launch_variant),
         cmocka_unit_test(test_columns_are_the_schema),

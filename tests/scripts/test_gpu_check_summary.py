@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/gpu_check_summary.py on made-up CSVs: the verdict, the speedups and bandwidths it
-computes, and the ncu log parsing (ncu's --csv layout, units in bytes, thousands separators)."""
+shows (derived by fusebench: `fusebench --derive`, $FB_FUSEBENCH), and the ncu log parsing
+(ncu's --csv layout, units in bytes, thousands separators). Skips without a fusebench."""
 import os
 import subprocess
 import sys
@@ -9,6 +10,10 @@ import unittest
 
 SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
 SCRIPT = os.path.join(SRC, "scripts", "gpu_check_summary.py")
+FUSEBENCH = os.environ.get("FB_FUSEBENCH") or os.path.join(SRC, "build", "fusebench")
+if not os.access(FUSEBENCH, os.X_OK):
+    print("SKIP: no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUSEBENCH)
+    sys.exit(77)
 COLS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_median_s,"
         "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
         "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
@@ -63,7 +68,7 @@ class Summary(unittest.TestCase):
                 "--steps", self.write("steps.txt", steps),
                 "--tests", self.write("tests.txt", "gpu ok=3 fail=0 skipped=0 timeout=0 "
                                       "xfail=0 upass=0 cmocka_skipped=0 none=0 rc=0\n"),
-                "--sweep", sweep, "--elapsed", "42"] + list(extra)
+                "--sweep", sweep, "--elapsed", "42", "--fusebench", FUSEBENCH] + list(extra)
         if ncu:
             args += ["--ncu", ncu]
         if cold is not None:
@@ -127,6 +132,23 @@ class Summary(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("ok but not verified", text)
 
+    def test_a_results_file_fusebench_refuses_is_a_problem(self):
+        rows = self.good_rows() + ["cpu,x,copy,fp32,8,1"]  # a row with fields missing
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 1)
+        self.assertIn("problem: cannot read", text)
+        self.assertIn("fields, but the header has", text)
+
+    def test_speedups_and_copy_fractions_missing_from_the_file_are_derived(self):
+        rows = [row("copy", 100000000, 1, 2, 200e-6, role="copy_ceiling"),
+                row("fused_add_relu", 100000000, 1, 3, 300e-6, role="fused"),
+                row("eager_add_relu", 100000000, 2, 5, 600e-6, role="eager",
+                    pair="fused_add_relu")]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  100M +eager_add_relu +fused_add_relu .* 2\.00x")
+        self.assertRegex(text, r"fused_add_relu +4000\.0 GB/s +83\.3% of peak +100\.0% of copy")
+
     def test_a_failed_step_fails(self):
         rc, text = self.run_summary(self.good_rows(), steps="tests-gpu|FAIL|2 skipped\n")
         self.assertEqual(rc, 1)
@@ -136,7 +158,7 @@ class Summary(unittest.TestCase):
         log = self.write("ncu-eager.csv", NCU_LOG)
         out = os.path.join(self.d, "ncu.csv")
         rc = subprocess.run([sys.executable, SCRIPT, "--collect-ncu", out,
-                             "eager_add_relu=1M=" + log]).returncode
+                             "eager_add_relu=1000000=" + log]).returncode
         self.assertEqual(rc, 0)
         with open(out) as f:
             lines = f.read().splitlines()

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The parts of tools/torch_peer.py that need no torch: the plan read from fusebench
 (`--print-plan`: sizes, stop rule, chains, and the CSV columns, which must stay those of the C
-schema), the statistics (the same as src/measure/stats.h), the variants' model (names, kernels,
-bytes) and the CSV writer. torch is imported only inside main(), so these run everywhere
-(test_torch_peer_run.py runs the variants with torch).
+schema), the statistics (the same as src/measure/stats.h), the variants' model (each mirrors a
+variant of fusebench: its kernels, bytes, role and pair come from the plan), the speedups and
+sizes fusebench derives (`--derive`), the CSV writer, and what the peer does without torch
+(one line with the install command, exit 2, after every check that needs no torch). torch is
+imported only inside main(), so these run everywhere (test_torch_peer_run.py runs the
+variants with torch).
 
 The plan tests run the built binary: $FB_FUSEBENCH, else build/fusebench of the source tree;
 they skip, saying why, when there is none."""
@@ -25,12 +28,23 @@ NO_FUSEBENCH = "no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUS
 CHAINS_INI = os.path.join(SRC, "configs", "chains-example.ini")
 
 
+@unittest.skipUnless(HAVE_FUSEBENCH, NO_FUSEBENCH)
 class Sizes(unittest.TestCase):
-    def test_sizes_from_csv_reads_the_n_column_by_name(self):
+    def test_sizes_from_csv_are_fusebenchs_reading_of_the_n_column(self):
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-            f.write("# device: x\nvariant,n,status\ncopy,1000,ok\nfused_add_relu,8,ok\ncopy,8,ok\n")
+            f.write("# device: x\nbackend,variant,dtype,n,status\ncpu,copy,fp32,1000,ok\n"
+                    "cpu,fused_add_relu,fp32,8,ok\ncpu,copy,fp32,8,ok\n")
         try:
-            self.assertEqual(tp.sizes_from_csv(f.name), [8, 1000])
+            self.assertEqual(tp.sizes_from_csv(FUSEBENCH, f.name), [8, 1000])
+        finally:
+            os.unlink(f.name)
+
+    def test_a_bad_csv_is_a_usage_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("variant,n\ncopy,1000\n")  # no backend, dtype: not a results file
+        try:
+            with self.assertRaisesRegex(tp.UsageError, "exit 2"):
+                tp.sizes_from_csv(FUSEBENCH, f.name)
         finally:
             os.unlink(f.name)
 
@@ -82,16 +96,20 @@ class Plan(unittest.TestCase):
             os.unlink(f.name)
 
     def test_chain_variants_follow_the_plan(self):
-        chains = tp.chain_variants(self.plan())
+        plan = self.plan()
+        chains = tp.chain_variants(plan)
         self.assertEqual(list(chains), [
             "torch_eager_mul_bias_relu", "torch_compile_mul_bias_relu",
             "torch_eager_add_gelu", "torch_compile_add_gelu",
             "torch_eager_scale_sigmoid", "torch_compile_scale_sigmoid"])
-        e, c = chains["torch_eager_mul_bias_relu"], chains["torch_compile_mul_bias_relu"]
-        self.assertEqual((e.backend, e.launches, e.arrays, e.preallocated),
-                         ("torch-eager", 3, 3 + 2 + 2, False))
-        self.assertEqual((c.backend, c.launches, c.arrays, c.preallocated),
-                         ("torch-compile", 1, 3, False))
+        v = tp.resolve_variants(plan, chains)
+        e, c = v["torch_eager_mul_bias_relu"], v["torch_compile_mul_bias_relu"]
+        # the model of fusebench's eager_mul_bias_relu / fused_mul_bias_relu, from the plan
+        self.assertEqual((e.mirror, e.role, e.pair, e.launches, e.elements, e.preallocated),
+                         ("eager_mul_bias_relu", "eager", "torch_compile_mul_bias_relu", 3,
+                          3 + 2 + 2, False))
+        self.assertEqual((c.mirror, c.role, c.pair, c.launches, c.elements),
+                         ("fused_mul_bias_relu", "fused", "", 1, 3))
         self.assertEqual([(op["op"], op["params"]) for op in e.ops],
                          [("mul", []), ("bias", [0.5]), ("relu", [])])
         self.assertEqual(tp.bytes_model(e, 1000), 7 * 4 * 1000)
@@ -100,6 +118,28 @@ class Plan(unittest.TestCase):
         # Only the enabled ones.
         plan = self.plan("--variants", "fused_add_gelu,copy")
         self.assertEqual(list(tp.chain_variants(plan)), ["torch_compile_add_gelu"])
+
+    def test_the_add_relu_variants_take_their_model_and_pairs_from_the_plan(self):
+        v = tp.resolve_variants(self.plan(), tp.VARIANTS)
+        self.assertEqual(list(v), list(tp.VARIANTS))
+        for name in ("torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"):
+            self.assertEqual((v[name].role, v[name].launches, v[name].elements), ("eager", 2, 5))
+            self.assertEqual(tp.bytes_model(v[name], 1000), 5 * 4 * 1000, name)
+        for name in ("torch_compile_add_relu", "torch_compile_out"):
+            self.assertEqual((v[name].role, v[name].pair, v[name].launches, v[name].elements),
+                             ("fused", "", 1, 3))
+        # like with like: allocating with allocating, preallocated with preallocated
+        self.assertEqual(v["torch_eager_add_relu"].pair, "torch_compile_add_relu")
+        self.assertEqual(v["torch_eager_threshold"].pair, "torch_compile_add_relu")
+        self.assertEqual(v["torch_eager_add_relu_out"].pair, "torch_compile_out")
+
+    def test_a_variant_whose_mirror_the_config_disables_is_not_run(self):
+        plan = self.plan("--variants", "copy,eager_add_relu,fused_add_relu")
+        v = tp.resolve_variants(plan, tp.VARIANTS)
+        self.assertNotIn("torch_eager_threshold", v)  # eager_add_threshold is not enabled
+        self.assertEqual(tp.select_variants(None, v, tp.VARIANTS), list(v))
+        with self.assertRaisesRegex(tp.UsageError, "mirrors eager_add_threshold"):
+            tp.select_variants(["torch_eager_threshold"], v, tp.VARIANTS)
 
     def test_the_one_launch_variant_is_in_the_plan_and_not_mirrored(self):
         # eager_add_relu_graph is a built-in (no chain): the plan shows its 2 kernels in one
@@ -174,34 +214,10 @@ class Variants(unittest.TestCase):
         for name in self.PREALLOCATED:
             self.assertTrue(tp.VARIANTS[name].preallocated, name)
 
-    def test_eager_is_two_kernels_moving_five_arrays(self):
-        for name in ("torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"):
-            v = tp.VARIANTS[name]
-            self.assertEqual(v.backend, "torch-eager", name)
-            self.assertEqual(v.launches, 2, name)
-            # a, b -> tmp; tmp -> c: 2 reads + 1 write, then 1 read + 1 write, 4 bytes each.
-            self.assertEqual(tp.bytes_model(v, 1000), 5 * 4 * 1000, name)
-            self.assertEqual(tp.bytes_model(v, 7, launches=2), 5 * 4 * 7, name)
-
-    def test_compile_is_one_kernel_moving_three_arrays(self):
-        for name in ("torch_compile_add_relu", "torch_compile_out"):
-            v = tp.VARIANTS[name]
-            self.assertEqual(v.backend, "torch-compile", name)
-            self.assertEqual(v.launches, 1, name)
-            self.assertEqual(tp.bytes_model(v, 1000), 3 * 4 * 1000, name)
-            self.assertEqual(tp.bytes_model(v, 1000, launches=1), 3 * 4 * 1000, name)
-
-    def test_a_compile_split_into_more_kernels_pays_for_the_intermediate(self):
-        v = tp.VARIANTS["torch_compile_out"]
-        # Two kernels: a, b -> tmp (3 arrays), tmp -> c (2 more): eager's 5.
-        self.assertEqual(tp.arrays_moved(v, 2), 5)
-        self.assertEqual(tp.bytes_model(v, 1000, launches=2), 5 * 4 * 1000)
-        self.assertEqual(tp.arrays_moved(v, 3), 7)
-        # Not counted ("" in the row) or a count of 0 on a failed point: the model's own.
-        self.assertEqual(tp.arrays_moved(v, ""), 3)
-        self.assertEqual(tp.arrays_moved(v, None), 3)
-        # Eager's model is its two passes whatever was counted.
-        self.assertEqual(tp.arrays_moved(tp.VARIANTS["torch_eager_add_relu_out"], 3), 5)
+    def test_no_model_number_is_written_in_the_peer(self):
+        # kernels, arrays, role and pair come from the plan (resolve_variants), not the table
+        for name, v in tp.VARIANTS.items():
+            self.assertEqual((v.role, v.pair, v.launches, v.elements), ("", "", None, None), name)
 
     def test_kinds_are_distinct(self):
         kinds = [v.kind for v in tp.VARIANTS.values()]
@@ -210,13 +226,10 @@ class Variants(unittest.TestCase):
     def test_variants_option_takes_the_new_names_in_order(self):
         args = tp.parse_args(["--variants", "torch_compile_out, torch_eager_add_relu_out"])
         self.assertEqual(args.variant_list, ["torch_compile_out", "torch_eager_add_relu_out"])
-        self.assertEqual(tp.select_variants(args.variant_list, {}),
+        self.assertEqual(tp.select_variants(args.variant_list, tp.VARIANTS, tp.VARIANTS),
                          ["torch_compile_out", "torch_eager_add_relu_out"])
-        chains = {"torch_eager_x": None}
-        self.assertEqual(tp.select_variants(tp.parse_args([]).variant_list, chains),
-                         list(tp.VARIANTS) + ["torch_eager_x"])
         with self.assertRaisesRegex(tp.UsageError, 'unknown variant "nope"'):
-            tp.select_variants(["nope"], chains)
+            tp.select_variants(["nope"], tp.VARIANTS, tp.VARIANTS)
 
 
 class ConfigAndOutput(unittest.TestCase):
@@ -229,7 +242,7 @@ class ConfigAndOutput(unittest.TestCase):
     def test_csv_has_the_schema_header_and_empty_cells_for_nan(self):
         columns = list(tp.PEER_COLUMNS) + ["added_in_c"]  # a column the peer does not fill
         row = {c: "" for c in tp.PEER_COLUMNS}
-        row.update(backend="torch-eager", variant="torch_eager_add_relu", n=8,
+        row.update(backend="torch", variant="torch_eager_add_relu", n=8,
                    time_median_s=float("nan"), reason="a, b")
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "o.csv")
@@ -242,31 +255,31 @@ class ConfigAndOutput(unittest.TestCase):
         self.assertEqual(cells[columns.index("time_median_s")], "")
         self.assertTrue(lines[2].endswith('"a, b",,,,'))  # then role, pair, speedup, added_in_c
 
-    def test_each_eager_row_gets_its_speedup_over_its_pair(self):
-        def row(name, t, status="ok"):
-            r = {c: "" for c in tp.PEER_COLUMNS}
-            r.update(variant=name, n=8, time_median_s=t, status=status,
-                     role=tp.PAIRS[name][0], pair=tp.PAIRS[name][1])
-            return r
-        rows = [row("torch_eager_add_relu", 6e-6), row("torch_compile_add_relu", 2e-6),
-                row("torch_eager_threshold", 5e-6)]
-        tp.derive_speedups(rows)
-        self.assertAlmostEqual(rows[0]["speedup"], 3.0)
-        self.assertAlmostEqual(rows[2]["speedup"], 2.5)
-        self.assertEqual(rows[1]["speedup"], "")  # the compiled one has no pair
-        rows[1]["status"] = "failed"
-        tp.derive_speedups(rows)
-        self.assertEqual(rows[0]["speedup"], "")
+    @unittest.skipUnless(HAVE_FUSEBENCH, NO_FUSEBENCH)
+    def test_each_eager_row_gets_the_speedup_fusebench_derives(self):
+        columns = tp.read_plan(FUSEBENCH, os.path.join(SRC, "configs", "smoke.ini"))["columns"]
 
-    def test_a_chain_eager_row_is_paired_with_its_compiled_row(self):
-        ops = ({"op": "add", "arity": 2, "ulp_bound": 0, "params": []},)
-        chains = {"torch_eager_c": tp.Variant("torch-eager", "chain_eager", 1, 3, False, ops),
-                  "torch_compile_c": tp.Variant("torch-compile", "chain_compile", 1, 3, False,
-                                                ops)}
-        peer = tp.Peer(None, type("D", (), {"type": "cpu"})(), {}, chains=chains)
-        self.assertEqual(peer.pair_of("torch_eager_c"), ("eager", "torch_compile_c"))
-        self.assertEqual(peer.pair_of("torch_compile_c"), ("fused", ""))
-        self.assertEqual(peer.pair_of("torch_eager_add_relu"), tp.PAIRS["torch_eager_add_relu"])
+        def row(name, role, pair, t, status="ok"):
+            r = {c: "" for c in columns}
+            r.update(backend="torch", device="cpu", variant=name, dtype="fp32", n=8,
+                     time_median_s=t, status=status, role=role, pair=pair, cache="warm")
+            return r
+        rows = [row("torch_eager_add_relu", "eager", "torch_compile_add_relu", 6e-6),
+                row("torch_compile_add_relu", "fused", "", 2e-6),
+                row("torch_eager_threshold", "eager", "torch_compile_add_relu", 5e-6)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.csv")
+            tp.write_csv_atomic(path, [], rows, columns)
+            tp.fill_speedups(FUSEBENCH, path, rows)
+            self.assertAlmostEqual(rows[0]["speedup"], 3.0)
+            self.assertAlmostEqual(rows[2]["speedup"], 2.5)
+            self.assertEqual(rows[1]["speedup"], "")  # the compiled one has no pair
+            rows[1]["status"] = "failed"
+            for r in rows:  # (a value a file holds is kept: these are rows measured anew)
+                r["speedup"] = ""
+            tp.write_csv_atomic(path, [], rows, columns)
+            tp.fill_speedups(FUSEBENCH, path, rows)
+            self.assertEqual(rows[0]["speedup"], "")
 
     def test_row_entries_outside_the_schema_are_not_written(self):
         # measure() keeps the bytes allocated per call in the row for the log only.
@@ -291,6 +304,62 @@ class ConfigAndOutput(unittest.TestCase):
                                       smoke]), 2)
             self.assertEqual(tp.main(["--fusebench", FUSEBENCH, "--variants", "nope",
                                       "--config", smoke]), 2)
+
+
+@unittest.skipUnless(HAVE_FUSEBENCH, NO_FUSEBENCH)
+class WithoutTorch(unittest.TestCase):
+    """The peer run where this python has no torch, or a torch without CUDA (issue 19, item
+    5): one line with the install command and exit 2, after every check that needs no torch.
+    A fake torch package on PYTHONPATH stands in for each case, whatever this machine has."""
+
+    def run_peer(self, fake_torch, *args):
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "torch"))
+            with open(os.path.join(d, "torch", "__init__.py"), "w") as f:
+                f.write(fake_torch)
+            out = os.path.join(d, "out", "torch.csv")
+            env = dict(os.environ, PYTHONPATH=d)
+            p = subprocess.run([sys.executable, os.path.join(SRC, "tools", "torch_peer.py"),
+                                "--fusebench", FUSEBENCH, "--output", out] + list(args),
+                               capture_output=True, text=True, env=env, timeout=120)
+            written = os.path.exists(os.path.join(d, "out"))
+        return p, written
+
+    NO_TORCH = 'raise ImportError("No module named \'torch\'")\n'
+    CPU_ONLY = ('__version__ = "2.11.0+cpu"\n'
+                'class version:\n    cuda = None\n'
+                'class cuda:\n    @staticmethod\n    def is_available():\n        return False\n')
+
+    def test_without_torch_one_line_with_the_install_command_and_exit_2(self):
+        p, written = self.run_peer(self.NO_TORCH, "--config",
+                                   os.path.join(SRC, "configs", "smoke.ini"), "--device", "cpu")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertIn("pip install torch", lines[0])
+        self.assertIn("cannot import torch", lines[0])
+        self.assertFalse(written)  # nothing measured, nothing written
+
+    def test_cuda_without_a_cuda_torch_one_line_and_exit_2(self):
+        p, written = self.run_peer(self.CPU_ONLY, "--config",
+                                   os.path.join(SRC, "configs", "smoke.ini"), "--device", "cuda")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn("requirements-torch.txt", lines[0])
+        self.assertFalse(written)
+
+    def test_what_needs_no_torch_is_checked_first(self):
+        smoke = os.path.join(SRC, "configs", "smoke.ini")
+        for args, said in ((["--config", smoke, "--variants", "nope"], 'unknown variant "nope"'),
+                           (["--config", smoke, "--sizes", "0"], "--sizes"),
+                           (["--config", "/nonexistent.ini"], "nonexistent.ini")):
+            p, _ = self.run_peer(self.NO_TORCH, *args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(said, p.stderr, args)
+            self.assertNotIn("torch", p.stderr.replace("torch_peer", "").replace(
+                "torch_eager", "").replace("torch_compile", ""), args)
 
 
 if __name__ == "__main__":

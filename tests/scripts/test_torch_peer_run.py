@@ -78,16 +78,30 @@ SCALE_SIGMOID_THRESHOLD = (op("scale", 1, 0, 2.0), op("sigmoid", 1, 4),
                            op("threshold", 1, 0, 0.5, -1.0), op("copy"))
 
 
+def builtin_variants():
+    """The peer's add_relu variants with their model from this build's plan (every built-in
+    of configs/default.ini enabled)."""
+    if not os.access(FUSEBENCH, os.X_OK):
+        print("SKIP: no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUSEBENCH)
+        sys.exit(SKIP)
+    plan = tp.read_plan(FUSEBENCH, os.path.join(SRC, "configs", "default.ini"))
+    return tp.resolve_variants(plan, tp.VARIANTS)
+
+
+BUILTINS = builtin_variants()
+
+
 def chain_peer(**chains):
-    """A peer whose chain variants are torch_eager_NAME for each NAME=ops given."""
-    variants = {"torch_eager_" + name: tp.Variant("torch-eager", "chain_eager", len(ops),
-                                                  3 + 2 * (len(ops) - 1), False, ops)
+    """A peer whose chain variants are torch_eager_NAME for each NAME=ops given, with the
+    model of an eager chain of those ops (plan/variants.h: 3 + 2 (k - 1) arrays)."""
+    variants = {"torch_eager_" + name: tp.Variant("chain_eager", "eager_" + name, False, ops,
+                                                  "eager", "", len(ops), 3 + 2 * (len(ops) - 1))
                 for name, ops in chains.items()}
-    return tp.Peer(torch, torch.device("cpu"), MEASURE, chains=variants)
+    return tp.Peer(torch, torch.device("cpu"), MEASURE, variants=variants)
 
 
 def measure(name, n, peer=None):
-    peer = peer or tp.Peer(torch, torch.device("cpu"), MEASURE)
+    peer = peer or tp.Peer(torch, torch.device("cpu"), MEASURE, variants=BUILTINS)
     return peer.measure(name, n, "cpu", peer.prepare(n))
 
 
@@ -106,8 +120,6 @@ class Eager(unittest.TestCase):
             self.assertEqual(measure("torch_eager_add_relu", n)["allocated"], 2 * 4 * n, n)
             self.assertEqual(measure("torch_eager_add_relu_out", n)["allocated"], 0, n)
 
-    @unittest.skipUnless(os.access(FUSEBENCH, os.X_OK),
-                         "no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUSEBENCH)
     def test_main_writes_the_out_rows_and_the_chains(self):
         columns = tp.read_plan(FUSEBENCH, os.path.join(SRC, "configs", "smoke.ini"))["columns"]
         with tempfile.TemporaryDirectory() as d:
@@ -132,6 +144,11 @@ class Eager(unittest.TestCase):
         for r in rows:
             self.assertEqual((r["status"], r["verified"], r["launches"], r["bytes_model"]),
                              ("ok", "1") + expected[r["variant"]], r["variant"])
+            self.assertEqual(r["backend"], "torch")
+        # the eager rows' pairs are not run here: no speedup, and none made up
+        self.assertEqual([r["speedup"] for r in rows], ["", "", "", ""])
+        self.assertEqual(rows[0]["pair"], "torch_compile_add_relu")
+        self.assertEqual(rows[1]["pair"], "torch_compile_out")
 
 
 class Chains(unittest.TestCase):
@@ -191,11 +208,9 @@ class FakeOut(tp.Peer):
 class OutContract(unittest.TestCase):
     def run_fake(self, kind):
         name = "fake_" + kind
-        tp.VARIANTS[name] = tp.Variant("torch-eager", kind, 2, 5, True)
-        try:
-            return measure(name, 1000, FakeOut(torch, torch.device("cpu"), MEASURE))
-        finally:
-            del tp.VARIANTS[name]
+        variants = {name: BUILTINS["torch_eager_add_relu_out"]._replace(kind=kind)}
+        return measure(name, 1000, FakeOut(torch, torch.device("cpu"), MEASURE,
+                                           variants=variants))
 
     def test_an_out_variant_that_allocates_fails(self):
         row = self.run_fake("allocates")
@@ -220,7 +235,7 @@ class OutContract(unittest.TestCase):
 class Compiled(unittest.TestCase):
     def test_compile_rows_are_one_kernel_and_compile_out_allocates_nothing(self):
         n = 1000
-        peer = tp.Peer(torch, torch.device("cpu"), MEASURE)
+        peer = tp.Peer(torch, torch.device("cpu"), MEASURE, variants=BUILTINS)
         data = peer.prepare(n)
         allocated = {}
         for name in ("torch_compile_add_relu", "torch_compile_out"):
@@ -234,10 +249,10 @@ class Compiled(unittest.TestCase):
 
     def test_compiled_chains_are_one_kernel_and_verify(self):
         n = 1000
-        variants = {"torch_compile_" + name: tp.Variant("torch-compile", "chain_compile", 1, 3,
-                                                        False, ops)
+        variants = {"torch_compile_" + name: tp.Variant("chain_compile", "fused_" + name, False,
+                                                        ops, "fused", "", 1, 3)
                     for name, ops in (("mbr", MUL_BIAS_RELU), ("ag", ADD_GELU))}
-        peer = tp.Peer(torch, torch.device("cpu"), MEASURE, chains=variants)
+        peer = tp.Peer(torch, torch.device("cpu"), MEASURE, variants=variants)
         data = peer.prepare(n)
         for name in variants:
             row = peer.measure(name, n, "cpu", data)

@@ -84,8 +84,8 @@ static void unwritable_output_is_a_usage_error_naming_the_path(void **unused)
     char path[128];
     snprintf(path, sizeof path, "%s/results.csv", file); /* parent is a regular file */
     struct fb_error err;
-    char target[256];
-    assert_int_equal(fb_results_check_writable(path, target, sizeof target, &err), FB_ERR_USAGE);
+    struct fb_results_target target;
+    assert_int_equal(fb_results_judge(path, false, &target, &err), FB_ERR_USAGE);
     assert_non_null(strstr(err.msg, file));
     unlink(file);
 }

@@ -282,40 +282,6 @@ static void correct_backend_gives_ok_points_with_counted_launches(void **unused)
                 1e-9 * fused->bandwidth_gbps + 1e-12);
 }
 
-static void wrong_result_fails_the_point_before_timing(void **unused)
-{
-    (void)unused;
-    struct collected c;
-    int failed = 0;
-    fault = FAULT_WRONG_ELEMENT;
-    struct fb_backend_ops ops = faulty_backend();
-    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
-    assert_int_equal(failed, 2); /* fused_add_relu at both sizes */
-    const struct fb_record *fused = find(&c, "fused_add_relu", 1000);
-    assert_non_null(fused);
-    assert_int_equal(fused->status, FB_POINT_FAILED);
-    assert_false(fused->verified);
-    assert_int_equal(fused->reps, -1);
-    assert_true(isnan(fused->time_median_s));
-    assert_non_null(strstr(fused->reason, "element 500"));
-    /* the other variants are unaffected */
-    assert_int_equal(find(&c, "eager_add_relu", 1000)->status, FB_POINT_OK);
-}
-
-static void contradicted_launch_count_fails_the_point(void **unused)
-{
-    (void)unused;
-    struct collected c;
-    int failed = 0;
-    fault = FAULT_EXTRA_PASS;
-    struct fb_backend_ops ops = faulty_backend();
-    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
-    const struct fb_record *fused = find(&c, "fused_add_relu", 4099);
-    assert_int_equal(fused->status, FB_POINT_FAILED);
-    assert_int_equal(fused->launches, 2);
-    assert_non_null(strstr(fused->reason, "2 launches counted, 1 declared"));
-}
-
 /* A backend that cannot run steps as one launch: the one-launch variant is skipped with the
  * reason, never run step by step under its name; every other variant runs as before. */
 static void a_backend_without_run_group_skips_the_one_launch_variant(void **unused)
@@ -343,31 +309,12 @@ static void a_backend_without_run_group_skips_the_one_launch_variant(void **unus
     }
 }
 
-/* A run_group that does not run this format (backend.h): the point is skipped with its
- * reason, and the sweep goes on. */
 static int refusing_run_group(void *state, const struct fb_step *steps, int count,
                               const struct fb_format *format, void *const buffers[FB_BUF_COUNT],
                               int64_t n, struct fb_error *err)
 {
     (void)state, (void)steps, (void)count, (void)buffers, (void)n;
     return fb_fail(err, FB_ERR_UNAVAILABLE, "no group in dtype %s", fb_dtype_name(format->dtype));
-}
-
-static void a_group_refusing_the_format_skips_the_point_with_its_reason(void **unused)
-{
-    (void)unused;
-    struct collected c;
-    int failed = -1;
-    fault = FAULT_NONE;
-    struct fb_backend_ops ops = faulty_backend();
-    ops.run_group = refusing_run_group;
-    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
-    assert_int_equal(failed, 0);
-    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 4099);
-    assert_non_null(graph);
-    assert_int_equal(graph->status, FB_POINT_SKIPPED);
-    assert_string_equal(graph->reason, "no group in dtype fp32");
-    assert_int_equal(find(&c, "eager_add_relu", 4099)->status, FB_POINT_OK);
 }
 
 /* A run_group that leaves its last step out: the launch count (1 pass counted, 2 declared)
@@ -389,29 +336,78 @@ static int wrong_run_group(void *state, const struct fb_step *steps, int count,
     return rc;
 }
 
-static void a_wrong_group_fails_the_point_before_timing(void **unused)
+/* One fault in the backend, one point that shows it: its status and reason, the number of
+ * points the sweep counts as failed, and a variant at the same size that stays ok. A failed
+ * point fails before any timing (no reps, no time, not verified). */
+enum group_fault { GROUP_AS_IS, GROUP_REFUSES_THE_FORMAT, GROUP_SHORT, GROUP_WRONG };
+
+struct fault_case {
+    const char *what;
+    enum fault fault;
+    enum group_fault group;
+    int failed;
+    const char *variant;
+    int64_t n;
+    enum fb_point_status status;
+    const char *reason;    /* a fragment of the point's reason */
+    const char *reason_or; /* another acceptable fragment, or NULL */
+    int launches;          /* the launches the point counted, where > 0 */
+    bool verified;         /* whether its result was right (a count can fail a right one) */
+};
+
+static const struct fault_case fault_cases[] = {
+    {"a wrong element of the fused kernel", FAULT_WRONG_ELEMENT, GROUP_AS_IS, 2,
+     "fused_add_relu", 1000, FB_POINT_FAILED, "element 500", NULL, 0, false},
+    {"an extra pass: the launch count contradicts the plan", FAULT_EXTRA_PASS, GROUP_AS_IS, -1,
+     "fused_add_relu", 4099, FB_POINT_FAILED, "2 launches counted, 1 declared", NULL, 2, true},
+    {"a run_group that does not run this format", FAULT_NONE, GROUP_REFUSES_THE_FORMAT, 0,
+     "eager_add_relu_graph", 4099, FB_POINT_SKIPPED, "no group in dtype fp32", NULL, 0, false},
+    /* relu never ran: the poisoned output fails the comparison first, or the count does */
+    {"a run_group that leaves its last step out", FAULT_NONE, GROUP_SHORT, 2,
+     "eager_add_relu_graph", 1000, FB_POINT_FAILED, "wrong result", "1 launches", 0, false},
+    {"a run_group that writes a wrong element", FAULT_NONE, GROUP_WRONG, 2,
+     "eager_add_relu_graph", 4099, FB_POINT_FAILED, "element 4098", NULL, 0, false},
+};
+
+static void each_fault_fails_or_skips_its_point_alone(void **unused)
 {
     (void)unused;
-    struct collected c;
-    int failed = 0;
+    typedef int (*run_group_fn)(void *, const struct fb_step *, int, const struct fb_format *,
+                                void *const[FB_BUF_COUNT], int64_t, struct fb_error *);
+    static const run_group_fn groups[] = {
+        [GROUP_REFUSES_THE_FORMAT] = refusing_run_group,
+        [GROUP_SHORT] = short_run_group,
+        [GROUP_WRONG] = wrong_run_group,
+    };
+    for (size_t i = 0; i < sizeof fault_cases / sizeof fault_cases[0]; i++) {
+        const struct fault_case *k = &fault_cases[i];
+        print_message("case: %s\n", k->what);
+        struct collected c;
+        int failed = -1;
+        fault = k->fault;
+        struct fb_backend_ops ops = faulty_backend();
+        if (k->group != GROUP_AS_IS)
+            ops.run_group = groups[k->group];
+        assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
+        if (k->failed >= 0)
+            assert_int_equal(failed, k->failed);
+        const struct fb_record *r = find(&c, k->variant, k->n);
+        assert_non_null(r);
+        assert_int_equal(r->status, k->status);
+        assert_true(strstr(r->reason, k->reason) ||
+                    (k->reason_or && strstr(r->reason, k->reason_or)));
+        if (k->launches > 0)
+            assert_int_equal(r->launches, k->launches);
+        assert_int_equal(r->verified, k->verified);
+        if (k->status == FB_POINT_FAILED) {
+            assert_int_equal(r->reps, -1);
+            assert_true(isnan(r->time_median_s));
+        }
+        /* the other variants at that size are unaffected */
+        assert_int_equal(find(&c, "copy", k->n)->status, FB_POINT_OK);
+        assert_int_equal(find(&c, "eager_add_relu", k->n)->status, FB_POINT_OK);
+    }
     fault = FAULT_NONE;
-    struct fb_backend_ops ops = faulty_backend();
-    ops.run_group = short_run_group;
-    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
-    assert_int_equal(failed, 2); /* the graph variant at both sizes */
-    const struct fb_record *graph = find(&c, "eager_add_relu_graph", 1000);
-    assert_int_equal(graph->status, FB_POINT_FAILED);
-    assert_int_equal(graph->reps, -1);
-    /* relu never ran: the poisoned output fails the comparison first, or the count does */
-    assert_true(strstr(graph->reason, "wrong result") || strstr(graph->reason, "1 launches"));
-
-    ops.run_group = wrong_run_group;
-    assert_int_equal(run_sweep(&ops, &c, &failed), FB_OK);
-    assert_int_equal(failed, 2);
-    graph = find(&c, "eager_add_relu_graph", 4099);
-    assert_int_equal(graph->status, FB_POINT_FAILED);
-    assert_non_null(strstr(graph->reason, "element 4098"));
-    assert_int_equal(find(&c, "eager_add_relu", 4099)->status, FB_POINT_OK);
 }
 
 static void a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside(void **unused)
@@ -863,11 +859,8 @@ int main(void)
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
         cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
-        cmocka_unit_test(wrong_result_fails_the_point_before_timing),
-        cmocka_unit_test(contradicted_launch_count_fails_the_point),
+        cmocka_unit_test(each_fault_fails_or_skips_its_point_alone),
         cmocka_unit_test(a_backend_without_run_group_skips_the_one_launch_variant),
-        cmocka_unit_test(a_wrong_group_fails_the_point_before_timing),
-        cmocka_unit_test(a_group_refusing_the_format_skips_the_point_with_its_reason),
         cmocka_unit_test(a_cold_sample_is_flush_start_call_stop_with_no_synchronize_inside),
         cmocka_unit_test(a_warm_sample_has_no_flush_and_no_synchronize_inside),
         cmocka_unit_test(cold_probe_passes_flush_before_every_call),

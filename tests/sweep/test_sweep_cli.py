@@ -503,7 +503,7 @@ class SweepCli(unittest.TestCase):
         os.mkdir(sub)
         real = os.path.join(sub, "real.csv")
         with open(real, "w") as f:
-            f.write("old\n")
+            f.write("# fusebench: 0.0.9\n")  # earlier results (another file needs --force)
         link = os.path.join(self.dir, "link.csv")
         os.symlink(os.path.join("runs", "real.csv"), link)  # relative to the link's directory
         p = run(SMOKE, "--backend", "cpu", "--output", link, "--no-plot", "--sizes", "8")
@@ -656,7 +656,8 @@ class SweepScript(unittest.TestCase):
     def test_commands_without_charts_do_not_install_gnuplot(self):
         out = os.path.join(self.tmp.name, "r.csv")
         for args in (["--help"], ["--version"], ["--he"],
-                     [SMOKE, "--backend", "cpu", "--dry-run"],
+                     [SMOKE, "--backend", "cpu", "--dry-run"], [SMOKE, "--print-plan"],
+                     [SMOKE, "--backend", "cpu", "--dry-run", "--force"],
                      [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out]):
             p = self.sweep(*args)
             self.assertEqual(p.returncode, 0, (args, p.stderr))
@@ -664,14 +665,17 @@ class SweepScript(unittest.TestCase):
             self.assertFalse(os.path.exists(self.calls), args)
 
     def test_a_command_that_draws_charts_asks_for_gnuplot(self):
-        # the sandbox works: without gnuplot, a sweep that draws wants it installed
-        p = self.sweep(SMOKE, "--backend", "cpu", "--sizes", "8")
-        self.assertNotEqual(p.returncode, 0)
-        if os.geteuid() == 0:
-            with open(self.calls) as f:
-                self.assertIn("gnuplot-nox", f.read())
-        else:
-            self.assertIn("gnuplot-nox", p.stderr)
+        # the sandbox works: without gnuplot, a sweep that draws wants it installed; --force
+        # is an option the script knows (no value), not an unknown one
+        for extra in ((), ("--force",)):
+            p = self.sweep(SMOKE, "--backend", "cpu", "--sizes", "8", *extra)
+            self.assertNotEqual(p.returncode, 0)
+            if os.geteuid() == 0:
+                with open(self.calls) as f:
+                    self.assertIn("gnuplot-nox", f.read())
+                os.remove(self.calls)
+            else:
+                self.assertIn("gnuplot-nox", p.stderr)
 
 
 if __name__ == "__main__":

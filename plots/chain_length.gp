@@ -1,0 +1,28 @@
+# chain_length.gp: fusion's speedup against the number of ops in a chain (the chains of a run
+# such as configs/chain-length.ini: eager k kernels, fused 1). chains.tsv, c<i>.dat: one line
+# per size through the first chain of each length; chain_others.dat: the other chains of a
+# length, marked with their names and drawn in their size's colour (a transcendental chain, where the CPU computes more than
+# it moves); chain_model.dat: each length's own model, from its chain's launches and bytes
+# (launch limit, traffic ratio, with write-allocate where the stores read their lines).
+unset logscale x
+set format x '%g'
+set xrange [0.5 : *]
+set xtics 1
+set yrange [0 : *]
+set grid xtics ytics lc rgb '#d8d8d8' lw 0.5
+set key noenhanced top left Left reverse box lc rgb '#bbbbbb' opaque
+set title chart_title('Fusion speedup against chain length: eager (k kernels) / fused (1 kernel)') noenhanced
+set xlabel 'k: ops in the chain (kernels of the eager variant)'
+set ylabel 'speedup = eager time / fused time (medians, same run)'
+array KT[max1(NCK)]; array KC[max1(NCK)]; array KP[max1(NCK)]
+stats 'chains.tsv' using (i = int(column("i")), KT[i] = strcol("title"), \
+    KC[i] = strcol("colour"), KP[i] = int(column("pt")), 0) nooutput
+wa_line = NKWA > 0 ? "'' using 1:4 with linespoints dt 4 lw 1.5 pt 1 lc rgb '#999999' title 'model: traffic with write-allocate', " : ""
+others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:3 with labels left offset 1, 0 noenhanced font ',14' notitle" : ""
+plot 'chain_model.dat' using 1:2 with linespoints dt 2 lw 1.5 pt 1 lc rgb '#555555' \
+        title 'model: launch limit of each chain (its launches)', \
+     '' using 1:3 with linespoints dt 3 lw 2 pt 1 lc rgb '#555555' \
+        title 'model: traffic ratio of each chain (its bytes)', \
+     @wa_line \
+     for [i=1:NCK] sprintf('c%d.dat', i) using 1:2 with linespoints pt KP[i] ps 1.4 lw 2 \
+        lc rgb KC[i] title KT[i] @others

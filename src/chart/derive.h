@@ -1,0 +1,189 @@
+/* Everything a chart shows, derived once from results files: the series to draw, the
+ * eager/fused pairs and their speedups, each pair's model lines (launch limit, traffic ratio,
+ * with and without write-allocate: chart/model.h), the regime bounds, the fitted model's
+ * curves and the copy-fraction and DRAM-byte model lines. The chart scripts (plots/ (one .gp per chart))
+ * only draw these numbers (chart/tables.h writes them); --derive prints them as JSON.
+ *
+ * Inputs: results files read with output/csv.h, the first being the run charted, the others
+ * overlaid (the PyTorch peer's, another run's). Per file, before anything is derived:
+ *   - rows of a file older than the role and pair columns take them from the built-in
+ *     variant of their name (measure/pairing.h, fb_pairing_fill_builtin_roles);
+ *   - speedup and copy_fraction are filled where a row has none (fb_pairing_derive_missing;
+ *     values a file holds are kept: fusebench computed them when the rows were measured);
+ *   - a row of an overlay with no copy_fraction gets one against the charted run's copy
+ *     ceiling at the same device, size and format (fb_pairing_copy_fraction_against).
+ * Only rows with status ok and a positive time are drawn; rows with status noisy (another
+ * program disturbed their samples) are counted instead (noisy).
+ *
+ * A series is the rows of one variant in one format of one file: its key is the variant,
+ * plus "-fp16" / "-bf16" for a 16-bit dtype, "-streaming" for streaming stores and "-cold"
+ * for a cold cache (the suffixes the pair's key gets too); one point per n (the later row of
+ * a repeated point, as a resumed sweep may hold). A pair is an eager series and the series
+ * its rows name in the pair column (same file, same suffix), at the sizes where the eager
+ * row has a speedup. */
+#ifndef FB_CHART_DERIVE_H
+#define FB_CHART_DERIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/error.h"
+#include "output/csv.h"
+
+/* The most results files one chart overlays (the command line's --plot limit). */
+#define FB_CHART_MAX_FILES 8
+/* The most rows a results file may have to be charted: a sweep of every size of
+ * configs/default.ini (44) x 39 variants x 6 formats x 2 cache modes is about 20,600 rows;
+ * a file past this is refused (exit 2) before anything is drawn, so that --plot ends in
+ * seconds whatever it is given. */
+#define FB_CHART_MAX_ROWS 100000
+/* Sizes at which the fitted model's curves are sampled, log-spaced over the drawn range. */
+#define FB_CHART_CURVE_POINTS 160
+
+#define FB_CHART_KEY_MAX 96
+#define FB_CHART_TEXT_MAX 256
+
+/* One drawn point of a series (per call; NaN where not measured). */
+struct fb_chart_point {
+    double n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements, launches, kernel_time_s,
+        copy_fraction, speedup;
+};
+
+struct fb_chart_series {
+    size_t file;                      /* which input */
+    char key[FB_CHART_KEY_MAX];       /* variant + format suffix (above) */
+    char title[FB_CHART_TEXT_MAX];    /* key, with " (STEM)" when an earlier file has it */
+    char variant[48], role[24];
+    char pair_key[FB_CHART_KEY_MAX];  /* its pair's key, "" none */
+    char dtype[16], stores[16];       /* canonical: fp32..., normal / streaming */
+    bool cold;
+    struct fb_chart_point *points;    /* sorted by n, one per n */
+    size_t n_points;
+    /* Of its last row that has them (the model's inputs): */
+    double elements;                  /* arrays of n moved per call (chart/model.h) */
+    double launches, host_launches;   /* kernels counted; launches the host issues */
+    int model_launches;               /* by role (fb_model_launches), -1 none or an overlay */
+    bool write_allocate;              /* its stores read each line first (a CPU, normal) */
+    bool has_dram, has_copy_fraction;
+    unsigned colour;                  /* 0xRRGGBB: by role (eager reds, fused blues, ...) */
+    int point_type, dash;             /* gnuplot's: filled points solid for the first file,
+                                         open points dashed for overlays */
+};
+
+struct fb_chart_speedup {
+    double n, speedup, lo, hi; /* lo, hi: eager p10 / pair p90 and eager p90 / pair p10, a
+                                  deliberately wide band, not a confidence interval */
+};
+
+struct fb_chart_pair {
+    size_t eager, fused;             /* series indices */
+    char title[FB_CHART_TEXT_MAX];   /* "eager_x / fused" (the ending they share left out),
+                                        "(bytes only)" when the launches are equal */
+    bool primary;                    /* of the charted run (file 0) */
+    bool chain;                      /* its fused series is no other eager series' pair */
+    double launch_limit;             /* host launches eager / fused */
+    double elements_eager, elements_fused;
+    double traffic_ratio;            /* elements eager / fused */
+    double traffic_ratio_wa;         /* with write-allocate; NaN where stores do not */
+    struct fb_chart_speedup *points;
+    size_t n_points;
+};
+
+/* A horizontal model line (speedup, copy fraction, DRAM elements per element). */
+struct fb_chart_line {
+    double value;
+    char title[FB_CHART_TEXT_MAX]; /* "" for no legend entry */
+    unsigned colour;
+    int dash;
+};
+
+/* A curve of the fitted model over n: y[i] with B, y_cache[i] with B_c (NaN outside the
+ * cache or without B_c). Time per call for a series; predicted speedup for a pair. */
+struct fb_chart_curve {
+    unsigned colour;
+    double n[FB_CHART_CURVE_POINTS], y[FB_CHART_CURVE_POINTS], y_cache[FB_CHART_CURVE_POINTS];
+};
+
+/* The storage-type chart: one eager variant's speedup per dtype (normal stores, warm). */
+struct fb_chart_dtype_line {
+    char dtype[16];
+    unsigned colour;
+    int point_type;
+    size_t n_points;
+    double n[256], bytes_per_tensor[256], speedup[256];
+};
+
+/* The chain-length chart: a chain pair of the charted run at one size. */
+struct fb_chart_chain_point {
+    double kernels;     /* ops of the chain: the eager variant's kernels */
+    double n, speedup;
+    double launch_limit, traffic_ratio, traffic_ratio_wa;
+    bool first_at_k;    /* the first chain with this many ops (drawn joined by size); the
+                           others are marked with their names */
+    char name[FB_CHART_TEXT_MAX]; /* the eager variant */
+};
+
+struct fb_chart_derived {
+    size_t n_files;
+    char stems[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX]; /* file names less ".csv" */
+
+    struct fb_chart_series *series;
+    size_t n_series;
+    struct fb_chart_pair *pairs;
+    size_t n_pairs;
+    size_t *fused_on_copy_chart;    /* series drawn on the copy-fraction chart */
+    size_t n_fused_on_copy_chart;
+
+    struct fb_chart_line speedup_lines[32], copy_lines[8], bytes_lines[16];
+    size_t n_speedup_lines, n_copy_lines, n_bytes_lines;
+
+    struct fb_chart_curve *time_curves;      /* per series the fit covers */
+    size_t n_time_curves;
+    struct fb_chart_curve *predicted_curves; /* per distinct pair model */
+    size_t n_predicted_curves;
+
+    struct fb_chart_dtype_line dtype_lines[3];
+    size_t n_dtype_lines;
+    char dtype_variant[48], dtype_pair[48];
+    int dtype_arrays;                        /* arrays its eager chain touches */
+
+    struct fb_chart_chain_point *chain_points;
+    size_t n_chain_points, chain_lengths;    /* chain_lengths: distinct k */
+
+    /* Scalars (NaN / 0 where unknown). */
+    double nmin, nmax;                       /* drawn sizes */
+    double cache_bytes, n_cache;             /* n_cache: where the main eager chain's arrays
+                                                fill the cache: cache_bytes / (arrays x size) */
+    double peak_gbps, bandwidth_max, copy_max, speedup_max;
+    double n_launch;                         /* end of the launch-bound regime */
+    bool n_launch_from_fit;                  /* else from the data (below) */
+    double fit_launch_s, fit_gbps, fit_cache_gbps;
+    size_t noisy;                            /* noisy rows of the charted run, not drawn */
+
+    /* Text, as read (chart/label.h makes it safe to draw). */
+    char device[FB_CHART_TEXT_MAX], day[32], backend[32], cache_name[32];
+    char cache_text[FB_CHART_TEXT_MAX];      /* "L3 32 MB" */
+    char fit_text[4][FB_CHART_TEXT_MAX];     /* the fit's numbers, one line each */
+    size_t n_fit_text;
+};
+
+/* Derives everything above from tables[0..n-1] (the charted run first), read from paths
+ * (their stems name overlays). The tables are adjusted in place (roles, derived columns:
+ * above). Regimes: launch-bound up to n_launch, which comes from the fit when the charted
+ * run has one (# fit_launch_s and a bandwidth): the n at which the main fused kernel's bytes
+ * take as long as its launches, n = host_launches * L * B_c / (bytes per element) (B when
+ * there is no B_c); otherwise from the data, the largest n at which the main fused time is
+ * still under twice its time at the smallest n. The main pair is the first pair of the
+ * charted run. A file without a row to draw gives no series (the caller decides whether that
+ * is an error). Returns FB_OK, FB_ERR_USAGE for more than FB_CHART_MAX_FILES files,
+ * FB_ERR_RUNTIME when out of memory. Free *out with fb_chart_derived_free (also after a
+ * failure). */
+int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_t n,
+                    struct fb_chart_derived *out, struct fb_error *err);
+
+void fb_chart_derived_free(struct fb_chart_derived *d);
+
+/* The series with `key` in `file`, or SIZE_MAX. */
+size_t fb_chart_find_series(const struct fb_chart_derived *d, size_t file, const char *key);
+
+#endif

@@ -1,0 +1,488 @@
+/* The chart scripts' tables (contract in tables.h). */
+#include "chart/tables.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chart/label.h"
+
+/* One table being written: its name for messages, and whether every write succeeded. */
+struct table {
+    FILE *f;
+    const char *name;
+    int failed_errno;
+};
+
+static int open_table(int dirfd, const char *name, bool replace, struct table *t,
+                      struct fb_error *err)
+{
+    t->name = name;
+    t->failed_errno = 0;
+    if (replace)
+        unlinkat(dirfd, name, 0);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    t->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!t->f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot create the table %s: %s", name,
+                       strerror(e));
+    }
+    return FB_OK;
+}
+
+static void out(struct table *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (vfprintf(t->f, fmt, ap) < 0 && !t->failed_errno)
+        t->failed_errno = errno ? errno : EIO;
+    va_end(ap);
+}
+
+static int close_table(struct table *t, struct fb_error *err)
+{
+    if (fflush(t->f) != 0 && !t->failed_errno)
+        t->failed_errno = errno;
+    if (fclose(t->f) != 0 && !t->failed_errno)
+        t->failed_errno = errno;
+    if (t->failed_errno)
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot write the table %s: %s", t->name,
+                       strerror(t->failed_errno));
+    return FB_OK;
+}
+
+/* A cell: a number (%.10g, "NaN" when not one). */
+static void num(struct table *t, double x, const char *sep)
+{
+    if (isfinite(x))
+        out(t, "%.10g%s", x, sep);
+    else
+        out(t, "NaN%s", sep);
+}
+
+/* A scalar: -1 when unknown. */
+static void scalar(struct table *t, double x, const char *sep)
+{
+    num(t, isfinite(x) ? x : -1, sep);
+}
+
+/* A text cell, through the one quoting routine. An empty text is a space (strcol reads
+ * it as ""). */
+static void text(struct table *t, const char *s, const char *sep)
+{
+    char label[FB_CHART_LABEL_SIZE];
+    out(t, "%s%s", s[0] ? fb_chart_label(label, sizeof label, s) : " ", sep);
+}
+
+static void colour(struct table *t, unsigned c, const char *sep)
+{
+    out(t, "#%06x%s", c & 0xFFFFFF, sep);
+}
+
+static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size_t counts[13],
+                         struct fb_error *err)
+{
+    static const char *const count_names[13] = {"ns", "nx", "nf", "nd", "nm", "np", "nsl",
+                                                "ncl", "nbl", "nlb", "ndt", "nck", "nfit"};
+    size_t others = 0, with_wa = 0; /* the chain chart's other chains, lengths with a wa ratio */
+    for (size_t i = 0; i < d->n_chain_points; i++) {
+        others += !d->chain_points[i].first_at_k;
+        with_wa += d->chain_points[i].first_at_k && isfinite(d->chain_points[i].traffic_ratio_wa);
+    }
+    struct table t;
+    int rc = open_table(dirfd, "numbers.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
+            "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa");
+    for (int i = 0; i < 13; i++)
+        out(&t, "\t%s", count_names[i]);
+    out(&t, "\n");
+    const double values[] = {d->nmin, d->nmax, d->cache_bytes, d->n_cache, d->peak_gbps,
+                             d->bandwidth_max, d->copy_max, d->speedup_max, d->n_launch,
+                             d->n_launch_from_fit ? 1 : 0, (double)d->noisy,
+                             d->dtype_arrays > 0 ? d->cache_bytes / d->dtype_arrays : NAN,
+                             (double)others, (double)with_wa};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        scalar(&t, values[i], "\t");
+    for (int i = 0; i < 13; i++)
+        out(&t, "%zu%s", counts[i], i == 12 ? "\n" : "\t");
+    return close_table(&t, err);
+}
+
+static int write_labels(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct table t;
+    int rc = open_table(dirfd, "labels.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "device\tday\tcache_text\tcache_name\tfit1\tfit2\tfit3\tfit4\tnoisy_text\t"
+            "dtype_variant\tdtype_pair\tdtype_cache_text\n");
+    text(&t, d->device, "\t");
+    text(&t, d->day, "\t");
+    text(&t, d->cache_text, "\t");
+    text(&t, d->cache_name[0] ? d->cache_name : "cache", "\t");
+    for (size_t i = 0; i < 4; i++)
+        text(&t, i < d->n_fit_text ? d->fit_text[i] : "", "\t");
+    char noisy[128] = "";
+    if (d->noisy)
+        snprintf(noisy, sizeof noisy, "%zu noisy point%s not drawn (status noisy: another "
+                 "program disturbed them)", d->noisy, d->noisy == 1 ? "" : "s");
+    text(&t, noisy, "\t");
+    text(&t, d->dtype_variant, "\t");
+    text(&t, d->dtype_pair, "\t");
+    char quarter[FB_CHART_TEXT_MAX] = "";
+    if (d->dtype_arrays > 0)
+        snprintf(quarter, sizeof quarter, "%s / %d (eager: %d tensors)",
+                 d->cache_name[0] ? d->cache_name : "cache", d->dtype_arrays, d->dtype_arrays);
+    text(&t, quarter, "\n");
+    return close_table(&t, err);
+}
+
+/* A data file "<prefix><i>.dat". */
+static int open_data(int dirfd, const char *prefix, size_t i, char *name, size_t size,
+                     struct table *t, struct fb_error *err)
+{
+    snprintf(name, size, "%s%zu.dat", prefix, i);
+    return open_table(dirfd, name, false, t, err);
+}
+
+static int write_series(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct table t, dat;
+    int rc = open_table(dirfd, "series.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\ttitle\tcolour\tpt\tdt\tcopy\n");
+    bool copy_seen = false;
+    for (size_t i = 0; i < d->n_series && rc == FB_OK; i++) {
+        const struct fb_chart_series *s = &d->series[i];
+        bool copy = !copy_seen && s->file == 0 && strcmp(s->role, "copy_ceiling") == 0;
+        copy_seen |= copy;
+        out(&t, "%zu\t", i + 1);
+        text(&t, s->title, "\t");
+        colour(&t, s->colour, "\t");
+        out(&t, "%d\t%d\t%d\n", s->point_type, s->dash, copy);
+        char name[32];
+        rc = open_data(dirfd, "s", i + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "n\ttime_s\tp10_s\tp90_s\tbandwidth_gbps\tdram_elements\tlaunches\t"
+                  "kernel_time_s\tcopy_fraction\tspeedup\n");
+        for (size_t k = 0; k < s->n_points; k++) {
+            const struct fb_chart_point *p = &s->points[k];
+            const double v[] = {p->n, p->time_s, p->p10_s, p->p90_s, p->bandwidth_gbps,
+                                p->dram_elements, p->launches, p->kernel_time_s,
+                                p->copy_fraction, p->speedup};
+            for (size_t c = 0; c < 10; c++)
+                num(&dat, v[c], c == 9 ? "\n" : "\t");
+        }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    return rc ? rc : rc2;
+}
+
+/* An index table "j, i" of series. */
+static int write_index(int dirfd, const char *name, const size_t *which, size_t n,
+                       struct fb_error *err)
+{
+    struct table t;
+    int rc = open_table(dirfd, name, false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "j\ti\n");
+    for (size_t j = 0; j < n; j++)
+        out(&t, "%zu\t%zu\n", j + 1, which[j] + 1);
+    return close_table(&t, err);
+}
+
+static int write_pairs(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct table t, dat;
+    int rc = open_table(dirfd, "pairs.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\ttitle\tcolour\tpt\tdt\tprimary\n");
+    for (size_t i = 0; i < d->n_pairs && rc == FB_OK; i++) {
+        const struct fb_chart_pair *p = &d->pairs[i];
+        const struct fb_chart_series *e = &d->series[p->eager];
+        out(&t, "%zu\t", i + 1);
+        text(&t, p->title, "\t");
+        colour(&t, e->colour, "\t");
+        out(&t, "%d\t%d\t%d\n", e->point_type, e->dash, p->primary);
+        char name[32];
+        rc = open_data(dirfd, "x", i + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "n\tspeedup\tlo\thi\n");
+        for (size_t k = 0; k < p->n_points; k++) {
+            num(&dat, p->points[k].n, "\t");
+            num(&dat, p->points[k].speedup, "\t");
+            num(&dat, p->points[k].lo, "\t");
+            num(&dat, p->points[k].hi, "\n");
+        }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    return rc ? rc : rc2;
+}
+
+static int write_lines(int dirfd, const char *name, const struct fb_chart_line *lines,
+                       size_t n, struct fb_error *err)
+{
+    struct table t;
+    int rc = open_table(dirfd, name, false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\tvalue\ttitle\tcolour\tdt\n");
+    for (size_t i = 0; i < n; i++) {
+        out(&t, "%zu\t", i + 1);
+        num(&t, lines[i].value, "\t");
+        text(&t, lines[i].title, "\t");
+        colour(&t, lines[i].colour, "\t");
+        out(&t, "%d\n", lines[i].dash);
+    }
+    return close_table(&t, err);
+}
+
+static int write_curves(int dirfd, const char *index, const char *prefix, const char *y,
+                        const struct fb_chart_curve *curves, size_t n, struct fb_error *err)
+{
+    struct table t, dat;
+    int rc = open_table(dirfd, index, false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\tcolour\n");
+    for (size_t i = 0; i < n && rc == FB_OK; i++) {
+        out(&t, "%zu\t", i + 1);
+        colour(&t, curves[i].colour, "\n");
+        char name[32];
+        rc = open_data(dirfd, prefix, i + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "n\t%s\t%s_cache\n", y, y);
+        for (size_t k = 0; k < FB_CHART_CURVE_POINTS; k++) {
+            num(&dat, curves[i].n[k], "\t");
+            num(&dat, curves[i].y[k], "\t");
+            num(&dat, curves[i].y_cache[k], "\n");
+        }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    return rc ? rc : rc2;
+}
+
+static size_t write_launches(struct table *t, const struct fb_chart_derived *d)
+{
+    out(t, "i\tlabel\tcounted\tmodel\tcolour\n");
+    size_t k = 0;
+    for (size_t i = 0; i < d->n_series; i++) {
+        const struct fb_chart_series *s = &d->series[i];
+        if (!isfinite(s->launches))
+            continue;
+        out(t, "%zu\t", ++k);
+        text(t, s->title, "\t");
+        num(t, s->launches, "\t");
+        out(t, "%d\t%u\n", s->model_launches, s->colour & 0xFFFFFF);
+    }
+    return k;
+}
+
+static int write_dtypes(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct table t, dat;
+    int rc = open_table(dirfd, "dtypes.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\tdtype\tcolour\tpt\n");
+    for (size_t i = 0; i < d->n_dtype_lines && rc == FB_OK; i++) {
+        const struct fb_chart_dtype_line *l = &d->dtype_lines[i];
+        out(&t, "%zu\t", i + 1);
+        text(&t, l->dtype, "\t");
+        colour(&t, l->colour, "\t");
+        out(&t, "%d\n", l->point_type);
+        char name[32];
+        rc = open_data(dirfd, "d", i + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "n\tbytes_per_tensor\tspeedup\n");
+        for (size_t k = 0; k < l->n_points; k++) {
+            num(&dat, l->n[k], "\t");
+            num(&dat, l->bytes_per_tensor[k], "\t");
+            num(&dat, l->speedup[k], "\n");
+        }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    return rc ? rc : rc2;
+}
+
+static void size_text(double n, char *out_text, size_t size)
+{
+    if (n >= 1e6 && fmod(n, 1e6) == 0)
+        snprintf(out_text, size, "n = %gM", n / 1e6);
+    else if (n >= 1e3 && fmod(n, 1e3) == 0)
+        snprintf(out_text, size, "n = %gK", n / 1e3);
+    else
+        snprintf(out_text, size, "n = %g", n);
+}
+
+/* The chain-length chart's tables; *sizes gets the number of sizes (chains.tsv rows). */
+static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *sizes,
+                        struct fb_error *err)
+{
+    static const unsigned colours[] = {0x1f77b4, 0x2ca02c, 0xd62728, 0x9467bd, 0xff7f0e};
+    static const int points[] = {7, 5, 9, 11, 13};
+    double ns[64];
+    size_t n_ns = 0;
+    for (size_t i = 0; i < d->n_chain_points; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < n_ns && !seen; k++)
+            seen = ns[k] == d->chain_points[i].n;
+        if (!seen && n_ns < 64) {
+            size_t at = n_ns++; /* sorted insert */
+            while (at > 0 && ns[at - 1] > d->chain_points[i].n) {
+                ns[at] = ns[at - 1];
+                at--;
+            }
+            ns[at] = d->chain_points[i].n;
+        }
+    }
+    *sizes = n_ns;
+    struct table t, dat, others, model;
+    int rc = open_table(dirfd, "chains.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "i\ttitle\tcolour\tpt\n");
+    for (size_t s = 0; s < n_ns && rc == FB_OK; s++) {
+        char title[32], name[32];
+        size_text(ns[s], title, sizeof title);
+        out(&t, "%zu\t", s + 1);
+        text(&t, title, "\t");
+        colour(&t, colours[s % 5], "\t");
+        out(&t, "%d\n", points[s % 5]);
+        rc = open_data(dirfd, "c", s + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "kernels\tspeedup\n");
+        /* by kernels: the chains were added in file order */
+        for (double k = 1; k <= 64; k++)
+            for (size_t i = 0; i < d->n_chain_points; i++) {
+                const struct fb_chart_chain_point *c = &d->chain_points[i];
+                if (c->n == ns[s] && c->first_at_k && c->kernels == k) {
+                    num(&dat, c->kernels, "\t");
+                    num(&dat, c->speedup, "\n");
+                }
+            }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    if (rc || rc2)
+        return rc ? rc : rc2;
+    rc = open_table(dirfd, "chain_others.dat", false, &others, err);
+    if (rc)
+        return rc;
+    out(&others, "kernels\tspeedup\tname\ti\tcolour\n");
+    for (size_t i = 0; i < d->n_chain_points; i++) {
+        const struct fb_chart_chain_point *c = &d->chain_points[i];
+        if (c->first_at_k)
+            continue;
+        size_t s = 0;
+        while (s < n_ns && ns[s] != c->n)
+            s++;
+        num(&others, c->kernels, "\t");
+        num(&others, c->speedup, "\t");
+        text(&others, c->name, "\t");
+        out(&others, "%zu\t%u\n", s + 1, colours[s % 5]);
+    }
+    rc = close_table(&others, err);
+    if (rc)
+        return rc;
+    rc = open_table(dirfd, "chain_model.dat", false, &model, err);
+    if (rc)
+        return rc;
+    out(&model, "kernels\tlaunch_limit\ttraffic_ratio\ttraffic_ratio_wa\n");
+    for (double k = 1; k <= 64; k++)
+        for (size_t i = 0; i < d->n_chain_points; i++) {
+            const struct fb_chart_chain_point *c = &d->chain_points[i];
+            if (c->first_at_k && c->kernels == k) {
+                num(&model, c->kernels, "\t");
+                num(&model, c->launch_limit, "\t");
+                num(&model, c->traffic_ratio, "\t");
+                num(&model, c->traffic_ratio_wa, "\n");
+                break;
+            }
+        }
+    return close_table(&model, err);
+}
+
+int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    size_t *dram = malloc((d->n_series ? d->n_series : 1) * sizeof *dram), n_dram = 0;
+    if (!dram)
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: out of memory");
+    for (size_t i = 0; i < d->n_series; i++)
+        if (d->series[i].has_dram)
+            dram[n_dram++] = i;
+    struct table launches;
+    size_t n_launches = 0, n_chain_sizes = 0;
+    int rc = write_series(dirfd, d, err);
+    if (rc == FB_OK)
+        rc = write_index(dirfd, "fused.tsv", d->fused_on_copy_chart, d->n_fused_on_copy_chart,
+                         err);
+    if (rc == FB_OK)
+        rc = write_index(dirfd, "dram.tsv", dram, n_dram, err);
+    if (rc == FB_OK)
+        rc = write_pairs(dirfd, d, err);
+    if (rc == FB_OK)
+        rc = write_lines(dirfd, "speedup_lines.tsv", d->speedup_lines, d->n_speedup_lines, err);
+    if (rc == FB_OK)
+        rc = write_lines(dirfd, "copy_lines.tsv", d->copy_lines, d->n_copy_lines, err);
+    if (rc == FB_OK)
+        rc = write_lines(dirfd, "bytes_lines.tsv", d->bytes_lines, d->n_bytes_lines, err);
+    if (rc == FB_OK)
+        rc = write_curves(dirfd, "curves.tsv", "m", "t", d->time_curves, d->n_time_curves, err);
+    if (rc == FB_OK)
+        rc = write_curves(dirfd, "predicted.tsv", "p", "speedup", d->predicted_curves,
+                          d->n_predicted_curves, err);
+    if (rc == FB_OK && (rc = open_table(dirfd, "launches.tsv", false, &launches, err)) == FB_OK) {
+        n_launches = write_launches(&launches, d);
+        rc = close_table(&launches, err);
+    }
+    if (rc == FB_OK)
+        rc = write_dtypes(dirfd, d, err);
+    if (rc == FB_OK)
+        rc = write_chains(dirfd, d, &n_chain_sizes, err);
+    if (rc == FB_OK)
+        rc = write_labels(dirfd, d, err);
+    if (rc == FB_OK) {
+        const size_t counts[13] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
+                                   d->n_time_curves, d->n_predicted_curves, d->n_speedup_lines,
+                                   d->n_copy_lines, d->n_bytes_lines, n_launches,
+                                   d->n_dtype_lines, d->chain_lengths >= 3 ? n_chain_sizes : 0,
+                                   d->n_fit_text};
+        rc = write_numbers(dirfd, d, counts, err);
+    }
+    free(dram);
+    return rc;
+}
+
+int fb_chart_page_write(int dirfd, const char *format, int width, int height, int font,
+                        struct fb_error *err)
+{
+    struct table t;
+    int rc = open_table(dirfd, "page.tsv", true, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "format\twidth\theight\tfont\n%s\t%d\t%d\t%d\n", format, width, height, font);
+    return close_table(&t, err);
+}

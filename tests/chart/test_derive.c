@@ -1,0 +1,315 @@
+/* The numbers the charts show, derived once in C (src/chart/derive.h, model.h): pairs and
+ * their speedups, each pair's own model lines (a custom chain against its launches and bytes,
+ * never add_relu's 2 and 5/3), write-allocate only where stores read their lines, a peer's
+ * rows against the charted run's copy ceiling, the regime bounds and the fit's curves, on the
+ * sample runs of tests/plots/data and on rows made here. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart/derive.h"
+#include "chart/model.h"
+#include "plan/variants.h"
+
+struct run {
+    struct fb_csv_table tables[FB_CHART_MAX_FILES];
+    const char *paths[FB_CHART_MAX_FILES];
+    size_t n;
+    struct fb_chart_derived d;
+};
+
+/* Reads tests/plots/data/NAME for each name and derives them; the run is freed by done(). */
+static struct run *derive_files(const char *first, const char *second)
+{
+    static char paths[2][1024];
+    struct run *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    const char *names[2] = {first, second};
+    const char *src = getenv("FB_SOURCE_DIR") ? getenv("FB_SOURCE_DIR") : ".";
+    for (size_t i = 0; i < 2 && names[i]; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/tests/plots/data/%s", src, names[i]);
+        struct fb_error err;
+        if (fb_csv_read(paths[i], &r->tables[i], &err) != FB_OK)
+            fail_msg("%s", err.msg);
+        r->paths[i] = paths[i];
+        r->n++;
+    }
+    struct fb_error err;
+    if (fb_chart_derive(r->tables, r->paths, r->n, &r->d, &err) != FB_OK)
+        fail_msg("%s", err.msg);
+    return r;
+}
+
+static void done(struct run *r)
+{
+    fb_chart_derived_free(&r->d);
+    for (size_t i = 0; i < r->n; i++)
+        fb_csv_table_free(&r->tables[i]);
+    free(r);
+}
+
+static const struct fb_chart_pair *pair_of(const struct fb_chart_derived *d, const char *eager)
+{
+    for (size_t i = 0; i < d->n_pairs; i++)
+        if (strcmp(d->series[d->pairs[i].eager].key, eager) == 0)
+            return &d->pairs[i];
+    return NULL;
+}
+
+static double speedup_at(const struct fb_chart_pair *p, double n)
+{
+    for (size_t i = 0; i < p->n_points; i++)
+        if (p->points[i].n == n)
+            return p->points[i].speedup;
+    return NAN;
+}
+
+static bool has_line(const struct fb_chart_derived *d, double value)
+{
+    for (size_t i = 0; i < d->n_speedup_lines; i++)
+        if (fabs(d->speedup_lines[i].value - value) < 1e-9)
+            return true;
+    return false;
+}
+
+static void test_every_eager_chain_is_paired_with_its_own_fused_one(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("chains.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    assert_int_equal(d->n_pairs, 3);
+    const struct fb_chart_pair *mul = pair_of(d, "eager_mul_relu");
+    assert_non_null(mul);
+    assert_string_equal(d->series[mul->fused].key, "fused_mul_relu");
+    /* the CSV's speedup: 3 over fused_mul_relu, not 6 over fused_add_relu */
+    assert_true(fabs(speedup_at(mul, 1000) - 3) < 1e-9);
+    /* a failed pair (fused_mul_relu at 100M) gives no point */
+    assert_true(isnan(speedup_at(mul, 100000000)));
+    /* the generic fused kernel (role fused) is no eager/fused pair */
+    assert_null(pair_of(d, "fused_generic_add_relu"));
+    done(r);
+}
+
+static void test_each_pair_has_its_own_launch_limit_and_traffic_ratio(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("chains.csv", NULL);
+    const struct fb_chart_pair *add = pair_of(&r->d, "eager_add_relu");
+    const struct fb_chart_pair *sbs = pair_of(&r->d, "eager_scale_bias_sigmoid");
+    assert_true(fabs(add->launch_limit - 2) < 1e-12);
+    assert_true(fabs(add->traffic_ratio - 5.0 / 3) < 1e-12);
+    assert_true(fabs(add->traffic_ratio_wa - 7.0 / 4) < 1e-12); /* a CPU, normal stores */
+    /* 3 unary ops: 6 arrays eager, 2 fused; 3 launches; with write-allocate (6+3)/(2+1) */
+    assert_true(fabs(sbs->launch_limit - 3) < 1e-12);
+    assert_true(fabs(sbs->traffic_ratio - 3) < 1e-12);
+    assert_true(fabs(sbs->traffic_ratio_wa - 3) < 1e-12);
+    assert_true(has_line(&r->d, 3));
+    done(r);
+}
+
+static void test_model_launches_by_role(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("chains.csv", NULL);
+    const char *names[] = {"copy", "eager_add_relu", "fused_add_relu", "memcpy",
+                           "eager_scale_bias_sigmoid"};
+    const int want[] = {1, 2, 1, 0, 3};
+    for (size_t i = 0; i < 5; i++) {
+        size_t s = fb_chart_find_series(&r->d, 0, names[i]);
+        assert_true(s != SIZE_MAX);
+        assert_int_equal(r->d.series[s].model_launches, want[i]);
+    }
+    done(r);
+}
+
+/* The model's launches and arrays as plan/variants.h builds them, for every built-in. */
+static void test_the_model_agrees_with_the_variant_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < fb_variant_count; i++) {
+        const struct fb_variant *v = &fb_variants[i];
+        assert_int_equal(fb_model_launches(fb_variant_role_name(v->role), v->elements_moved),
+                         v->launches);
+        if (v->role == FB_ROLE_EAGER) {
+            int buffers = 0;
+            for (int b = 0; b < FB_BUF_COUNT; b++)
+                buffers += fb_variant_uses_buffer(v, (enum fb_buffer)b) != 0;
+            assert_int_equal(fb_model_eager_arrays(v->elements_moved, v->launches), buffers);
+        }
+    }
+}
+
+/* Rows of a chain of k ops made here: eager_cK (k kernels, 3 + 2 (k - 1) arrays) and
+ * fused_cK (1 kernel, 3 arrays) at two sizes, eager 1.5 x slower. */
+static size_t chain_rows(struct fb_record *rows, int k, const char *backend, const char *stores)
+{
+    size_t n = 0;
+    char eager[48], fused[48];
+    snprintf(eager, sizeof eager, "eager_c%d", k);
+    snprintf(fused, sizeof fused, "fused_c%d", k);
+    const int64_t sizes[2] = {1000, 1000000};
+    for (int s = 0; s < 2; s++)
+        for (int side = 0; side < 2; side++) {
+            struct fb_record *r = &rows[n++];
+            fb_record_init(r);
+            snprintf(r->backend, sizeof r->backend, "%s", backend);
+            snprintf(r->device, sizeof r->device, "dev");
+            snprintf(r->variant, sizeof r->variant, "%s", side ? fused : eager);
+            snprintf(r->dtype, sizeof r->dtype, "fp32");
+            snprintf(r->cache, sizeof r->cache, "warm");
+            snprintf(r->stores, sizeof r->stores, "%s", stores);
+            snprintf(r->role, sizeof r->role, "%s", side ? "fused" : "eager");
+            if (!side)
+                snprintf(r->pair, sizeof r->pair, "%s", fused);
+            r->n = sizes[s];
+            r->launches = r->host_launches = side ? 1 : k;
+            r->bytes_model = (int64_t)(side ? 3 : 3 + 2 * (k - 1)) * 4 * r->n;
+            r->time_median_s = (side ? 1.0 : 1.5) * 1e-6 * (double)r->n;
+            r->status = FB_POINT_OK;
+            r->verified = true;
+        }
+    return n;
+}
+
+static void derive_rows(struct fb_record *rows, size_t n, const char *backend,
+                        struct fb_chart_derived *d)
+{
+    static struct fb_csv_meta meta[1];
+    snprintf(meta[0].key, sizeof meta[0].key, "backend");
+    snprintf(meta[0].value, sizeof meta[0].value, "%s", backend);
+    struct fb_csv_table t = {meta, 1, rows, n};
+    const char *paths[1] = {"made.csv"};
+    struct fb_error err;
+    assert_int_equal(fb_chart_derive(&t, paths, 1, d, &err), FB_OK);
+}
+
+static void test_a_four_op_chain_is_drawn_against_its_own_limits(void **state)
+{
+    (void)state;
+    struct fb_record rows[4];
+    size_t n = chain_rows(rows, 4, "cpu", "normal");
+    struct fb_chart_derived d;
+    derive_rows(rows, n, "cpu", &d);
+    assert_int_equal(d.n_pairs, 1);
+    assert_true(fabs(d.pairs[0].launch_limit - 4) < 1e-12);
+    assert_true(fabs(d.pairs[0].traffic_ratio - 9.0 / 3) < 1e-12);
+    assert_true(fabs(d.pairs[0].traffic_ratio_wa - 13.0 / 4) < 1e-12); /* (9 + 4) / (3 + 1) */
+    assert_true(has_line(&d, 4) && has_line(&d, 3) && has_line(&d, 3.25));
+    assert_false(has_line(&d, 2));
+    assert_false(has_line(&d, 5.0 / 3));
+    assert_true(fabs(d.pairs[0].points[0].speedup - 1.5) < 1e-12); /* derived: 1.5 / 1.0 */
+    fb_chart_derived_free(&d);
+}
+
+static void test_write_allocate_only_on_a_cpu_with_normal_stores(void **state)
+{
+    (void)state;
+    struct fb_record rows[4];
+    struct fb_chart_derived d;
+    derive_rows(rows, chain_rows(rows, 2, "cuda", "normal"), "cuda", &d);
+    assert_true(isnan(d.pairs[0].traffic_ratio_wa));
+    fb_chart_derived_free(&d);
+    derive_rows(rows, chain_rows(rows, 2, "cpu", "streaming"), "cpu", &d);
+    assert_true(isnan(d.pairs[0].traffic_ratio_wa));
+    assert_string_equal(d.series[d.pairs[0].eager].key, "eager_c2-streaming");
+    fb_chart_derived_free(&d);
+}
+
+static void test_the_regimes_and_the_fit_come_from_the_run(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-cpu.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    /* launches * L * B_c / bytes per element of fused_add_relu: 1.597e-06 * 63.72e9 / 12 */
+    assert_true(d->n_launch_from_fit);
+    assert_true(fabs(d->n_launch - 1.597e-06 * 63.72e9 / 12) < 1e-6 * d->n_launch);
+    /* eager add, relu touches a, b, tmp, c: 16 bytes per element */
+    assert_true(fabs(d->n_cache - 33554432.0 / 16) < 1e-9);
+    assert_int_equal(d->n_fit_text, 4);
+    assert_string_equal(d->fit_text[2], "B = 16.6 GB/s beyond the L3");
+    /* the time curves: eager and fused of the pairs in the fit's format, t = l L + b n / B */
+    assert_true(d->n_time_curves >= 2);
+    const struct fb_chart_curve *c = &d->time_curves[0];
+    size_t s = fb_chart_find_series(d, 0, "eager_add_relu");
+    double n = c->n[FB_CHART_CURVE_POINTS / 2];
+    assert_true(fabs(c->y[FB_CHART_CURVE_POINTS / 2] -
+                     (2 * 1.597e-06 + r->d.series[s].elements * 4 * n / 16.59e9)) < 1e-15);
+    assert_true(d->n_predicted_curves >= 1);
+    done(r);
+}
+
+static void test_an_older_run_gets_built_in_pairs_and_regimes_from_the_data(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("older-run.csv", NULL);
+    assert_non_null(pair_of(&r->d, "eager_add_relu"));
+    assert_false(r->d.n_launch_from_fit);
+    assert_int_equal(r->d.n_fit_text, 0);
+    assert_int_equal(r->d.n_time_curves, 0);
+    done(r);
+}
+
+static void test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-gpu.csv", "sample-torch.csv");
+    const struct fb_chart_derived *d = &r->d;
+    const struct fb_chart_pair *p = pair_of(d, "torch_eager_add_relu");
+    assert_non_null(p);
+    assert_false(p->primary);
+    /* the peer's file has no speedups: derived here, t_eager / t_compile */
+    assert_true(fabs(speedup_at(p, 8) - 1.30241e-05 / 1.41674e-05) < 1e-9);
+    size_t compiled = fb_chart_find_series(d, 1, "torch_compile_add_relu");
+    assert_true(compiled != SIZE_MAX);
+    bool on_copy_chart = false;
+    for (size_t i = 0; i < d->n_fused_on_copy_chart; i++)
+        on_copy_chart |= d->fused_on_copy_chart[i] == compiled;
+    assert_true(on_copy_chart);
+    assert_true(d->series[compiled].has_copy_fraction);
+    /* the overlay's series are titled apart from the run's where a name repeats, and are
+     * drawn dashed with open points */
+    assert_int_equal(d->series[compiled].dash, 2);
+    done(r);
+}
+
+static void test_dtypes_and_chain_lengths(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-dtypes.csv", NULL);
+    assert_int_equal(r->d.n_dtype_lines, 3);
+    assert_string_equal(r->d.dtype_lines[1].dtype, "fp16");
+    assert_int_equal(r->d.dtype_arrays, 4);
+    done(r);
+    r = derive_files("sample-chain-length.csv", NULL);
+    assert_true(r->d.chain_lengths >= 8);
+    bool trans_marked = false;
+    for (size_t i = 0; i < r->d.n_chain_points; i++)
+        if (strcmp(r->d.chain_points[i].name, "eager_add_trans4") == 0)
+            trans_marked = !r->d.chain_points[i].first_at_k;
+    assert_true(trans_marked); /* a second chain of 5 ops: marked, not joined */
+    done(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_eager_chain_is_paired_with_its_own_fused_one),
+        cmocka_unit_test(test_each_pair_has_its_own_launch_limit_and_traffic_ratio),
+        cmocka_unit_test(test_model_launches_by_role),
+        cmocka_unit_test(test_the_model_agrees_with_the_variant_table),
+        cmocka_unit_test(test_a_four_op_chain_is_drawn_against_its_own_limits),
+        cmocka_unit_test(test_write_allocate_only_on_a_cpu_with_normal_stores),
+        cmocka_unit_test(test_the_regimes_and_the_fit_come_from_the_run),
+        cmocka_unit_test(test_an_older_run_gets_built_in_pairs_and_regimes_from_the_data),
+        cmocka_unit_test(test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling),
+        cmocka_unit_test(test_dtypes_and_chain_lengths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

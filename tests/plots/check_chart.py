@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""check_chart.py FILE...: exit 0 when every file is a complete chart of its format, checked
+independently of fusebench's own checks (src/chart/chart_file.c): a PNG's signature, every
+chunk's CRC (zlib), IHDR first, IEND last with nothing after; an SVG parsed by expat (well-
+formed XML, valid UTF-8) with an <svg> root. Prints what is wrong with each bad file."""
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+
+def png_problem(data):
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return "no PNG signature"
+    at, first = 8, True
+    while True:
+        if len(data) - at < 12:
+            return "truncated (no IEND)"
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if len(body) < length or len(data) < at + 12 + length:
+            return "a chunk runs past the end"
+        (crc,) = struct.unpack(">I", data[at + 8 + length:at + 12 + length])
+        if zlib.crc32(kind + body) != crc:
+            return "bad CRC in %r" % kind
+        if first and kind != b"IHDR":
+            return "first chunk is not IHDR"
+        first = False
+        at += 12 + length
+        if kind == b"IEND":
+            return None if at == len(data) else "bytes after IEND"
+
+
+def svg_problem(path):
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, UnicodeError) as e:
+        return "not well-formed XML: %s" % e
+    return None if root.tag.endswith("svg") else "root is not <svg>"
+
+
+def main(paths):
+    bad = 0
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            print("%s: %s" % (p, e))
+            bad += 1
+            continue
+        problem = png_problem(data) if p.endswith(".png") else svg_problem(p) \
+            if p.endswith(".svg") else "not a .png or .svg"
+        if problem:
+            print("%s: %s" % (p, problem))
+            bad += 1
+    return 1 if bad or not paths else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
