@@ -28,6 +28,7 @@ Python 3 standard library only.
 """
 
 import collections
+import functools
 import re
 import struct
 
@@ -49,6 +50,15 @@ CONTROL = {"BRA", "BRX", "BRXU", "CALL", "RET", "EXIT"}
 
 class TraceError(Exception):
     pass
+
+
+class _Text:
+    """What destinations() reads of an instruction (its opcode and operand text)."""
+
+    def __init__(self, opcode, operands):
+        self.opcode = opcode
+        self.operands = operands
+        self.base = opcode.split(".")[0]
 
 
 class Params:
@@ -79,10 +89,13 @@ class Trace:
         self.path = []  # addresses, in order
 
 
+@functools.lru_cache(maxsize=None)
 def _split(operands):
-    return [o.strip() for o in operands.split(",")] if operands.strip() else []
+    """The operands, as a tuple (shared between calls: the same text recurs in every turn)."""
+    return tuple(o.strip() for o in operands.split(",")) if operands.strip() else ()
 
 
+@functools.lru_cache(maxsize=None)
 def _strip(name):
     """R4.reuse -> R4; a register with another modifier (.H1, .B2, .64 in an address) is
     returned as is (and reads as unknown)."""
@@ -214,6 +227,7 @@ class _Machine:
                        None if value is None else (value >> (32 * k)) & MASK)
 
 
+@functools.lru_cache(maxsize=None)
 def _width(opcode):
     """Registers a destination spans."""
     parts = opcode.split(".")
@@ -231,8 +245,14 @@ def destinations(ins):
     """[(name, width)] an instruction may write: its leading register or predicate operand
     and the predicates right after it (ISETP's two, IADD3's carries). Over-approximate on
     purpose: forgetting a value is safe, keeping a stale one is not."""
+    return _destinations(ins.opcode, ins.operands)
+
+
+@functools.lru_cache(maxsize=None)
+def _destinations(opcode, operands):
+    ins = _Text(opcode, operands)
     if ins.base in NO_DEST:
-        return []
+        return ()
     ops = _split(ins.operands)
     out = []
     for i, op in enumerate(ops):
@@ -245,7 +265,7 @@ def destinations(ins):
             break
     if ins.base == "R2P":  # writes the predicate register file
         out += [("P%d" % k, 1) for k in range(7)]
-    return out
+    return tuple(out)
 
 
 def _compare(cmp, a, b, signed):
