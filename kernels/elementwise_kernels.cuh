@@ -83,10 +83,21 @@
 #else
 #define FB_ARCH_REGISTER_FLOOR FB_KERNEL_REGISTERS
 #endif
+/* sm_120 (RTX 50xx, DGX Spark): the generic kernel's exact unary chain on bf16, 64 widened
+ * lanes (FB_CHAIN_WIDE_REGISTERS, the one kernel that declares more than 64), spilled 16
+ * bytes at 88 registers (sass_audit.py on the default build); 8 more cost it no residency
+ * there: 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
+#define FB_ARCH_WIDE_EXTRA 8
+#else
+#define FB_ARCH_WIDE_EXTRA 0
+#endif
 /* The cap of a kernel that declares `registers`, on the architecture being compiled. */
 constexpr int fb_arch_registers(int registers)
 {
-    return registers > FB_ARCH_REGISTER_FLOOR ? registers : FB_ARCH_REGISTER_FLOOR;
+    return registers > 64 ? registers + FB_ARCH_WIDE_EXTRA
+           : registers > FB_ARCH_REGISTER_FLOOR ? registers
+                                                 : FB_ARCH_REGISTER_FLOOR;
 }
 
 /* The unary kernels read their input through the read-only path (ld.global.nc, which the
