@@ -56,8 +56,6 @@
  * below). ptx_audit.py checks the registers of sm_90 and that nothing spills there;
  * sass_audit.py the same on every architecture built. */
 #define FB_KERNEL_REGISTERS 32
-/* The generic fused kernel with transcendental ops on 16-bit storage (fb_chain_functor). */
-#define FB_CHAIN_HALF_REGISTERS 48
 
 /* The register cap is per architecture: each functor's `registers` is the Hopper cap, and
  * the SASS of each architecture gets at least fb_arch_registers() of it (read with ptxas -v
@@ -85,10 +83,21 @@
 #else
 #define FB_ARCH_REGISTER_FLOOR FB_KERNEL_REGISTERS
 #endif
+/* sm_120 (RTX 50xx, DGX Spark): the generic kernel's exact unary chain on bf16, 64 widened
+ * lanes (FB_CHAIN_WIDE_REGISTERS, the one kernel that declares more than 64), spilled 16
+ * bytes at 88 registers (sass_audit.py on the default build); 8 more cost it no residency
+ * there: 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
+#define FB_ARCH_WIDE_EXTRA 8
+#else
+#define FB_ARCH_WIDE_EXTRA 0
+#endif
 /* The cap of a kernel that declares `registers`, on the architecture being compiled. */
 constexpr int fb_arch_registers(int registers)
 {
-    return registers > FB_ARCH_REGISTER_FLOOR ? registers : FB_ARCH_REGISTER_FLOOR;
+    return registers > 64 ? registers + FB_ARCH_WIDE_EXTRA
+           : registers > FB_ARCH_REGISTER_FLOOR ? registers
+                                                 : FB_ARCH_REGISTER_FLOOR;
 }
 
 /* The unary kernels read their input through the read-only path (ld.global.nc, which the
@@ -146,59 +155,6 @@ struct fb_add_relu_op {
     static constexpr int registers = FB_KERNEL_REGISTERS;
     __device__ float operator()(float a, float b) const { return fb_op_add_relu(a, b); }
 };
-
-/* The generic fused kernel's functor: the chain's ops applied one after the other to a value
- * in registers. The chain arrives by value as a kernel parameter (kernels/op_table.h: 196
- * bytes for 16 ops, in the constant parameter bank, read with ld.param: no global memory);
- * the loop over ops and the switch on each op id are the same for every thread, so they
- * never diverge. The first op takes the input(s) (unary kernels: x; binary: a, b), each
- * later one the previous result.
- *
- * Two instantiations, picked by the launcher from the chain (fb_chain_is_exact):
- * - Exact = true, the ops with ULP_BOUND 0 only: 2 loads per input per turn (whatever the
- *   first op's arity: with 4 of one input, ptxas spilled at 32 registers), 32 registers,
- *   16 blocks per SM on Hopper, as the other kernels.
- * - Exact = false, every op: the switch's expf code on top of the items in flight needs
- *   41 registers (ptxas -v, no cap) and spilled at 32; it gets 40 (ptx_audit.py checks: no
- *   spill) and so 65536 / (40 x 128) = 12 resident blocks per SM on Hopper, which its grid
- *   uses (launch_plan.h, fb_blocks_per_sm from its registers on the device). Such a chain is compute-heavy (expf per element per op): 3/4 of the
- *   threads in flight cost it less than spilling would.
- * - Exact = false on fp16 / bf16 storage (Registers = FB_CHAIN_HALF_REGISTERS, 48): a vector
- *   item is 8 elements, not 4, so 8 widened floats per input are live where a float4 gives
- *   4; the binary vector kernel needs 46 registers (ptxas -v, no cap) and spilled 16 bytes
- *   at 40 however the lanes were ordered. It gets 48: 65536 / (48 x 128) = 10 blocks per
- *   SM. */
-template <bool Exact, int Registers = (Exact ? FB_KERNEL_REGISTERS : 40)>
-struct fb_chain_functor {
-    static constexpr int loads_per_input = 2;
-    static constexpr int registers = Registers;
-    struct fb_chain chain;
-    __device__ static float one(const struct fb_chain_op &op, float x, float y)
-    {
-        switch (op.op) {
-#define FB_CHAIN_ONE_CASE(name, arity, n_params, param_names, ulp)                             \
-    case FB_OPID_##name:                                                                       \
-        if (!Exact || (ulp) == 0)                                                              \
-            return fb_op_##name(x, y, op.params);                                              \
-        break;
-            FB_OP_TABLE(FB_CHAIN_ONE_CASE)
-#undef FB_CHAIN_ONE_CASE
-        default:
-            break;
-        }
-        return __builtin_nanf(""); /* not an op (or not exact in the exact kernel) */
-    }
-    __device__ float rest(float v) const
-    {
-#pragma unroll 1
-        for (int k = 1; k < chain.n_ops; k++)
-            v = one(chain.ops[k], v, 0.0f);
-        return v;
-    }
-    __device__ float operator()(float x) const { return rest(one(chain.ops[0], x, 0.0f)); }
-    __device__ float operator()(float a, float b) const { return rest(one(chain.ops[0], a, b)); }
-};
-
 
 /* ---- storage types ---- */
 
@@ -366,105 +322,278 @@ __device__ inline fb_bf16x8 fb_apply(const Op &op, fb_bf16x8 a, fb_bf16x8 b)
     return fb_apply8(op, a, b);
 }
 
-/* The chain on the N lanes of a vector (4 of a float4, 8 of 8 halves): each op's switch
- * taken once for all lanes (not once per lane), then the op applied lane by lane. */
-template <bool Exact, int N>
-__device__ inline void fb_chain_opN(const struct fb_chain_op &op, float v[N], const float *w)
+/* ---- the generic fused kernel: a chain of ops that arrives as data ---- */
+
+/* Why it is shaped this way (SASS counted with tests/kernels/sass_count.py, which follows
+ * one thread through one turn of the main loop for a given chain, on every architecture
+ * built; docs/gpus.md has the tables and the H200's budget). A chain is data
+ * (kernels/op_table.h: up to 16 ops, by value in the kernel's parameters), so each op is
+ * found by a switch on its id, and that dispatch costs about the same whatever the number
+ * of lanes it then serves: the op's id and parameters read from the parameter bank, the
+ * compare tree or jump table ptxas makes of the switch, the jump back, the loop over the
+ * ops: 9 to 15 instructions per op. The first version took it once per 16-byte item (4 or
+ * 8 lanes): on sm_90, 8 instructions per element for one op and 4.75 more per op, so 47
+ * per element for 16 ops on fp16, where an H200 reading and writing fp16 at 4.8 TB/s
+ * issues 28. Here it is taken once per op per *turn*, over every lane of every item the
+ * turn holds in registers (all loaded before any op runs, so the loads stay in flight):
+ * - chains of exact ops (ULP_BOUND 0): 8 items of 16 bytes per thread per turn, all
+ *   inputs together (FB_CHAIN_LOADS_PER_THREAD): 32 fp32 or 64 16-bit lanes for a unary
+ *   chain, 16 or 32 for a binary one (4 items of each input; 8 of each spilled). The 64
+ *   widened lanes of a 16-bit unary chain need 86 to 88 registers (FB_CHAIN_WIDE_REGISTERS;
+ *   at 80 ptxas spilled 8 to 20 bytes on sm_90 and sm_100), the others at most 56
+ *   (FB_CHAIN_REGISTERS);
+ * - chains with a transcendental op: 16 lanes (4 float4, 2 vectors of 8 halves: each op's
+ *   expf code is then 16 copies long; 4 vectors of halves spilled at 56 registers).
+ * The dispatch then costs 0.2 to 0.9 instructions per element per op. Alternatives
+ * measured and left: the op loop unrolled by 2 (0.05 per element per op less, twice the
+ * code); a kernel compiled per chain at run time (NVRTC) would save the rest, but needs
+ * libnvrtc and a compiler at run time on the GPU machine, and its code would escape both
+ * the CPU emulation and this audit.
+ * Registers: 56 leave 9 blocks of 128 per SM on Hopper, 88 leave 5; 5 x 128 threads x 8 x
+ * 16 bytes = 80 KB in flight per SM, still 2.2 times the 36 KB an H200 needs
+ * (launch_plan.h). The launch plan takes blocks per SM from each kernel's real register
+ * count on the device. */
+#define FB_CHAIN_LOADS_PER_THREAD 8
+#define FB_CHAIN_TRANSCENDENTAL_LANES 16
+#define FB_CHAIN_REGISTERS 56
+#define FB_CHAIN_WIDE_REGISTERS 88
+
+template <bool Exact, int LoadsPerInput, int Registers>
+struct fb_chain_functor {
+    static constexpr int loads_per_input = LoadsPerInput;
+    static constexpr int registers = Registers;
+    struct fb_chain chain;
+};
+
+/* The generic kernel's functor for a chain of exact ops only (Exact) or not, on arrays of
+ * T, with `Inputs` inputs (the first op's arity). */
+template <bool Exact, typename T, int Inputs>
+struct fb_chain_for {
+    static constexpr int vector_lanes = 16 / (int)sizeof(T);
+    static constexpr int loads = Exact ? FB_CHAIN_LOADS_PER_THREAD / Inputs
+                                       : FB_CHAIN_TRANSCENDENTAL_LANES / vector_lanes;
+    static constexpr int registers = Exact && Inputs == 1 && sizeof(T) == 2
+                                         ? FB_CHAIN_WIDE_REGISTERS
+                                         : FB_CHAIN_REGISTERS;
+    typedef fb_chain_functor<Exact, loads, registers> functor;
+};
+
+/* Whether an op's kernels apply it to a turn's items at once, the remainder's too
+ * (fb_unary_pass): the generic kernel's chains do; the table's ops item by item. */
+template <typename Op>
+struct fb_turn_at_once {
+    static constexpr bool value = false;
+};
+template <bool Exact, int Q, int R>
+struct fb_turn_at_once<fb_chain_functor<Exact, Q, R>> {
+    static constexpr bool value = true;
+};
+
+/* The lanes of an item: one element, the 4 of a float4, the 8 of a vector of halves. */
+template <typename Item>
+struct fb_item_lanes {
+    static constexpr int count = 1;
+};
+template <>
+struct fb_item_lanes<float4> {
+    static constexpr int count = 4;
+};
+template <>
+struct fb_item_lanes<fb_fp16x8> {
+    static constexpr int count = 8;
+};
+template <>
+struct fb_item_lanes<fb_bf16x8> {
+    static constexpr int count = 8;
+};
+
+/* Lane l of an item, widened to float (exact; l is a constant once the loops unroll). */
+__device__ inline float fb_lane(float x, int)
 {
+    return x;
+}
+__device__ inline float fb_lane(const float4 &x, int l)
+{
+    return l == 0 ? x.x : l == 1 ? x.y : l == 2 ? x.z : x.w;
+}
+__device__ inline float fb_lane(__half x, int)
+{
+    return fb_widen(x);
+}
+__device__ inline float fb_lane(__nv_bfloat16 x, int)
+{
+    return fb_widen(x);
+}
+template <typename V>
+__device__ inline float fb_lane8(const V &x, int l)
+{
+    const uint32_t w = l < 2 ? x.bits.x : l < 4 ? x.bits.y : l < 6 ? x.bits.z : x.bits.w;
+    return fb_lane_widen(x, (unsigned short)(w >> (16 * (l % 2))));
+}
+__device__ inline float fb_lane(const fb_fp16x8 &x, int l)
+{
+    return fb_lane8(x, l);
+}
+__device__ inline float fb_lane(const fb_bf16x8 &x, int l)
+{
+    return fb_lane8(x, l);
+}
+
+/* An item from its lanes v[0 .. count - 1], each rounded once (y's old value only picks
+ * the overload). */
+__device__ inline void fb_from_lanes(float &y, const float *v)
+{
+    y = v[0];
+}
+__device__ inline void fb_from_lanes(float4 &y, const float *v)
+{
+    y = make_float4(v[0], v[1], v[2], v[3]);
+}
+__device__ inline void fb_from_lanes(__half &y, const float *v)
+{
+    y = fb_narrow(y, v[0]);
+}
+__device__ inline void fb_from_lanes(__nv_bfloat16 &y, const float *v)
+{
+    y = fb_narrow(y, v[0]);
+}
+template <typename V>
+__device__ inline void fb_from_lanes8(V &y, const float *v)
+{
+    uint32_t w[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+        w[k] = (uint32_t)fb_lane_narrow(y, v[2 * k]) |
+               ((uint32_t)fb_lane_narrow(y, v[2 * k + 1]) << 16);
+    y.bits = make_uint4(w[0], w[1], w[2], w[3]);
+}
+__device__ inline void fb_from_lanes(fb_fp16x8 &y, const float *v)
+{
+    fb_from_lanes8(y, v);
+}
+__device__ inline void fb_from_lanes(fb_bf16x8 &y, const float *v)
+{
+    fb_from_lanes8(y, v);
+}
+
+/* The chain's first op on a turn's P items of the input(s) (b: NULL for a unary chain)
+ * into their P x L lanes v: the switch once, each lane widened where the op reads it, so
+ * that a binary op's two inputs die lane by lane (widened first, the fp16 binary kernel
+ * took 114 registers). The launcher runs only chains fb_chain_check accepts, in the kernel
+ * of their arity and exactness: no other op can come first. */
+template <bool Exact, int P, typename Item>
+__device__ inline void fb_chain_first(const struct fb_chain_op &op, const Item *a,
+                                      const Item *b, float *v)
+{
+    constexpr int L = fb_item_lanes<Item>::count;
     switch (op.op) {
-#define FB_CHAIN_OP4_CASE(name, arity, n_params, param_names, ulp)                             \
+#define FB_CHAIN_FIRST_CASE(name, arity, n_params, param_names, ulp)                           \
     case FB_OPID_##name:                                                                       \
-        if (!Exact || (ulp) == 0) {                                                            \
-            for (int l = 0; l < N; l++)                                                        \
-                v[l] = fb_op_##name(v[l], w ? w[l] : 0.0f, op.params);                         \
+        if ((!Exact || (ulp) == 0) && ((arity) == 2) == (b != NULL)) {                         \
+            _Pragma("unroll") for (int k = 0; k < P; k++)                                      \
+                _Pragma("unroll") for (int l = 0; l < L; l++)                                  \
+                    v[k * L + l] = fb_op_##name(fb_lane(a[k], l), b ? fb_lane(b[k], l) : 0.0f, \
+                                                op.params);                                    \
             return;                                                                            \
         }                                                                                      \
         break;
-        FB_OP_TABLE(FB_CHAIN_OP4_CASE)
-#undef FB_CHAIN_OP4_CASE
+        FB_OP_TABLE(FB_CHAIN_FIRST_CASE)
+#undef FB_CHAIN_FIRST_CASE
     default:
         break;
     }
-    for (int l = 0; l < N; l++)
-        v[l] = __builtin_nanf("");
+    __builtin_unreachable();
 }
-template <bool Exact, int R>
-__device__ inline float4 fb_chain_apply4(const fb_chain_functor<Exact, R> &f, float4 a,
-                                         const float4 *b)
+
+/* A later op of the chain on N lanes: the switch once, the op lane by lane. Later ops are
+ * unary (fb_chain_check) and, in the exact kernel, exact; an op id that cannot be here
+ * leaves the lanes as they are, which costs nothing: every case then has code, and ptxas
+ * builds a shallower dispatch than when those cases were unreachable (0.06 instructions
+ * per element per op less on sm_90); an id outside the table cannot arrive. */
+template <bool Exact, int N>
+__device__ inline void fb_chain_later(const struct fb_chain_op &op, float *v)
 {
-    float v[4] = {a.x, a.y, a.z, a.w};
-    float w[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (b) {
-        w[0] = b->x, w[1] = b->y, w[2] = b->z, w[3] = b->w;
+    switch (op.op) {
+#define FB_CHAIN_LATER_CASE(name, arity, n_params, param_names, ulp)                           \
+    case FB_OPID_##name:                                                                       \
+        if ((!Exact || (ulp) == 0) && (arity) == 1) {                                          \
+            _Pragma("unroll") for (int l = 0; l < N; l++)                                      \
+                v[l] = fb_op_##name(v[l], 0.0f, op.params);                                    \
+        }                                                                                      \
+        return;
+        FB_OP_TABLE(FB_CHAIN_LATER_CASE)
+#undef FB_CHAIN_LATER_CASE
+    default:
+        break;
     }
-    fb_chain_opN<Exact, 4>(f.chain.ops[0], v, b ? w : NULL);
+    __builtin_unreachable();
+}
+
+/* The chain on a turn's P items (u: the first input's, replaced by the results; b: the
+ * second input's): the first op into P x L float lanes, each later op's switch once for
+ * all of them, the lanes rounded back into u. */
+template <bool Exact, int Q, int R, int P, typename Item>
+__device__ inline void fb_chain_turn(const fb_chain_functor<Exact, Q, R> &f, Item *u,
+                                     const Item *b)
+{
+    constexpr int L = fb_item_lanes<Item>::count;
+    float v[P * L];
+    fb_chain_first<Exact, P>(f.chain.ops[0], u, b, v);
 #pragma unroll 1
     for (int k = 1; k < f.chain.n_ops; k++)
-        fb_chain_opN<Exact, 4>(f.chain.ops[k], v, NULL);
-    return make_float4(v[0], v[1], v[2], v[3]);
-}
-template <bool Exact, int R>
-__device__ inline float4 fb_apply(const fb_chain_functor<Exact, R> &f, float4 x)
-{
-    return fb_chain_apply4(f, x, NULL);
-}
-template <bool Exact, int R>
-__device__ inline float4 fb_apply(const fb_chain_functor<Exact, R> &f, float4 a, float4 b)
-{
-    return fb_chain_apply4(f, a, &b);
-}
-/* The chain on 8 halves: widened, every op in float, rounded once. The first op takes its
- * lanes straight from the input words (so the inputs' 16 bits die as they are widened: 8
- * floats live after it, as many as a float4 pair), then each later op runs over the 8 lanes
- * with its switch taken once. */
-template <bool Exact, int R, typename V>
-__device__ inline V fb_chain_apply8(const fb_chain_functor<Exact, R> &f, const V &a, const V *b)
-{
-    const uint32_t wa[4] = {a.bits.x, a.bits.y, a.bits.z, a.bits.w};
-    float v[8], w[8];
+        fb_chain_later<Exact, P * L>(f.chain.ops[k], v);
 #pragma unroll
-    for (int l = 0; l < 8; l++)
-        v[l] = fb_lane_widen(a, (unsigned short)(wa[l / 2] >> (16 * (l % 2))));
-    if (b) {
-        const uint32_t wb[4] = {b->bits.x, b->bits.y, b->bits.z, b->bits.w};
-#pragma unroll
-        for (int l = 0; l < 8; l++)
-            w[l] = fb_lane_widen(a, (unsigned short)(wb[l / 2] >> (16 * (l % 2))));
+    for (int k = 0; k < P; k++)
+        fb_from_lanes(u[k], v + k * L);
+}
+template <bool Exact, int Q, int R, int P, typename Item>
+__device__ inline void fb_apply_turn(const fb_chain_functor<Exact, Q, R> &f, Item (&u)[P])
+{
+    fb_chain_turn<Exact, Q, R, P>(f, u, (const Item *)NULL);
+}
+template <bool Exact, int Q, int R, int P, typename Item>
+__device__ inline void fb_apply_turn(const fb_chain_functor<Exact, Q, R> &f, Item (&u)[P],
+                                     const Item (&b)[P])
+{
+    fb_chain_turn<Exact, Q, R, P>(f, u, b);
+}
+/* One element (the vector path's scalar tail): a turn of one item. One overload per
+ * element type, so that these, not the table ops' fb_apply, are the chain's. */
+#define FB_CHAIN_APPLY_ITEM(Item)                                                              \
+    template <bool Exact, int Q, int R>                                                        \
+    __device__ inline Item fb_apply(const fb_chain_functor<Exact, Q, R> &f, Item x)            \
+    {                                                                                          \
+        Item u[1] = {x};                                                                       \
+        fb_apply_turn(f, u);                                                                   \
+        return u[0];                                                                           \
+    }                                                                                          \
+    template <bool Exact, int Q, int R>                                                        \
+    __device__ inline Item fb_apply(const fb_chain_functor<Exact, Q, R> &f, Item a, Item b)    \
+    {                                                                                          \
+        Item u[1] = {a};                                                                       \
+        const Item w[1] = {b};                                                                 \
+        fb_apply_turn(f, u, w);                                                                \
+        return u[0];                                                                           \
     }
-    fb_chain_opN<Exact, 8>(f.chain.ops[0], v, b ? w : NULL);
-#pragma unroll 1
-    for (int k = 1; k < f.chain.n_ops; k++)
-        fb_chain_opN<Exact, 8>(f.chain.ops[k], v, NULL);
-    uint32_t out[4];
+FB_CHAIN_APPLY_ITEM(float)
+FB_CHAIN_APPLY_ITEM(__half)
+FB_CHAIN_APPLY_ITEM(__nv_bfloat16)
+#undef FB_CHAIN_APPLY_ITEM
+
+/* Any other op on a turn: item by item. */
+template <typename Op, int P, typename Item>
+__device__ inline void fb_apply_turn(const Op &op, Item (&u)[P])
+{
 #pragma unroll
-    for (int k = 0; k < 4; k++)
-        out[k] = (uint32_t)fb_lane_narrow(a, v[2 * k]) |
-                 ((uint32_t)fb_lane_narrow(a, v[2 * k + 1]) << 16);
-    V r;
-    r.bits = make_uint4(out[0], out[1], out[2], out[3]);
-    return r;
+    for (int k = 0; k < P; k++)
+        u[k] = fb_apply(op, u[k]);
 }
-template <bool Exact, int R>
-__device__ inline fb_fp16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_fp16x8 x)
+template <typename Op, int P, typename Item>
+__device__ inline void fb_apply_turn(const Op &op, Item (&u)[P], const Item (&b)[P])
 {
-    return fb_chain_apply8(f, x, (const fb_fp16x8 *)NULL);
-}
-template <bool Exact, int R>
-__device__ inline fb_fp16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_fp16x8 a,
-                                     fb_fp16x8 b)
-{
-    return fb_chain_apply8(f, a, &b);
-}
-template <bool Exact, int R>
-__device__ inline fb_bf16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_bf16x8 x)
-{
-    return fb_chain_apply8(f, x, (const fb_bf16x8 *)NULL);
-}
-template <bool Exact, int R>
-__device__ inline fb_bf16x8 fb_apply(const fb_chain_functor<Exact, R> &f, fb_bf16x8 a,
-                                     fb_bf16x8 b)
-{
-    return fb_chain_apply8(f, a, &b);
+#pragma unroll
+    for (int k = 0; k < P; k++)
+        u[k] = fb_apply(op, u[k], b[k]);
 }
 
 /* First global thread index and grid stride, in 64 bits: blockIdx.x * blockDim.x overflows
@@ -495,19 +624,33 @@ __device__ inline void fb_unary_pass(const Item *FB_UNARY_RESTRICT x, Item *FB_U
 #pragma unroll
         for (int k = 0; k < P; k++)
             u[k] = x[i + k * stride];
+        fb_apply_turn(op, u);
 #pragma unroll
         for (int k = 0; k < P; k++)
-            y[i + k * stride] = fb_apply(op, u[k]);
+            y[i + k * stride] = u[k];
     }
     Item u[P - 1];
+    if constexpr (fb_turn_at_once<Op>::value) {
+        /* all P - 1 items through the op at once (one dispatch), those that do not exist
+         * as zeros, whose results are not stored */
 #pragma unroll
-    for (int k = 0; k < P - 1; k++)
-        if (i + k * stride < count)
-            u[k] = x[i + k * stride];
+        for (int k = 0; k < P - 1; k++)
+            u[k] = i + k * stride < count ? x[i + k * stride] : Item();
+        fb_apply_turn(op, u);
 #pragma unroll
-    for (int k = 0; k < P - 1; k++)
-        if (i + k * stride < count)
-            y[i + k * stride] = fb_apply(op, u[k]);
+        for (int k = 0; k < P - 1; k++)
+            if (i + k * stride < count)
+                y[i + k * stride] = u[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < P - 1; k++)
+            if (i + k * stride < count)
+                u[k] = x[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < P - 1; k++)
+            if (i + k * stride < count)
+                y[i + k * stride] = fb_apply(op, u[k]);
+    }
 }
 
 /* c[j] = op(a[j], b[j]) for j in [0, count): as fb_unary_pass, P items of each input. */
@@ -526,22 +669,37 @@ __device__ inline void fb_binary_pass(const Item *__restrict__ a, const Item *__
             u[k] = a[i + k * stride];
             v[k] = b[i + k * stride];
         }
+        fb_apply_turn(op, u, v);
 #pragma unroll
         for (int k = 0; k < P; k++)
-            c[i + k * stride] = fb_apply(op, u[k], v[k]);
+            c[i + k * stride] = u[k];
     }
     Item u[P - 1], v[P - 1];
+    if constexpr (fb_turn_at_once<Op>::value) {
 #pragma unroll
-    for (int k = 0; k < P - 1; k++) {
-        if (i + k * stride < count) {
-            u[k] = a[i + k * stride];
-            v[k] = b[i + k * stride];
+        for (int k = 0; k < P - 1; k++) {
+            const bool here = i + k * stride < count;
+            u[k] = here ? a[i + k * stride] : Item();
+            v[k] = here ? b[i + k * stride] : Item();
         }
-    }
+        fb_apply_turn(op, u, v);
 #pragma unroll
-    for (int k = 0; k < P - 1; k++)
-        if (i + k * stride < count)
-            c[i + k * stride] = fb_apply(op, u[k], v[k]);
+        for (int k = 0; k < P - 1; k++)
+            if (i + k * stride < count)
+                c[i + k * stride] = u[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < P - 1; k++) {
+            if (i + k * stride < count) {
+                u[k] = a[i + k * stride];
+                v[k] = b[i + k * stride];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < P - 1; k++)
+            if (i + k * stride < count)
+                c[i + k * stride] = fb_apply(op, u[k], v[k]);
+    }
 }
 
 /* The kernels, per op and storage type T (float, __half, __nv_bfloat16). The vector path

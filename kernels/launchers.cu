@@ -153,43 +153,49 @@ extern "C" int fb_cuda_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
     return fb_fail(err, FB_ERR_RUNTIME, "fb_cuda_op: unknown op %d", (int)op);
 }
 
+/* The generic fused kernel for chains of exactness Exact on arrays of T: the binary kernels
+ * when the first op is binary, else the unary ones. */
+template <bool Exact, typename T>
+static int launch_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                        bool binary, const void *a, const void *b, void *c, int64_t n,
+                        struct fb_error *err)
+{
+    if (binary) {
+        const typename fb_chain_for<Exact, T, 2>::functor f{*chain};
+        return launch_binary(ctx, "chain", (const T *)a, (const T *)b, (T *)c, n, f, err);
+    }
+    const typename fb_chain_for<Exact, T, 1>::functor f{*chain};
+    return launch_unary(ctx, "chain", (const T *)a, (T *)c, n, f, err);
+}
+
+template <bool Exact>
+static int launch_chain_typed(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                              enum fb_dtype dtype, const void *a, const void *b, void *c,
+                              int64_t n, struct fb_error *err)
+{
+    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
+    switch (dtype) {
+    case FB_DTYPE_FP32:
+        return launch_chain<Exact, float>(ctx, chain, binary, a, b, c, n, err);
+    case FB_DTYPE_FP16:
+        return launch_chain<Exact, __half>(ctx, chain, binary, a, b, c, n, err);
+    case FB_DTYPE_BF16:
+        return launch_chain<Exact, __nv_bfloat16>(ctx, chain, binary, a, b, c, n, err);
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "chain: unknown dtype %d", (int)dtype);
+}
+
 extern "C" int fb_cuda_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
                              enum fb_dtype dtype, const void *a, const void *b, void *c,
                              int64_t n, struct fb_error *err)
 {
-    if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
-        (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
-        return fb_fail(err, FB_ERR_RUNTIME, "fb_cuda_chain: a chain of %d ops", chain->n_ops);
-    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
-    if (fb_chain_is_exact(chain)) {
-        const fb_chain_functor<true> f{*chain};
-        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, err)
-                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, err);
-    }
-    /* with transcendental ops: 40 registers on fp32, 48 on 16-bit storage
-     * (elementwise_kernels.cuh says why) */
-    typedef fb_launch_by_arity<1> U;
-    typedef fb_launch_by_arity<2> B;
-    const fb_chain_functor<false> f{*chain};
-    const fb_chain_functor<false, FB_CHAIN_HALF_REGISTERS> h{*chain};
-    switch (dtype) {
-    case FB_DTYPE_FP32:
-        return binary ? B::run(ctx, "chain", (const float *)a, (const float *)b, (float *)c, n, f,
-                               err)
-                      : U::run(ctx, "chain", (const float *)a, (const float *)b, (float *)c, n, f,
-                               err);
-    case FB_DTYPE_FP16:
-        return binary ? B::run(ctx, "chain", (const __half *)a, (const __half *)b, (__half *)c, n,
-                               h, err)
-                      : U::run(ctx, "chain", (const __half *)a, (const __half *)b, (__half *)c, n,
-                               h, err);
-    case FB_DTYPE_BF16:
-        return binary ? B::run(ctx, "chain", (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
-                               (__nv_bfloat16 *)c, n, h, err)
-                      : U::run(ctx, "chain", (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b,
-                               (__nv_bfloat16 *)c, n, h, err);
-    }
-    return fb_fail(err, FB_ERR_RUNTIME, "chain: unknown dtype %d", (int)dtype);
+    /* the kernels trust the chain (an op that cannot be where it is has no code there) */
+    char why[96];
+    if (fb_chain_check(chain, why, sizeof why) != 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "fb_cuda_chain: %s", why);
+    return fb_chain_is_exact(chain)
+               ? launch_chain_typed<true>(ctx, chain, dtype, a, b, c, n, err)
+               : launch_chain_typed<false>(ctx, chain, dtype, a, b, c, n, err);
 }
 
 extern "C" int fb_cuda_add_relu(const fb_cuda_launch_context *ctx, enum fb_dtype dtype,

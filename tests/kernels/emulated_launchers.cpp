@@ -73,16 +73,24 @@ struct fb_emu_counted {
         return *this;
     }
 };
+/* Ops on counted items: item by item, as the table's ops, or a turn at once, as the generic
+ * kernel's chains (whose last partial turn takes another path, fb_turn_at_once). */
 struct fb_emu_no_op {};
+struct fb_emu_turn_op {};
+template <>
+struct fb_turn_at_once<fb_emu_turn_op> {
+    static constexpr bool value = true;
+};
 
 /* The kernels' fb_apply for counted items (found by argument-dependent lookup when the
  * loops are instantiated with them): a fresh item, so only the store counts as a write. */
-static fb_emu_counted fb_apply(const fb_emu_no_op &, const fb_emu_counted &)
+template <typename Op>
+static fb_emu_counted fb_apply(const Op &, const fb_emu_counted &)
 {
     return fb_emu_counted();
 }
-static fb_emu_counted fb_apply(const fb_emu_no_op &, const fb_emu_counted &,
-                               const fb_emu_counted &)
+template <typename Op>
+static fb_emu_counted fb_apply(const Op &, const fb_emu_counted &, const fb_emu_counted &)
 {
     return fb_emu_counted();
 }
@@ -195,28 +203,48 @@ extern "C" int fb_emu_op(const fb_cuda_launch_context *ctx, enum fb_op_id op,
     return fb_fail(err, FB_ERR_RUNTIME, "fb_emu_op: unknown op %d", (int)op);
 }
 
+/* The generic fused kernel, as launchers.cu's launch_chain. */
+template <bool Exact, typename T>
+static int launch_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                        bool binary, const void *a, const void *b, void *c, int64_t n,
+                        fb_emu_launch *launch, fb_error *err)
+{
+    if (binary) {
+        const typename fb_chain_for<Exact, T, 2>::functor f{*chain};
+        return launch_binary(ctx, "chain", (const T *)a, (const T *)b, (T *)c, n, f, launch,
+                             err);
+    }
+    const typename fb_chain_for<Exact, T, 1>::functor f{*chain};
+    return launch_unary(ctx, "chain", (const T *)a, (T *)c, n, f, launch, err);
+}
+
+template <bool Exact>
+static int launch_chain_typed(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
+                              enum fb_dtype dtype, const void *a, const void *b, void *c,
+                              int64_t n, fb_emu_launch *launch, fb_error *err)
+{
+    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
+    switch (dtype) {
+    case FB_DTYPE_FP32:
+        return launch_chain<Exact, float>(ctx, chain, binary, a, b, c, n, launch, err);
+    case FB_DTYPE_FP16:
+        return launch_chain<Exact, __half>(ctx, chain, binary, a, b, c, n, launch, err);
+    case FB_DTYPE_BF16:
+        return launch_chain<Exact, __nv_bfloat16>(ctx, chain, binary, a, b, c, n, launch, err);
+    }
+    return fb_fail(err, FB_ERR_RUNTIME, "chain: unknown dtype %d", (int)dtype);
+}
+
 extern "C" int fb_emu_chain(const fb_cuda_launch_context *ctx, const struct fb_chain *chain,
                             enum fb_dtype dtype, const void *a, const void *b, void *c,
                             int64_t n, fb_emu_launch *launch, fb_error *err)
 {
-    if (chain->n_ops < 1 || chain->n_ops > FB_CHAIN_MAX_OPS ||
-        (unsigned)chain->ops[0].op >= FB_OPID_COUNT)
-        return fb_fail(err, FB_ERR_RUNTIME, "fb_emu_chain: a chain of %d ops", chain->n_ops);
-    const bool binary = fb_op_infos[chain->ops[0].op].arity == 2;
-    if (fb_chain_is_exact(chain)) {
-        const fb_chain_functor<true> f{*chain};
-        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, launch, err)
-                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, launch, err);
-    }
-    /* with transcendental ops: 40 registers on fp32, 48 on 16-bit storage, as launchers.cu */
-    if (dtype == FB_DTYPE_FP32) {
-        const fb_chain_functor<false> f{*chain};
-        return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, f, launch, err)
-                      : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, f, launch, err);
-    }
-    const fb_chain_functor<false, FB_CHAIN_HALF_REGISTERS> h{*chain};
-    return binary ? launch_typed<2>(ctx, "chain", dtype, a, b, c, n, h, launch, err)
-                  : launch_typed<1>(ctx, "chain", dtype, a, b, c, n, h, launch, err);
+    char why[96];
+    if (fb_chain_check(chain, why, sizeof why) != 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "fb_emu_chain: %s", why);
+    return fb_chain_is_exact(chain)
+               ? launch_chain_typed<true>(ctx, chain, dtype, a, b, c, n, launch, err)
+               : launch_chain_typed<false>(ctx, chain, dtype, a, b, c, n, launch, err);
 }
 
 extern "C" int fb_emu_add_relu(const fb_cuda_launch_context *ctx, enum fb_dtype dtype,
@@ -241,20 +269,39 @@ extern "C" int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim)
     return fb_grid_stride();
 }
 
-/* The loops' own template, instantiated for counted items, as kernels are launched. */
+/* The loops' own template, instantiated for counted items, as kernels are launched: every
+ * shape the kernels have (inputs, loads per input, item by item or a turn at once). */
+template <int P, typename Op>
 static void pass_kernel(int inputs, const fb_emu_counted *a, const fb_emu_counted *b,
                         fb_emu_counted *c, int64_t count)
 {
     if (inputs == 1)
-        fb_unary_pass<FB_LOADS_PER_INPUT(1)>(a, c, count, fb_emu_no_op{});
-    else if (inputs == 3) /* one input, 2 loads per turn: transcendental ops, generic kernel */
-        fb_unary_pass<2>(a, c, count, fb_emu_no_op{});
+        fb_unary_pass<P>(a, c, count, Op{});
     else
-        fb_binary_pass<FB_LOADS_PER_INPUT(2)>(a, b, c, count, fb_emu_no_op{});
+        fb_binary_pass<P>(a, b, c, count, Op{});
 }
 
-extern "C" struct fb_emu_coverage fb_emu_pass_coverage(int inputs, int64_t count,
-                                                       int64_t blocks)
+template <typename Op>
+static bool run_pass(const fb_launch_plan &plan, struct fb_emu_shape shape,
+                     const fb_emu_counted *a, const fb_emu_counted *b, fb_emu_counted *c,
+                     int64_t count)
+{
+    switch (shape.per_input) {
+    case 2:
+        run_grid(plan, pass_kernel<2, Op>, shape.inputs, a, b, c, count);
+        return true;
+    case 4:
+        run_grid(plan, pass_kernel<4, Op>, shape.inputs, a, b, c, count);
+        return true;
+    case 8:
+        run_grid(plan, pass_kernel<8, Op>, shape.inputs, a, b, c, count);
+        return true;
+    }
+    return false;
+}
+
+extern "C" struct fb_emu_coverage fb_emu_pass_coverage(struct fb_emu_shape shape,
+                                                       int64_t count, int64_t blocks)
 {
     const int64_t guard = 64;
     std::vector<fb_emu_counted> a(count + 2 * guard), b(count + 2 * guard),
@@ -263,12 +310,19 @@ extern "C" struct fb_emu_coverage fb_emu_pass_coverage(int inputs, int64_t count
     plan.vector = false;
     plan.blocks = blocks;
     plan.threads = FB_BLOCK_THREADS;
-    run_grid(plan, pass_kernel, inputs, a.data() + guard, b.data() + guard, c.data() + guard,
-             count);
     fb_emu_coverage result = {0, 0, 0, 0, 0};
+    const bool ran = shape.whole_turns
+                         ? run_pass<fb_emu_turn_op>(plan, shape, a.data() + guard,
+                                                    b.data() + guard, c.data() + guard, count)
+                         : run_pass<fb_emu_no_op>(plan, shape, a.data() + guard,
+                                                  b.data() + guard, c.data() + guard, count);
+    if (!ran) {
+        result.wrong = -1;
+        return result;
+    }
     for (int64_t j = -guard; j < count + guard; j++) {
         const int64_t want = j >= 0 && j < count ? 1 : 0;
-        const int64_t reads_b = inputs == 2 ? b[j + guard].reads : want;
+        const int64_t reads_b = shape.inputs == 2 ? b[j + guard].reads : want;
         const int64_t writes = c[j + guard].writes;
         if (a[j + guard].reads == want && reads_b == want && writes == want &&
             c[j + guard].reads == 0)

@@ -45,12 +45,20 @@ int fb_emu_add_relu(const struct fb_cuda_launch_context *ctx, enum fb_dtype dtyp
 int64_t fb_emu_thread_index(unsigned block, unsigned block_dim, unsigned thread);
 int64_t fb_emu_grid_stride(unsigned grid_dim, unsigned block_dim);
 
-/* How often the kernels' loop (fb_unary_pass for inputs == 1 with 4 items per turn, and for
- * inputs == 3 with 2, the transcendental ops' and generic kernel's shape; fb_binary_pass for
- * 2, with 2 items per turn) read and wrote each item when run over `count`
- * items by a grid of blocks x FB_BLOCK_THREADS threads, on items that count their reads
- * and writes (64 guard items each side of every array). Correct: every input item read
- * once, every output item written once and never read, the guards untouched. */
+/* A shape of the kernels' loops (elementwise_kernels.cuh): 1 or 2 inputs, 2, 4 or 8 items
+ * of each per turn, the op applied item by item (the table's ops) or to a turn at once (the
+ * generic kernel's chains, whose last partial turn differs). */
+struct fb_emu_shape {
+    int inputs;
+    int per_input;
+    bool whole_turns;
+};
+
+/* How often the kernels' loop (fb_unary_pass, fb_binary_pass) of `shape` read and wrote
+ * each item when run over `count` items by a grid of blocks x FB_BLOCK_THREADS threads, on
+ * items that count their reads and writes (64 guard items each side of every array).
+ * Correct: every input item read once, every output item written once and never read, the
+ * guards untouched. wrong = -1: no such shape. */
 struct fb_emu_coverage {
     int64_t wrong;   /* items (guards included) off those counts; 0: correct */
     int64_t first;   /* the first of them: index from item 0, negative or >= count: a guard */
@@ -58,7 +66,8 @@ struct fb_emu_coverage {
     int64_t reads_b; /* (inputs == 1: as expected) */
     int64_t writes;
 };
-struct fb_emu_coverage fb_emu_pass_coverage(int inputs, int64_t count, int64_t blocks);
+struct fb_emu_coverage fb_emu_pass_coverage(struct fb_emu_shape shape, int64_t count,
+                                            int64_t blocks);
 
 #ifdef __cplusplus
 }

@@ -181,9 +181,12 @@ struct kc_shape kc_job_shape(const struct kc_job *job)
     for (int k = 0; k < job->chain.n_ops; k++)
         transcendental |= fb_op_infos[job->chain.ops[k].op].ulp_bound > 0;
     if (job->kind == KC_CHAIN) {
-        shape.per_input = 2;
-        if (transcendental) /* 65536 registers / (40 or 48 x 128 threads) */
-            shape.blocks_per_sm = job->dtype == FB_DTYPE_FP32 ? 12 : 10;
+        /* exact ops: 8 items per turn, all inputs together; with a transcendental op 16
+         * lanes (4 float4, 2 vectors of 8 halves). 56 registers: 65536 / (56 x 128) = 9
+         * blocks; 88 (exact, unary, 16-bit): 65536 / (88 x 128) = 5. */
+        const bool half = job->dtype != FB_DTYPE_FP32;
+        shape.per_input = !transcendental ? 8 / shape.inputs : half ? 2 : 4;
+        shape.blocks_per_sm = !transcendental && half && shape.inputs == 1 ? 5 : 9;
     } else if (transcendental) {
         shape.per_input = 2;
     }

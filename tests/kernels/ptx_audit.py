@@ -23,9 +23,11 @@ to the kernel parameter they come from: every input must have at least 2 (the by
 flight). In the main loop and in the remainder, no store may come before the last load.
 The kernels come from the op table (--op-table kernels/op_table.h): per op its unary or
 binary pair (P = 2 for a transcendental op, ULP_BOUND > 0), the handwritten add_relu pair,
-and the generic fused kernel (fb_chain_functor<true>: exact ops only, 32 registers;
-fb_chain_functor<false>: any op, 40 registers), unary and binary, P = 2; its loops over the
-chain's ops hold no memory access, and its main loop is the one outermost loop that has.
+and the generic fused kernel (fb_chain_functor<true>: exact ops only, 8 loads per thread per
+turn, 8 of one input or 4 of each of two; fb_chain_functor<false>: any op, 16 lanes per turn,
+4 loads per input of fp32, 2 of fp16 or bf16), unary and binary, at most 56 registers (88 for
+the exact unary kernel on 16-bit storage); its loops over the chain's ops hold no memory
+access, and its main loop is the one outermost loop that has.
 Kernels of exact ops must hold no fma (built with -fmad=false: a multiply feeding an add
 rounds twice, as on the host); kernels that call expf may hold libdevice's fma and its
 ex2.approx.ftz.f32 (on a normal argument), no other .ftz.
@@ -45,8 +47,8 @@ st.global.v4.f32 on the vector path and .f32 in the tail and on the scalar path;
 and bf16 kernels move 16 bytes (8 elements) as ld.global[.nc].v4.u32 (or .b32) /
 st.global.v4.u32 on the vector path and 2-byte .u16 (or .b16) accesses in the tail and on
 the scalar path; the counts above are the same (a load is one 16-byte vector or one
-element). The generic kernel with transcendental ops is allowed 48 registers on fp16 and
-bf16 (fb_chain_functor<false, 48>: 8 lanes per vector; elementwise_kernels.cuh says why).
+element). The generic kernel's register caps and loads per turn are those of
+kernels/elementwise_kernels.cuh (fb_chain_for, which says why).
 
 Usage:
     ptx_audit.py --op-table OP_TABLE.h [--ptxas PTXAS] LAUNCHERS.ptx
@@ -68,11 +70,24 @@ import sys
 LOADS_PER_INPUT = {1: 4, 2: 2}
 MIN_LOADS_PER_INPUT = 2
 MAX_REGISTERS = 32  # 65536 registers per SM / (16 blocks x 128 threads), FB_KERNEL_REGISTERS
-# The generic fused kernel with transcendental ops (fb_chain_functor<false>) is allowed 40
-# registers (12 blocks per SM; kernels/elementwise_kernels.cuh says why), 48 on fp16 and bf16
-# storage (10 blocks per SM).
-CHAIN_WIDE_REGISTERS = 40
-CHAIN_WIDE_REGISTERS_HALF = 48
+# The generic fused kernel (kernels/elementwise_kernels.cuh, fb_chain_for): exact chains load
+# CHAIN_LOADS_PER_THREAD items of 16 bytes per turn, all inputs together; chains with a
+# transcendental op CHAIN_TRANSCENDENTAL_LANES lanes (16 / sizeof(T) per item). Registers:
+# CHAIN_REGISTERS (9 blocks of 128 per SM), CHAIN_WIDE_REGISTERS for the exact unary kernel
+# on 16-bit storage (64 widened lanes; 5 blocks).
+CHAIN_LOADS_PER_THREAD = 8
+CHAIN_TRANSCENDENTAL_LANES = 16
+CHAIN_REGISTERS = 56
+CHAIN_WIDE_REGISTERS = 88
+DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
+
+
+def chain_shape(exact, inputs, dtype):
+    """(loads per input per turn, register cap) of the generic kernel (fb_chain_for)."""
+    lanes = 16 // DTYPE_BYTES[dtype]
+    p = CHAIN_LOADS_PER_THREAD // inputs if exact else CHAIN_TRANSCENDENTAL_LANES // lanes
+    wide = exact and inputs == 1 and DTYPE_BYTES[dtype] == 2
+    return p, CHAIN_WIDE_REGISTERS if wide else CHAIN_REGISTERS
 # The storage types, as Itanium mangling names the kernels' second template argument.
 DTYPES = (("fp32", "f"), ("fp16", "6__half"), ("bf16", "13__nv_bfloat16"))
 
@@ -98,26 +113,26 @@ def build_expected(ops):
     """Every kernel the PTX must hold, derived from the op table: per op of the table its
     unary or binary kernel pair (P loads per input: 4 / arity, or 2 for a transcendental op,
     which would spill at 4), the handwritten add_relu pair, and the generic fused kernel in
-    both shapes (first op unary or binary) and both forms (exact ops only, 32 registers; any
-    op, 40 registers), P = 2 (kernels/elementwise_kernels.cuh)."""
+    both shapes (first op unary or binary) and both forms (exact ops only; any op), with
+    the loads per turn and registers of chain_shape (kernels/elementwise_kernels.cuh)."""
     EXPECTED.clear()
     del OP_ORDER[:]
-    kernels = []  # (functor, inputs, P, max registers)
+    kernels = []  # (functor, inputs, P, max registers); P None: the generic kernel's
     for name, arity, ulp in ops:
         p = 2 if ulp > 0 else LOADS_PER_INPUT[arity]
         kernels.append(("fb_%s_op" % name, arity, p, MAX_REGISTERS))
     kernels.append(("fb_add_relu_op", 2, LOADS_PER_INPUT[2], MAX_REGISTERS))
     for inputs in (1, 2):
-        kernels.append(("fb_chain_functor<true>", inputs, 2, MAX_REGISTERS))
-        kernels.append(("fb_chain_functor<false>", inputs, 2, CHAIN_WIDE_REGISTERS))
-    for op, inputs, p, registers in kernels:
+        kernels.append(("fb_chain_functor<true>", inputs, None, None))
+        kernels.append(("fb_chain_functor<false>", inputs, None, None))
+    for op, inputs, p0, registers in kernels:
         if op not in OP_ORDER:
             OP_ORDER.append(op)
         shape = "fb_unary" if inputs == 1 else "fb_binary"
         for dtype, _mangled in DTYPES:
-            limit = registers
-            if op == "fb_chain_functor<false>" and dtype != "fp32":
-                limit = CHAIN_WIDE_REGISTERS_HALF
+            p, limit = p0, registers
+            if p0 is None:
+                p, limit = chain_shape(op == "fb_chain_functor<true>", inputs, dtype)
             EXPECTED[(shape + "_vector_kernel", op, dtype)] = (inputs, {
                 "loop": (p * inputs, p), "remainder": ((p - 1) * inputs, p - 1),
                 "tail": (inputs, 1)}, limit)
@@ -165,7 +180,7 @@ def demangle(name):
     op, rest = rest[:length], rest[length:]
     if not re.match(r"^\w+$", op):
         return None
-    t = re.match(r"^ILb([01])ELi\d+EE", rest)
+    t = re.match(r"^ILb([01])E(?:Li\d+E)+E", rest)
     if t:
         op, rest = op + ("<true>" if t.group(1) == "1" else "<false>"), rest[t.end():]
     for dtype, mangled in DTYPES:

@@ -11,7 +11,8 @@ sees only one virtual architecture and ptxas may still undo its promises:
   local load or store (LDL, STL) anywhere: a spill costs DRAM traffic that the traffic model
   (kernels/elementwise_kernels.cuh) does not count;
 - no kernel uses more registers than its architecture's cap (kernels/elementwise_kernels.cuh,
-  fb_arch_registers: 64 on sm_7x, the functor's own on sm_8x and sm_9x, 56 from sm_100 on);
+  fb_arch_registers: 64 on sm_7x, the functor's own on sm_8x and sm_9x, 56 from sm_100 on; a
+  functor's own above 64, 8 more on sm_120);
 - in every vector kernel's main loop (the outermost loop with global accesses), the
   P x inputs independent 16-byte loads (LDG.E.128...) of a turn are all issued before the
   loop's first 16-byte store (STG.E.128): the bytes in flight of kernels/launch_plan.h.
@@ -45,6 +46,8 @@ def register_cap(arch, declared):
     """fb_arch_registers() of kernels/elementwise_kernels.cuh for a kernel that declares
     `declared` registers (its Hopper cap)."""
     floor = 64 if arch < 80 else (56 if arch >= 100 else ptx_audit.MAX_REGISTERS)
+    if declared > 64 and arch >= 120:
+        return declared + 8  # FB_ARCH_WIDE_EXTRA
     return max(declared, floor)
 
 

@@ -225,17 +225,29 @@ static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 
 /* ---- the kernels' loops: every item read and written exactly once ---- */
 
-static void check_coverage(int inputs, int64_t count, int64_t blocks)
+/* Every shape of the kernels' loops: the table's ops (one input, 4 loads; two inputs, 2 of
+ * each; a transcendental op, 2), and the generic kernel's chains, a turn at once (exact:
+ * 8 loads per thread, 8 of one input or 4 of each of two; with a transcendental op 16
+ * lanes, 4 float4 or 2 vectors of halves). */
+static const struct fb_emu_shape loop_shapes[] = {
+    {1, 4, false}, {2, 2, false}, {1, 2, false}, {1, 8, true}, {2, 4, true},
+    {1, 4, true},  {1, 2, true},  {2, 2, true},
+};
+#define LOOP_SHAPE_COUNT (sizeof loop_shapes / sizeof loop_shapes[0])
+
+static void check_coverage(struct fb_emu_shape shape, int64_t count, int64_t blocks)
 {
-    struct fb_emu_coverage cov = fb_emu_pass_coverage(inputs, count, blocks);
+    struct fb_emu_coverage cov = fb_emu_pass_coverage(shape, count, blocks);
+    if (cov.wrong < 0)
+        fail_msg("no loop of %d loads per input", shape.per_input);
     if (cov.wrong)
-        fail_msg("%s loop over %" PRId64 " items with %" PRId64 " blocks of 128: %" PRId64
-                 " items wrong; first: item %" PRId64 "%s read %" PRId64 " + %" PRId64
+        fail_msg("%s loop, P = %d%s, over %" PRId64 " items with %" PRId64 " blocks of 128: %"
+                 PRId64 " items wrong; first: item %" PRId64 "%s read %" PRId64 " + %" PRId64
                  " times, written %" PRId64 " times",
-                 inputs == 2 ? "binary" : inputs == 1 ? "unary (P = 4)" : "unary (P = 2)",
-                 count, blocks, cov.wrong, cov.first,
-                 cov.first < 0 || cov.first >= count ? " (a guard)" : "", cov.reads_a,
-                 cov.reads_b, cov.writes);
+                 shape.inputs == 2 ? "binary" : "unary", shape.per_input,
+                 shape.whole_turns ? " (a turn at once)" : "", count, blocks, cov.wrong,
+                 cov.first, cov.first < 0 || cov.first >= count ? " (a guard)" : "",
+                 cov.reads_a, cov.reads_b, cov.writes);
 }
 
 static void test_loop_touches_each_item_once_on_small_grids(void **state)
@@ -243,14 +255,12 @@ static void test_loop_touches_each_item_once_on_small_grids(void **state)
     (void)state;
     /* Every count from 0 to three full turns of the grid and a bit. */
     const int64_t grids[] = {1, 2, 3};
-    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
-     * transcendental ops' and the generic kernel's unary form) */
-    for (int inputs = 1; inputs <= 3; inputs++) {
-        const int64_t p = inputs == 1 ? 4 : 2;
+    for (size_t s = 0; s < LOOP_SHAPE_COUNT; s++) {
+        const int64_t p = loop_shapes[s].per_input;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             for (int64_t count = 0; count <= 3 * p * threads + p + 1; count++)
-                check_coverage(inputs, count, grids[g]);
+                check_coverage(loop_shapes[s], count, grids[g]);
         }
     }
 }
@@ -261,10 +271,8 @@ static void test_loop_touches_each_item_once_around_turns_of_large_grids(void **
     /* 32 blocks (2 SMs) and 2112 (an H200's wave): around 0, 1 and 2 full turns (for 2112
      * blocks, 1 only, to keep memory small), at a thread, a warp and a whole grid's width. */
     const int64_t grids[] = {32, 2112};
-    /* shape 1: one input, P = 4; 2: two inputs, P = 2; 3: one input, P = 2 (the
-     * transcendental ops' and the generic kernel's unary form) */
-    for (int inputs = 1; inputs <= 3; inputs++) {
-        const int64_t p = inputs == 1 ? 4 : 2;
+    for (size_t s = 0; s < LOOP_SHAPE_COUNT; s++) {
+        const int64_t p = loop_shapes[s].per_input;
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             const int64_t threads = grids[g] * 128;
             const int64_t max_turns = grids[g] > 32 ? 1 : 2;
@@ -276,7 +284,7 @@ static void test_loop_touches_each_item_once_around_turns_of_large_grids(void **
                                           (p - 1) * threads + 1};
                 for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++)
                     if (base + deltas[d] >= 0)
-                        check_coverage(inputs, base + deltas[d], grids[g]);
+                        check_coverage(loop_shapes[s], base + deltas[d], grids[g]);
             }
         }
     }
