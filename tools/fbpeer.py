@@ -63,6 +63,7 @@ def load(path):
                                ctypes.POINTER(c_i64), ctypes.POINTER(c_i64)]),
         "fbp_size_end": (c_int, [c_p]),
         "fbp_empty_call_s": (c_d, [c_p, CALLS_FN, c_p]),
+        "fbp_interrupt": (None, [c_p]),
     }
     for name, (res, args) in decl.items():
         fn = getattr(lib, name)
@@ -161,6 +162,9 @@ class Session:
         def trampoline(_user, n_calls):
             try:
                 calls(n_calls)
+                return 0
+            except KeyboardInterrupt:  # Ctrl-C: the runner stops before its next sample
+                self.lib.fbp_interrupt(self.s)
                 return 0
             except Exception:  # the C side reports the failure with the size
                 return 1

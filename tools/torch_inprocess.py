@@ -117,6 +117,9 @@ class Contest:
                 if outs and out.data_ptr() != outs[-1].data_ptr():
                     return failed("result not written into the preallocated output")
                 host = out.detach().contiguous().to("cpu")
+                if host.dtype != torch.float32 or host.numel() != a.numel():
+                    return failed("result of %s %s, expected float32 of %d elements"
+                                  % (host.dtype, tuple(host.shape), a.numel()))
                 launches, _, allocated = peer.profile_calls(fn, a, b)
                 if metrics is not None and not self.cuda:
                     launches = int(metrics.generated_kernel_count)

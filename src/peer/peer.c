@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ struct fbp_session {
     struct fb_results_target where;
     struct fb_results_lock lock;
     double empty_call_s; /* fbp_empty_call_s, NaN until measured */
+    volatile sig_atomic_t interrupted; /* fbp_interrupt: the runner stops between samples */
 };
 
 static int fail(struct fbp_session *s, int rc, const struct fb_error *err)
@@ -154,8 +156,8 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     s->seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
-    s->sweep = (struct fb_sweep){&s->cfg, s->ops, s->backend, &s->dev, NULL, s->seed, NULL,
-                                 s->set};
+    s->sweep = (struct fb_sweep){&s->cfg, s->ops, s->backend, &s->dev, NULL, s->seed,
+                                 &s->interrupted, s->set};
     s->empty_call_s = NAN;
     *out = s;
     return FB_OK;
@@ -493,6 +495,11 @@ int fbp_size_end(struct fbp_session *s)
         rc = fb_results_add(&s->results, &s->c[i].r, &err);
     size_free(s);
     return rc == FB_OK ? FB_OK : fail(s, rc, &err);
+}
+
+void fbp_interrupt(struct fbp_session *s)
+{
+    s->interrupted = 1;
 }
 
 /* One empty peer sample, timed as a sample is. */

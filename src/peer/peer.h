@@ -125,6 +125,11 @@ int fbp_result(const struct fbp_session *s, int i, double *median_s, double *noi
  * rewritten when a results file is open). */
 int fbp_size_end(struct fbp_session *s);
 
+/* Asks the rounds in progress to stop (a Ctrl-C seen by the peer, e.g. in its callback): the
+ * runner stops before its next sample and fbp_time_round_robin returns FB_ERR_INTERRUPTED
+ * (-5); the sizes already ended stay in NAME.partial. Safe to call from a callback. */
+void fbp_interrupt(struct fbp_session *s);
+
 /* Seconds per sample an empty peer call costs (the calls callback with calls = 0, timed as a
  * sample is: the ctypes round trip included in every peer sample), median of 101; measured
  * once by the first call. Negative on failure. */

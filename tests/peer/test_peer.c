@@ -33,6 +33,7 @@ struct c_peer {
     int64_t samples;  /* times the callback was entered with calls > 0 */
     int64_t wrong_at; /* >= 0: this element comes out wrong */
     int fail;         /* non-zero: the callback reports failure */
+    struct fbp_session *interrupt; /* set: the callback asks it to stop (a Ctrl-C) */
 };
 
 static void c_peer_call(struct c_peer *p)
@@ -50,6 +51,8 @@ static int c_peer_calls(void *user, int64_t calls)
     struct c_peer *p = user;
     if (p->fail)
         return p->fail;
+    if (p->interrupt && calls > 0)
+        fbp_interrupt(p->interrupt);
     for (int64_t i = 0; i < calls; i++)
         c_peer_call(p);
     p->calls += calls;
@@ -243,6 +246,22 @@ static void a_failing_peer_call_stops_the_size_with_its_error(void **state)
     fbp_close(s);
 }
 
+static void an_interrupt_from_the_peer_stops_the_rounds(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    float out[100];
+    struct c_peer p = peer_for(s, 100, out);
+    c_peer_call(&p);
+    assert_true(fbp_add_ours(s, "fused_add_relu") >= 0);
+    assert_true(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                             c_peer_calls, &p) >= 0);
+    p.interrupt = s;
+    assert_int_equal(fbp_time_round_robin(s), -5);
+    fbp_close(s);
+}
+
 static const struct fb_record *find_row(const struct fb_csv_table *t, const char *variant,
                                         int64_t n)
 {
@@ -361,6 +380,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(bad_contestants_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_failing_peer_call_stops_the_size_with_its_error,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(an_interrupt_from_the_peer_stops_the_rounds, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(
             the_results_file_holds_both_and_ours_ratio_of_the_peer_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stop_rule_caps_the_peer_like_ours, setup, teardown),

@@ -153,6 +153,21 @@ class PeerThroughCtypes(unittest.TestCase):
                 s.time_round_robin()
             self.assertEqual(e.exception.code, fbpeer.ERR_RUNTIME)
 
+    def test_ctrl_c_in_a_peer_call_stops_the_rounds_as_interrupted(self):
+        with self.session() as s:
+            s.size_begin(7)
+            p = PyPeer(s, 7)
+            p.call()
+
+            def interrupted(count):
+                if count:
+                    raise KeyboardInterrupt
+            s.add_peer("pypeer", "pypeer_add_relu", "fused_add_relu", "", 1, p.address(),
+                       interrupted)
+            with self.assertRaises(fbpeer.PeerError) as e:
+                s.time_round_robin()
+            self.assertEqual(e.exception.code, fbpeer.ERR_INTERRUPTED)
+
     def test_the_results_file_has_both_and_ours_ratio_from_fusebench(self):
         path = os.path.join(self.tmp.name, "out", "inprocess.csv")
         with self.session() as s:
