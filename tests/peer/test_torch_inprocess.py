@@ -18,29 +18,13 @@ SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__),
 sys.path.insert(0, os.path.join(SRC, "tools"))
 sys.path.insert(0, os.path.join(SRC, "tests", "scripts"))
 BUILD = os.environ.get("FB_BUILD_DIR", os.path.join(SRC, "build"))
-SKIP = 77
-REEXEC_MARK = "FB_TORCH_TEST_REEXEC"
+from torch_or_skip import SKIP, import_torch_or_reexec  # noqa: E402
 
-
-def import_torch_or_reexec():
-    try:
-        import torch
-        return torch
-    except ImportError as e:
-        why = str(e)
-    if not os.environ.get(REEXEC_MARK):
-        for py in (os.environ.get("FB_PYTHON"), os.path.join(SRC, ".venv", "bin", "python")):
-            if py and os.access(py, os.X_OK) and \
-                    os.path.abspath(py) != os.path.abspath(sys.executable):
-                os.environ[REEXEC_MARK] = "1"
-                sys.stdout.flush()
-                os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
-    print("SKIP: no python here imports torch (%s: %s; tried $FB_PYTHON and %s/.venv/bin/python);"
-          " see requirements-torch.txt" % (sys.executable, why, SRC))
+if os.environ.get("FB_SANITIZED"):
+    print("SKIP: a -Db_sanitize=%s build: torch is not loaded behind the sanitizers' runtimes "
+          "(test_peer and test_peer_ctypes test the library there)" % os.environ["FB_SANITIZED"])
     sys.exit(SKIP)
-
-
-torch = import_torch_or_reexec()
+torch = import_torch_or_reexec(__file__, SRC)
 COMPILE = "--compile" in sys.argv
 if COMPILE:
     sys.argv.remove("--compile")
