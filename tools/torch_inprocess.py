@@ -34,7 +34,6 @@ configuration error or no torch (nothing measured, nothing written), 130 interru
 import argparse
 import ctypes
 import os
-import signal
 import sys
 import warnings
 
@@ -45,6 +44,10 @@ import torch_peer as tp  # noqa: E402
 
 REPO = os.path.dirname(HERE)
 BACKEND = tp.BACKEND  # "torch"
+
+
+def log(msg):
+    print("torch_inprocess: " + msg, file=sys.stderr, flush=True)
 
 
 def parse_args(argv):
@@ -104,7 +107,7 @@ class Contest:
 
         def failed(reason):
             self.failed += 1
-            tp.log("%-24s n=%-10d failed: %s" % (name, a.numel(), reason))
+            log("%-24s n=%-10d failed: %s" % (name, a.numel(), reason))
             self.s.add_failed(BACKEND, name, variant.mirror, variant.pair, reason[:250])
 
         try:
@@ -137,7 +140,7 @@ class Contest:
                              host.data_ptr(), calls)
         if rc == fbpeer.ERR_VERIFY:
             self.failed += 1
-            tp.log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
+            log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
         del host
 
     def on_stream(self):
@@ -156,7 +159,7 @@ def report(session, names):
     for i, name in enumerate(names):
         status, med, noise, reps, batch = session.result(i)
         if status == fbpeer.OK:
-            tp.log("%-24s median=%.4g s noise=%.3f (%d reps x %d)" % (name, med, noise, reps,
+            log("%-24s median=%.4g s noise=%.3f (%d reps x %d)" % (name, med, noise, reps,
                                                                        batch))
 
 
@@ -231,31 +234,30 @@ def main(argv):
         ]
         for key, value in meta:
             session.set_meta(key, value)
-        tp.log("%s (%s), torch %s: %d sizes, ours %s, torch %s -> %s" % (
+        log("%s (%s), torch %s: %d sizes, ours %s, torch %s -> %s" % (
             session.device, session.backend, torch.__version__, len(session.sizes()),
             ",".join(mirrors), ",".join(names), output))
 
         peer = tp.Peer(torch, device, plan["measure"], plan["columns"], variants)
+        import torch._dynamo
         failed = 0
-        previous = signal.getsignal(signal.SIGINT)
         try:
             for n in session.sizes():
                 session.size_begin(n)
                 contest = Contest(torch, session, peer, device)
                 a, b = contest.inputs(n)
-                import torch._dynamo
-                torch._dynamo.reset()
+                torch._dynamo.reset()  # once per size: its compiled variants live side by side
                 order = []
                 for m in mirrors:
                     if session.add_ours(m) == fbpeer.ERR_VERIFY:
                         failed += 1
-                        tp.log("%-24s n=%-10d failed: %s" % (m, n, session.error()))
+                        log("%-24s n=%-10d failed: %s" % (m, n, session.error()))
                     order.append(m)
                 for name in names:
                     contest.add_torch(name, variants[name], a, b)
                     order.append(name)
                 session.time_round_robin()
-                tp.log("n=%d:" % n)
+                log("n=%d:" % n)
                 report(session, order)
                 session.size_end()
                 failed += contest.failed
@@ -269,9 +271,7 @@ def main(argv):
             print("torch_inprocess: error: %s (the finished sizes are in %s.partial)"
                   % (e, output), file=sys.stderr)
             return 130 if e.code == fbpeer.ERR_INTERRUPTED else 1
-        finally:
-            signal.signal(signal.SIGINT, previous)
-    tp.log("wrote %s (%d failed)" % (output, failed))
+    log("wrote %s (%d failed)" % (output, failed))
     return 1 if failed else 0
 
 
