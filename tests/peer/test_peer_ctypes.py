@@ -8,8 +8,10 @@ under the config's stop rule, and the results file with ours_ratio derived by fu
 import array
 import csv
 import ctypes
+import json
 import math
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -19,6 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import fbpeer  # noqa: E402
 
 LIB = os.environ.get("FB_PEER_LIB", "")
+FUSEBENCH = os.environ.get("FB_FUSEBENCH", "")
 
 CONFIG = """[sweep]
 sizes = 1, 7, 64
@@ -202,6 +205,15 @@ class PeerThroughCtypes(unittest.TestCase):
             self.assertEqual(pe["ours_ratio"], "")
         self.assertEqual(eager["ours_ratio"], "")
         self.assertEqual(os.listdir(os.path.dirname(path)), ["inprocess.csv"])
+        if FUSEBENCH:  # --derive gives the same numbers to tools, with the mirror
+            derived = json.loads(subprocess.run([FUSEBENCH, "--derive", path], check=True,
+                                                capture_output=True, text=True).stdout)
+            row = [r for r in derived["rows"] if r["variant"] == "pypeer_eager"][0]
+            self.assertEqual(row["mirror"], "eager_add_relu")
+            if pe["ours_ratio"]:
+                self.assertAlmostEqual(row["ours_ratio"] / float(pe["ours_ratio"]), 1.0, places=6)
+            else:
+                self.assertIsNone(row["ours_ratio"])
 
 
 if __name__ == "__main__":
