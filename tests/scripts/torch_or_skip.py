@@ -3,8 +3,11 @@ tests/peer/test_torch_inprocess.py) import it through here. meson runs them with
 when that one cannot import torch, the test re-runs itself under $FB_PYTHON or the
 repository's .venv/bin/python (the pythons scripts/gpu-check uses), and skips (exit 77, the
 reason printed) when none of them has torch."""
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import warnings
 
 SKIP = 77
@@ -13,7 +16,14 @@ REEXEC_MARK = "FB_TORCH_TEST_REEXEC"
 
 def import_torch_or_reexec(script, src):
     """torch; else re-executes `script` (with this argv) under a python that may have it, or
-    exits 77. src: the repository (for .venv)."""
+    exits 77. src: the repository (for .venv). Inductor's cache goes to a directory of the
+    test's own, removed at exit: by default torch makes /tmp/torchinductor_USER, whatever
+    TMPDIR says, and a test leaves nothing behind."""
+    cache = None
+    if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
+        cache = tempfile.mkdtemp(prefix="torchinductor-")
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
+        atexit.register(shutil.rmtree, cache, True)
     try:
         warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
         warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
@@ -21,6 +31,9 @@ def import_torch_or_reexec(script, src):
         return torch
     except ImportError as e:
         why = str(e)
+    if cache:  # the python re-run below, or none, makes its own
+        shutil.rmtree(cache, True)
+        del os.environ["TORCHINDUCTOR_CACHE_DIR"]
     if not os.environ.get(REEXEC_MARK):
         for py in (os.environ.get("FB_PYTHON"), os.path.join(src, ".venv", "bin", "python")):
             # Not realpath: a venv's python is a link to the base interpreter, and what
