@@ -4,6 +4,7 @@ when that one cannot import torch, the test re-runs itself under $FB_PYTHON or t
 repository's .venv/bin/python (the pythons scripts/gpu-check uses), and skips (exit 77, the
 reason printed) when none of them has torch."""
 import atexit
+import getpass
 import os
 import shutil
 import sys
@@ -17,8 +18,12 @@ REEXEC_MARK = "FB_TORCH_TEST_REEXEC"
 def import_torch_or_reexec(script, src):
     """torch; else re-executes `script` (with this argv) under a python that may have it, or
     exits 77. src: the repository (for .venv). Inductor's cache goes to a directory of the
-    test's own, removed at exit: by default torch makes /tmp/torchinductor_USER, whatever
-    TMPDIR says, and a test leaves nothing behind."""
+    test's own, removed at exit, and its default directory (TMPDIR/torchinductor_USER, where
+    it puts precompiled headers whatever TORCHINDUCTOR_CACHE_DIR says) is removed at exit
+    when the test made it: a test leaves nothing behind."""
+    default = os.path.join(tempfile.gettempdir(), "torchinductor_" + getpass.getuser())
+    if not os.path.exists(default):
+        atexit.register(shutil.rmtree, default, True)
     cache = None
     if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
         cache = tempfile.mkdtemp(prefix="torchinductor-")
