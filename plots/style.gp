@@ -24,7 +24,7 @@ stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     NBL = int(column("nbl")), NLB = int(column("nlb")), NDT = int(column("ndt")), \
     NCK = int(column("nck")), NFIT = int(column("nfit")), \
     dtype_cache_x = column("dtype_cache_x"), NKO = int(column("nko")), \
-    NKWA = int(column("nkwa")), 0) nooutput
+    NKWA = int(column("nkwa")), NO = int(column("no")), 0) nooutput
 stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     cache_text = strcol("cache_text"), cache_label = strcol("cache_name"), \
     fit1 = strcol("fit1"), fit2 = strcol("fit2"), fit3 = strcol("fit3"), \
@@ -66,6 +66,8 @@ array FI[max1(NF)]
 if (NF > 0) { stats 'fused.tsv' using (FI[int(column("j"))] = int(column("i")), 0) nooutput }
 array DI[max1(ND)]
 if (ND > 0) { stats 'dram.tsv' using (DI[int(column("j"))] = int(column("i")), 0) nooutput }
+array OI[max1(NO)]
+if (NO > 0) { stats 'ours.tsv' using (OI[int(column("j"))] = int(column("i")), 0) nooutput }
 array MC[max1(NM)]
 if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
 array PC[max1(NP)]

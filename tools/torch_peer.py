@@ -429,12 +429,13 @@ class Peer:
         allocates nothing)."""
         return c.copy_((a + b).relu())
 
-    def fn_for(self, variant, a):
+    def fn_for(self, variant, a, reset=True):
         """(fn, metrics, outs) for one point: fn(a, b) runs the variant once and returns its
         result; metrics is inductor's metrics module for a compiled variant (its
         generated_kernel_count counts the kernels of the graph just compiled), else None; outs
         are the preallocated buffers the call writes, the result's last (empty when the call
-        allocates its own)."""
+        allocates its own). reset=False keeps dynamo's state (tools/torch_inprocess.py resets
+        it once per size, so that the compiled variants of a size live side by side)."""
         torch = self.torch
         kind = variant.kind
         if kind == "chain_eager":  # allocating: a fresh tensor per op, as plain PyTorch code
@@ -457,7 +458,8 @@ class Peer:
         import torch._dynamo
         import torch._inductor.config as inductor_config
         import torch._inductor.metrics as inductor_metrics
-        torch._dynamo.reset()
+        if reset:
+            torch._dynamo.reset()
         # The FX graph cache would skip code generation and so the kernel count below.
         inductor_config.fx_graph_cache = False
         inductor_metrics.reset()

@@ -34,6 +34,14 @@ static const char *no_launches(const struct fb_chart_derived *d)
     return "no launches column";
 }
 
+static const char *no_ours_ratio(const struct fb_chart_derived *d)
+{
+    for (size_t i = 0; i < d->n_series; i++)
+        if (d->series[i].has_ours_ratio)
+            return NULL;
+    return "no ours_ratio (a peer measured in the same process: tools/torch_inprocess.py)";
+}
+
 static const char *one_dtype(const struct fb_chart_derived *d)
 {
     return d->n_dtype_lines >= 2 ? NULL : "no eager variant in several dtypes";
@@ -55,5 +63,6 @@ const struct fb_chart fb_charts[] = {
     {"summary", {"regimes.gp", "summary.gp"}, 1600, 1000, 28, no_pairs},
     {"dtypes", {"dtypes.gp"}, 2000, 900, 18, one_dtype},
     {"speedup-k", {"chain_length.gp"}, 1600, 1000, 20, few_chains},
+    {"ours_ratio", {"ours_ratio.gp"}, 1600, 1000, 20, no_ours_ratio},
 };
 const size_t fb_chart_count = sizeof fb_charts / sizeof fb_charts[0];

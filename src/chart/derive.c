@@ -247,8 +247,10 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
                 isfinite(r->time_p90_s) ? r->time_p90_s : r->time_median_s,
                 bw, finite_or_nan(r->dram_bytes_per_element), count_or_nan(r->launches),
                 finite_or_nan(r->kernel_time_s), finite_or_nan(r->copy_fraction),
-                finite_or_nan(r->speedup)};
+                finite_or_nan(r->speedup), finite_or_nan(r->ours_ratio),
+                finite_or_nan(r->ours_ratio_lo), finite_or_nan(r->ours_ratio_hi)};
             se->points[se->n_points++] = p;
+            se->has_ours_ratio |= isfinite(p.ours_ratio);
             se->has_dram |= isfinite(p.dram_elements);
             se->has_copy_fraction |= isfinite(p.copy_fraction);
         }

@@ -47,6 +47,7 @@
 struct fb_chart_point {
     double n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements, launches, kernel_time_s,
         copy_fraction, speedup;
+    double ours_ratio, ours_lo, ours_hi; /* a peer's row measured with ours: measure/pairing.h */
 };
 
 struct fb_chart_series {
@@ -64,7 +65,7 @@ struct fb_chart_series {
     double launches, host_launches;   /* kernels counted; launches the host issues */
     int model_launches;               /* by role (fb_model_launches), -1 none or an overlay */
     bool write_allocate;              /* its stores read each line first (a CPU, normal) */
-    bool has_dram, has_copy_fraction;
+    bool has_dram, has_copy_fraction, has_ours_ratio;
     unsigned colour;                  /* 0xRRGGBB: by role (eager reds, fused blues, ...) */
     int point_type, dash;             /* gnuplot's: filled points solid for the first file,
                                          open points dashed for overlays */

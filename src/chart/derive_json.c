@@ -78,7 +78,7 @@ static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const str
     const struct { const char *name; const char *value; } texts[] = {
         {"backend", r->backend}, {"device", r->device}, {"variant", r->variant},
         {"dtype", r->dtype}, {"cache", r->cache}, {"reason", r->reason}, {"role", r->role},
-        {"pair", r->pair}, {"stores", r->stores}};
+        {"pair", r->pair}, {"stores", r->stores}, {"mirror", r->mirror}};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         key(out, texts[i].name);
         string(out, texts[i].value);
@@ -100,7 +100,8 @@ static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const str
         {"kernel_time_s", r->kernel_time_s}, {"launch_overhead_s", r->launch_overhead_s},
         {"dram_bytes_per_element", r->dram_bytes_per_element}, {"speedup", r->speedup},
         {"preempted", r->preempted}, {"pair_time_s", pair_time(d, f, r)},
-        {"elements", fb_model_elements(r)}};
+        {"elements", fb_model_elements(r)}, {"ours_ratio", r->ours_ratio},
+        {"ours_ratio_lo", r->ours_ratio_lo}, {"ours_ratio_hi", r->ours_ratio_hi}};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
         key(out, reals[i].name);
         number(out, reals[i].value);

@@ -87,11 +87,12 @@ static void colour(struct table *t, unsigned c, const char *sep)
     out(t, "#%06x%s", c & 0xFFFFFF, sep);
 }
 
-static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size_t counts[13],
+static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size_t counts[14],
                          struct fb_error *err)
 {
-    static const char *const count_names[13] = {"ns", "nx", "nf", "nd", "nm", "np", "nsl",
-                                                "ncl", "nbl", "nlb", "ndt", "nck", "nfit"};
+    static const char *const count_names[14] = {"ns", "nx", "nf", "nd", "nm", "np", "nsl",
+                                                "ncl", "nbl", "nlb", "ndt", "nck", "nfit",
+                                                "no"};
     size_t others = 0, with_wa = 0; /* the chain chart's other chains, lengths with a wa ratio */
     for (size_t i = 0; i < d->n_chain_points; i++) {
         others += !d->chain_points[i].first_at_k;
@@ -103,7 +104,7 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
         return rc;
     out(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
             "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa");
-    for (int i = 0; i < 13; i++)
+    for (int i = 0; i < 14; i++)
         out(&t, "\t%s", count_names[i]);
     out(&t, "\n");
     const double values[] = {d->nmin, d->nmax, d->cache_bytes, d->n_cache, d->peak_gbps,
@@ -113,8 +114,8 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
                              (double)others, (double)with_wa};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         scalar(&t, values[i], "\t");
-    for (int i = 0; i < 13; i++)
-        out(&t, "%zu%s", counts[i], i == 12 ? "\n" : "\t");
+    for (int i = 0; i < 14; i++)
+        out(&t, "%zu%s", counts[i], i == 13 ? "\n" : "\t");
     return close_table(&t, err);
 }
 
@@ -176,14 +177,15 @@ static int write_series(int dirfd, const struct fb_chart_derived *d, struct fb_e
         if (rc)
             break;
         out(&dat, "n\ttime_s\tp10_s\tp90_s\tbandwidth_gbps\tdram_elements\tlaunches\t"
-                  "kernel_time_s\tcopy_fraction\tspeedup\n");
+                  "kernel_time_s\tcopy_fraction\tspeedup\tours_ratio\tours_lo\tours_hi\n");
         for (size_t k = 0; k < s->n_points; k++) {
             const struct fb_chart_point *p = &s->points[k];
             const double v[] = {p->n, p->time_s, p->p10_s, p->p90_s, p->bandwidth_gbps,
                                 p->dram_elements, p->launches, p->kernel_time_s,
-                                p->copy_fraction, p->speedup};
-            for (size_t c = 0; c < 10; c++)
-                num(&dat, v[c], c == 9 ? "\n" : "\t");
+                                p->copy_fraction, p->speedup, p->ours_ratio, p->ours_lo,
+                                p->ours_hi};
+            for (size_t c = 0; c < 13; c++)
+                num(&dat, v[c], c == 12 ? "\n" : "\t");
         }
         rc = close_table(&dat, err);
     }
@@ -427,12 +429,16 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
 
 int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    size_t *dram = malloc((d->n_series ? d->n_series : 1) * sizeof *dram), n_dram = 0;
+    size_t *dram = malloc((d->n_series ? d->n_series : 1) * 2 * sizeof *dram), n_dram = 0;
     if (!dram)
         return fb_fail(err, FB_ERR_RUNTIME, "charts: out of memory");
-    for (size_t i = 0; i < d->n_series; i++)
+    size_t *ours = dram + (d->n_series ? d->n_series : 1), n_ours = 0;
+    for (size_t i = 0; i < d->n_series; i++) {
         if (d->series[i].has_dram)
             dram[n_dram++] = i;
+        if (d->series[i].has_ours_ratio)
+            ours[n_ours++] = i;
+    }
     struct table launches;
     size_t n_launches = 0, n_chain_sizes = 0;
     int rc = write_series(dirfd, d, err);
@@ -441,6 +447,8 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
                          err);
     if (rc == FB_OK)
         rc = write_index(dirfd, "dram.tsv", dram, n_dram, err);
+    if (rc == FB_OK)
+        rc = write_index(dirfd, "ours.tsv", ours, n_ours, err);
     if (rc == FB_OK)
         rc = write_pairs(dirfd, d, err);
     if (rc == FB_OK)
@@ -465,11 +473,11 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
     if (rc == FB_OK)
         rc = write_labels(dirfd, d, err);
     if (rc == FB_OK) {
-        const size_t counts[13] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
+        const size_t counts[14] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
                                    d->n_time_curves, d->n_predicted_curves, d->n_speedup_lines,
                                    d->n_copy_lines, d->n_bytes_lines, n_launches,
                                    d->n_dtype_lines, d->chain_lengths >= 3 ? n_chain_sizes : 0,
-                                   d->n_fit_text};
+                                   d->n_fit_text, n_ours};
         rc = write_numbers(dirfd, d, counts, err);
     }
     free(dram);

@@ -115,9 +115,81 @@ static void derive_sorted(struct entry *e, size_t count, bool only_missing)
     }
 }
 
+static int compare_mirror_entries(const void *pa, const void *pb)
+{
+    const struct entry *a = pa, *b = pb;
+    int c = compare_group_any_backend(a->r, b->r);
+    if (c == 0)
+        c = strcmp(a->r->variant, b->r->variant);
+    return c ? c : (a->position > b->position) - (a->position < b->position);
+}
+
+/* The latest row of e[0..count-1] (sorted by compare_mirror_entries) in r's group less the
+ * backend whose variant is r's mirror and whose backend is not r's, or NULL. */
+static const struct fb_record *find_mirror(const struct entry *e, size_t count,
+                                           const struct fb_record *r)
+{
+    size_t lo = 0, hi = count; /* first entry after (group, mirror) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = compare_group_any_backend(e[mid].r, r);
+        if (c < 0 || (c == 0 && strcmp(e[mid].r->variant, r->mirror) <= 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo > 0; lo--) {
+        const struct fb_record *m = e[lo - 1].r;
+        if (compare_group_any_backend(m, r) != 0 || strcmp(m->variant, r->mirror) != 0)
+            return NULL;
+        if (strcmp(m->backend, r->backend) != 0)
+            return m;
+    }
+    return NULL;
+}
+
+/* ours_ratio and its interval of every row with a mirror (formulas in pairing.h). */
+static bool derive_mirrors(struct fb_record *records, size_t count, bool only_missing)
+{
+    size_t peers = 0;
+    for (size_t i = 0; i < count; i++)
+        peers += records[i].mirror[0] != 0;
+    if (peers == 0)
+        return true;
+    struct entry *e = malloc(count * sizeof *e);
+    if (!e)
+        return false;
+    for (size_t i = 0; i < count; i++)
+        e[i] = (struct entry){&records[i], i};
+    qsort(e, count, sizeof *e, compare_mirror_entries);
+    for (size_t i = 0; i < count; i++) {
+        struct fb_record *r = &records[i];
+        if (!r->mirror[0] || (only_missing && !isnan(r->ours_ratio)))
+            continue;
+        const struct fb_record *m = find_mirror(e, count, r);
+        double ratio = NAN, lo = NAN, hi = NAN;
+        if (m && usable(r, r->time_median_s) && usable(m, m->time_median_s)) {
+            ratio = m->time_median_s / r->time_median_s;
+            double em = m->noise, er = r->noise;
+            if (isfinite(em) && em >= 0 && isfinite(er) && er >= 0) {
+                lo = ratio * fmax(1.0 - em, 0.0) / (1.0 + er);
+                if (er < 1.0)
+                    hi = ratio * (1.0 + em) / (1.0 - er);
+            }
+        }
+        r->ours_ratio = ratio;
+        r->ours_ratio_lo = lo;
+        r->ours_ratio_hi = hi;
+    }
+    free(e);
+    return true;
+}
+
 static bool derive(struct fb_record *records, size_t count, const struct fb_record *member,
                    bool only_missing)
 {
+    if (!derive_mirrors(records, count, only_missing))
+        return false;
     struct entry *e = malloc((count ? count : 1) * sizeof *e);
     if (!e)
         return false;

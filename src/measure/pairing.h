@@ -18,7 +18,21 @@
  *                       over the generic one (issue 11's target: <= 1.05 at 100M)
  *                   Rows without a pair (copy, memcpy, the fused rows of chains) have none.
  *
- * Either is empty (NaN) when a row it needs is missing, is not status ok (failed, skipped,
+ *
+ * A peer measured in the same process as ours (src/peer/peer.h: PyTorch through
+ * tools/torch_inprocess.py) writes rows of its own backend that name in `mirror` the variant of
+ * ours they do the same work as. Against the row of that variant in the row's group less the
+ * backend (same device, dtype, n, cache, stores; another backend, the latest such row):
+ *   ours_ratio    = t_mirror / t_row: our time over the peer's (< 1: ours is faster)
+ *   ours_ratio_lo = t_mirror (1 - e_mirror) / (t_row (1 + e_row))
+ *   ours_ratio_hi = t_mirror (1 + e_mirror) / (t_row (1 - e_row))
+ * with e the rows' noise (the relative half-width of the median's 95% confidence interval,
+ * measure/stats.h): where both medians lie in their intervals, which happens with probability
+ * >= 90% (Bonferroni: 1 - 0.05 - 0.05), the ratio of the medians lies in [lo, hi]. hi is
+ * empty where e_row >= 1. Rows measured apart (another file) get none: the ratio is only
+ * taken within one run.
+ *
+ * Each is empty (NaN) when a row it needs is missing, is not status ok (failed, skipped,
  * or any other status such as noisy), or has no positive time (bandwidth). The derivation is
  * a pure function of the group's rows: rerun after every row added, it leaves each row as
  * if computed once with all the group's rows in, whatever their order. */

@@ -11,7 +11,7 @@ void fb_record_init(struct fb_record *r)
     r->time_median_s = r->time_min_s = r->time_max_s = r->time_p10_s = r->time_p90_s = NAN;
     r->noise = r->bandwidth_gbps = r->copy_fraction = r->speedup = NAN;
     r->kernel_time_s = r->launch_overhead_s = r->dram_bytes_per_element = NAN;
-    r->preempted = NAN;
+    r->preempted = r->ours_ratio = r->ours_ratio_lo = r->ours_ratio_hi = NAN;
     r->status = FB_POINT_SKIPPED;
 }
 

@@ -53,6 +53,10 @@ struct fb_record {
                               graph or one CPU parallel region holding its `launches` kernels,
                               else = launches; plan/variants.h): what the fit's launch cost is
                               paid per (measure/fit.h); -1 unknown (older CSVs, peers) */
+    /* A peer's row measured in the same process as ours (src/peer/, tools/torch_inprocess.py):
+     * the variant of ours it mirrors, and ours / it (measure/pairing.h); "" and NaN else. */
+    char mirror[48];
+    double ours_ratio, ours_ratio_lo, ours_ratio_hi;
 };
 
 /* A record with every measured field set to "not measured". */

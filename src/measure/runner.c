@@ -17,6 +17,8 @@
 int fb_call_run(void *ctx, struct fb_error *err)
 {
     const struct fb_call *c = ctx;
+    if (c->external)
+        return c->external(c->external_user, 1, err);
     if (c->variant->one_launch) {
         if (!c->ops->run_group)
             return fb_fail(err, FB_ERR_UNAVAILABLE, "%s", fb_call_group_missing());
@@ -56,7 +58,9 @@ static int time_calls(const struct fb_sweep *sw, struct fb_call *call, int calls
                       struct fb_error *err)
 {
     int rc = sw->ops->timer_start(sw->backend, err);
-    for (int i = 0; rc == FB_OK && i < calls; i++)
+    if (rc == FB_OK && call->external)
+        rc = call->external(call->external_user, calls, err);
+    for (int i = 0; rc == FB_OK && !call->external && i < calls; i++)
         rc = fb_call_run(call, err);
     if (rc == FB_OK)
         rc = sw->ops->timer_stop(sw->backend, seconds, err);
@@ -222,10 +226,8 @@ int fb_size_buffers_fill(const struct fb_sweep *sw, int64_t n, enum fb_dtype dty
     return rc;
 }
 
-/* Step 1: poison, one call, count launches, compare with the reference. FB_ERR_VERIFY with
- * the first wrong element in err when the output is wrong. */
-static int verify_point(const struct fb_sweep *sw, struct fb_call *call,
-                        struct fb_size_buffers *sb, struct fb_record *r, struct fb_error *err)
+int fb_call_verify(const struct fb_sweep *sw, struct fb_call *call, struct fb_size_buffers *sb,
+                   struct fb_record *r, struct fb_error *err)
 {
     const int64_t n = call->n;
     const enum fb_dtype dtype = call->format.dtype;
@@ -594,7 +596,7 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         }
         if (cb->point_started)
             cb->point_started(cb->user, v, n, format);
-        rc = verify_point(sw, &p->call, sb, &p->r, err);
+        rc = fb_call_verify(sw, &p->call, sb, &p->r, err);
         if (rc == FB_ERR_UNAVAILABLE && v->one_launch) {
             /* run_group does not run this format (backend.h): skipped, with its reason */
             snprintf(p->r.reason, sizeof p->r.reason, "%.255s", err->msg);
@@ -630,6 +632,37 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         rc = cb->point_done(cb->user, &points[i].r, err);
     }
     free(memory);
+    return rc;
+}
+
+int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
+                        struct fb_record *records, int count, struct fb_error *err)
+{
+    const int max_reps = sw->cfg->max_reps;
+    struct point *points = calloc(count > 0 ? (size_t)count : 1, sizeof *points);
+    double *memory = calloc((2 * (size_t)count + 1) * (size_t)max_reps, sizeof *memory);
+    int rc = points && memory ? FB_OK
+                              : fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples",
+                                        max_reps);
+    double *scratch = memory ? memory + 2 * (size_t)count * (size_t)max_reps : NULL;
+    for (int i = 0; rc == FB_OK && i < count; i++) {
+        points[i] = (struct point){.call = calls[i], .r = records[i], .sampling = true,
+                                   .noise = NAN,
+                                   .samples = memory + 2 * (size_t)i * (size_t)max_reps,
+                                   .dropped_samples = memory + (2 * (size_t)i + 1) * (size_t)max_reps};
+        rc = warm_up(sw, &points[i], err);
+    }
+    if (rc == FB_OK)
+        rc = sample_interleaved(sw, points, count, scratch, err);
+    for (int i = 0; rc == FB_OK && i < count; i++) {
+        rc = summarize_point(&points[i], scratch, err);
+        if (rc == FB_OK) {
+            set_status(sw->cfg, &points[i]);
+            records[i] = points[i].r;
+        }
+    }
+    free(memory);
+    free(points);
     return rc;
 }
 

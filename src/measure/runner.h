@@ -142,7 +142,10 @@ void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb)
  * none: the runner skips such variants before they get here). fb_call_run_steps(ctx) enqueues
  * the steps one run_step each whatever the variant says (the traffic pass of a one-launch
  * variant: runner.c says why). fb_call_flush(ctx) enqueues the backend's cache flush (cold
- * mode). */
+ * mode). A call with `external` set is another program's (a peer in this process,
+ * src/peer/peer.h): it enqueues `calls` calls on the backend's queue through
+ * external(external_user, calls) - fb_call_run one, a timed sample its whole batch in one go -
+ * and nothing of variant or buffers is used. */
 struct fb_call {
     const struct fb_backend_ops *ops;
     void *backend;
@@ -150,10 +153,28 @@ struct fb_call {
     void *const *buffers;
     int64_t n;
     struct fb_format format;
+    int (*external)(void *user, int64_t calls, struct fb_error *err);
+    void *external_user;
 };
 int fb_call_run(void *ctx, struct fb_error *err);
 int fb_call_run_steps(void *ctx, struct fb_error *err);
 int fb_call_flush(void *ctx, struct fb_error *err);
+/* Step 1 of the runner for one call of ours on a size's buffers: poisons the outputs, runs
+ * one call, counts its launches into r->launches, downloads and compares with the host
+ * reference (exact, or within the variant's ULP bound); sets r->verified. FB_ERR_VERIFY with
+ * the first wrong element when the output is wrong, another error when a call failed. */
+int fb_call_verify(const struct fb_sweep *sw, struct fb_call *call, struct fb_size_buffers *sb,
+                   struct fb_record *r, struct fb_error *err);
+
+/* Steps 2 and 3 of the runner, and the summary, for `count` verified calls of one size
+ * (ours or external ones): each warmed up with its batch chosen, then all sampled in
+ * interleaved rounds under sw->cfg's stop rule (disturbed samples dropped and retaken), then
+ * records[i] (initialised by the caller: names, n, bytes_model) gets reps, batch, the times,
+ * noise, bandwidth, preempted and status ok or noisy. Returns FB_OK, FB_ERR_INTERRUPTED, or
+ * the error of a call (the records are then incomplete). */
+int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
+                        struct fb_record *records, int count, struct fb_error *err);
+
 /* Why a one_launch variant is skipped on a backend without run_group (the record's reason). */
 const char *fb_call_group_missing(void);
 

@@ -54,6 +54,10 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"preempted", FB_CSV_REAL, FIELD(preempted), 0},
     {"stores", FB_CSV_TEXT, FIELD(stores), 0},
     {"host_launches", FB_CSV_COUNT, FIELD(host_launches), 0},
+    {"mirror", FB_CSV_TEXT, FIELD(mirror), 0},
+    {"ours_ratio", FB_CSV_REAL, FIELD(ours_ratio), 0},
+    {"ours_ratio_lo", FB_CSV_REAL, FIELD(ours_ratio_lo), 0},
+    {"ours_ratio_hi", FB_CSV_REAL, FIELD(ours_ratio_hi), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 

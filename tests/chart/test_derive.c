@@ -279,6 +279,27 @@ static void test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling(void **s
     done(r);
 }
 
+/* An in-process run (tools/torch_inprocess.py): the peer's rows get ours_ratio = t_mirror /
+ * t_peer from fusebench where the file has none, and the charts carry it with its interval. */
+static void test_an_in_process_peer_carries_ours_ratio(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-inprocess.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    size_t out = fb_chart_find_series(d, 0, "torch_compile_out");
+    size_t ours = fb_chart_find_series(d, 0, "fused_add_relu");
+    assert_true(out != SIZE_MAX && ours != SIZE_MAX);
+    assert_true(d->series[out].has_ours_ratio);
+    assert_false(d->series[ours].has_ours_ratio);
+    const struct fb_chart_point *p = &d->series[out].points[1]; /* n = 1M */
+    assert_true(p->n == 1e6);
+    assert_true(fabs(p->ours_ratio - 1.4e-4 / 1.75e-4) < 1e-9);
+    assert_true(fabs(p->ours_lo - 0.8 * 0.98 / 1.03) < 1e-9);
+    assert_true(fabs(p->ours_hi - 0.8 * 1.02 / 0.97) < 1e-9);
+    assert_non_null(pair_of(d, "torch_eager_add_relu_out")); /* its own pair still */
+    done(r);
+}
+
 static void test_dtypes_and_chain_lengths(void **state)
 {
     (void)state;
@@ -309,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_the_regimes_and_the_fit_come_from_the_run),
         cmocka_unit_test(test_an_older_run_gets_built_in_pairs_and_regimes_from_the_data),
         cmocka_unit_test(test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling),
+        cmocka_unit_test(test_an_in_process_peer_carries_ours_ratio),
         cmocka_unit_test(test_dtypes_and_chain_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

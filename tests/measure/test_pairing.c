@@ -189,6 +189,60 @@ static void missing_numbers_are_filled_and_present_ones_kept(void **unused)
     assert_near(r[2].copy_fraction, 1.0);
 }
 
+/* A peer's row measured beside ours: ours_ratio = t_mirror / t_row, with the interval from
+ * both rows' noise; the peer's own speedup is still taken against its own pair. */
+static struct fb_record peer_row(const char *variant, const char *mirror, const char *pair,
+                                 double time_s, double noise)
+{
+    struct fb_record r = row(variant, pair[0] ? "eager" : "fused", pair, 1000, time_s, 1);
+    snprintf(r.backend, sizeof r.backend, "torch");
+    snprintf(r.mirror, sizeof r.mirror, "%s", mirror);
+    r.noise = noise;
+    return r;
+}
+
+static void ours_ratio_is_the_mirror_time_over_the_peer_row_with_its_interval(void **unused)
+{
+    (void)unused;
+    struct fb_record r[] = {
+        peer_row("torch_eager_add_relu", "eager_add_relu", "torch_compile_add_relu", 8e-6, 0.02),
+        row("eager_add_relu", "eager", "fused_add_relu", 1000, 4e-6, 1),
+        peer_row("torch_compile_add_relu", "fused_add_relu", "", 5e-6, 0.5),
+        row("fused_add_relu", "fused", "", 1000, 2e-6, 1),
+    };
+    r[1].noise = 0.01;
+    r[3].noise = 0.1;
+    assert_true(fb_pairing_derive_all(r, 4));
+    assert_near(r[0].ours_ratio, 0.5);
+    assert_near(r[0].ours_ratio_lo, 0.5 * 0.99 / 1.02);
+    assert_near(r[0].ours_ratio_hi, 0.5 * 1.01 / 0.98);
+    assert_near(r[2].ours_ratio, 0.4);
+    assert_near(r[2].ours_ratio_lo, 0.4 * 0.9 / 1.5);
+    assert_near(r[2].ours_ratio_hi, 0.4 * 1.1 / 0.5);
+    assert_near(r[0].speedup, 8.0 / 5.0); /* torch's own eager / compile */
+    assert_true(isnan(r[1].ours_ratio));  /* our rows mirror nothing */
+}
+
+static void ours_ratio_needs_the_mirror_at_the_same_size_and_ok(void **unused)
+{
+    (void)unused;
+    struct fb_record r[] = {
+        peer_row("torch_eager_add_relu", "eager_add_relu", "", 8e-6, 0.02),
+        row("eager_add_relu", "eager", "", 2000, 4e-6, 1), /* another size */
+        peer_row("torch_compile_add_relu", "fused_add_relu", "", 5e-6, 1.5),
+        row("fused_add_relu", "fused", "", 1000, 2e-6, 1),
+        peer_row("torch_x", "eager_x", "", 5e-6, 0.1),
+        row("eager_x", "eager", "", 1000, 2e-6, 1),
+    };
+    r[3].noise = 0.1;
+    r[5].status = FB_POINT_FAILED;
+    assert_true(fb_pairing_derive_all(r, 6));
+    assert_true(isnan(r[0].ours_ratio));
+    assert_near(r[2].ours_ratio, 0.4);
+    assert_true(isnan(r[2].ours_ratio_hi)); /* e_row >= 1: no upper bound */
+    assert_true(isnan(r[4].ours_ratio));    /* its mirror failed */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +255,8 @@ int main(void)
         cmocka_unit_test(sizes_and_cache_modes_are_kept_apart_and_the_later_row_wins),
         cmocka_unit_test(rows_of_older_files_take_role_and_pair_from_the_builtins),
         cmocka_unit_test(missing_numbers_are_filled_and_present_ones_kept),
+        cmocka_unit_test(ours_ratio_is_the_mirror_time_over_the_peer_row_with_its_interval),
+        cmocka_unit_test(ours_ratio_needs_the_mirror_at_the_same_size_and_ok),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

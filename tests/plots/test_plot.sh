@@ -176,6 +176,12 @@ check "a line per size" grep -q 'n = 100M' "$work/k/sample-chain-length-speedup-
 check "the other chain of a length is named" grep -q 'eager_add_trans4' \
     "$work/k/sample-chain-length-speedup-k.svg"
 
+plot "$work/ip" "$data/sample-inprocess.csv"
+rc=$?
+check "an in-process run draws the ours_ratio chart (rc $rc)" \
+    charts_valid "$work/ip" sample-inprocess ours_ratio
+check "with the peer's series" grep -q 'torch_compile_out' "$work/ip/sample-inprocess-ours_ratio.svg"
+
 plot "$work/dt" "$data/sample-dtypes.csv"
 check "a run of several dtypes draws the dtypes chart" charts_valid "$work/dt" sample-dtypes dtypes
 check "a line per dtype" grep -q 'bf16' "$work/dt/sample-dtypes-dtypes.svg"

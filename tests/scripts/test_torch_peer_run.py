@@ -19,40 +19,16 @@ import os
 import sys
 import tempfile
 import unittest
-import warnings
 
 SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(SRC, "tools"))
 import torch_peer as tp  # noqa: E402
 
-SKIP = 77
-REEXEC_MARK = "FB_TORCH_TEST_REEXEC"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_or_skip import SKIP, import_torch_or_reexec  # noqa: E402,F401
 
 
-def import_torch_or_reexec():
-    """torch, or never returns: re-executes under a python that may have it, or exits 77."""
-    try:
-        warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
-        warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
-        import torch
-        return torch
-    except ImportError as e:
-        why = str(e)
-    if not os.environ.get(REEXEC_MARK):
-        for py in (os.environ.get("FB_PYTHON"), os.path.join(SRC, ".venv", "bin", "python")):
-            # Not realpath: a venv's python is a link to the base interpreter, and what
-            # differs is the environment it finds beside the link.
-            if py and os.access(py, os.X_OK) and \
-                    os.path.abspath(py) != os.path.abspath(sys.executable):
-                os.environ[REEXEC_MARK] = "1"
-                sys.stdout.flush()
-                os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
-    print("SKIP: no python here imports torch (%s: %s; tried $FB_PYTHON and %s/.venv/bin/python);"
-          " see requirements-torch.txt" % (sys.executable, why, SRC))
-    sys.exit(SKIP)
-
-
-torch = import_torch_or_reexec()  # before --compile leaves argv: a re-run needs it
+torch = import_torch_or_reexec(__file__, SRC)  # before --compile leaves argv: a re-run needs it
 COMPILE = "--compile" in sys.argv
 if COMPILE:
     sys.argv.remove("--compile")

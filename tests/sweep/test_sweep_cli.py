@@ -26,7 +26,7 @@ COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
            "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup,"
-           "preempted,stores,host_launches").split(",")
+           "preempted,stores,host_launches,mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi").split(",")
 # A point another program disturbed is "noisy": measured and verified, its times not to be
 # trusted. This machine may be shared while the tests run, so plumbing tests accept it.
 MEASURED = ("ok", "noisy")

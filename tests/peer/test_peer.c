@@ -1,0 +1,390 @@
+/* libfbpeer.so's entry point (src/peer/peer.h), used as tools/torch_inprocess.py uses it but
+ * with a peer written in C: our variants verified and timed, a peer's output checked against
+ * the reference of the variant it mirrors (a wrong one recorded failed, never timed), the
+ * peer's calls timed in the same rounds under the config's stop rule, and the results file's
+ * derived ours_ratio. Random inputs (the library's), poisoned outputs, odd sizes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/test_tmpdir.h"
+#include "output/csv.h"
+#include "peer/peer.h"
+
+struct fixture {
+    char dir[4096];
+    char config[4200];
+    char csv[4200];
+};
+
+/* The peer: relu(a + b) into its own output, over the library's inputs. */
+struct c_peer {
+    const float *a, *b;
+    float *out;
+    int64_t n;
+    int64_t calls;    /* calls made, all samples together */
+    int64_t samples;  /* times the callback was entered with calls > 0 */
+    int64_t wrong_at; /* >= 0: this element comes out wrong */
+    int fail;         /* non-zero: the callback reports failure */
+    struct fbp_session *interrupt; /* set: the callback asks it to stop (a Ctrl-C) */
+};
+
+static void c_peer_call(struct c_peer *p)
+{
+    for (int64_t i = 0; i < p->n; i++) {
+        float s = p->a[i] + p->b[i];
+        p->out[i] = s <= 0.0f ? 0.0f : s;
+    }
+    if (p->wrong_at >= 0)
+        p->out[p->wrong_at] += 1.0f;
+}
+
+static int c_peer_calls(void *user, int64_t calls)
+{
+    struct c_peer *p = user;
+    if (p->fail)
+        return p->fail;
+    if (p->interrupt && calls > 0)
+        fbp_interrupt(p->interrupt);
+    for (int64_t i = 0; i < calls; i++)
+        c_peer_call(p);
+    p->calls += calls;
+    p->samples += calls > 0;
+    return 0;
+}
+
+static void write_config(struct fixture *f, const char *measure)
+{
+    FILE *fp = fopen(f->config, "w");
+    assert_non_null(fp);
+    fprintf(fp, "[sweep]\nsizes = 1, 7, 1000\nvariants = eager_add_relu, fused_add_relu\n"
+                "[backend]\nbackend = cpu\ncpu_threads = 2\n[measure]\n%s\ncache = warm\n",
+            measure);
+    assert_int_equal(fclose(fp), 0);
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    fb_test_mkdtemp(f->dir, sizeof f->dir, "test_peer");
+    snprintf(f->config, sizeof f->config, "%s/peer.ini", f->dir);
+    snprintf(f->csv, sizeof f->csv, "%s/out/inprocess.csv", f->dir);
+    write_config(f, "warmup = 1\nmin_reps = 8\nmax_reps = 40\nmin_time = 0\nmax_time = 0.2\n"
+                    "target_noise = 0.5");
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    fb_test_rmtree(f->dir);
+    free(f);
+    return 0;
+}
+
+static struct fbp_session *open_session(const struct fixture *f, const char *const *settings,
+                                        int count)
+{
+    struct fbp_session *s = NULL;
+    char msg[512];
+    int rc = fbp_open(f->config, settings, count, &s, msg, sizeof msg);
+    if (rc != FBP_OK)
+        fprintf(stderr, "fbp_open: %s\n", msg);
+    assert_int_equal(rc, FBP_OK);
+    assert_non_null(s);
+    assert_string_equal(fbp_backend(s), "cpu");
+    return s;
+}
+
+/* A peer for the open size, its output poisoned with NaN. */
+static struct c_peer peer_for(struct fbp_session *s, int64_t n, float *out)
+{
+    struct c_peer p = {fbp_input(s, 0), fbp_input(s, 1), out, n, 0, 0, -1, 0};
+    assert_non_null(p.a);
+    assert_non_null(p.b);
+    for (int64_t i = 0; i < n; i++)
+        out[i] = NAN;
+    return p;
+}
+
+static void abi_and_config_are_what_the_caller_expects(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(fbp_abi_version(), FBP_ABI_VERSION);
+    const char *settings[] = {"sizes=5,9"};
+    struct fbp_session *s = open_session(f, settings, 1);
+    assert_int_equal(fbp_size_count(s), 2);
+    assert_int_equal(fbp_size(s, 0), 5);
+    assert_int_equal(fbp_size(s, 1), 9);
+    assert_int_equal(fbp_size(s, 2), -1);
+    assert_int_equal(fbp_cpu_threads(s), 2);
+    assert_null(fbp_stream(s)); /* the CPU has no queue */
+    assert_null(fbp_input(s, 0)); /* no size open */
+    fbp_close(s);
+}
+
+static void bad_settings_and_configs_are_refused_with_a_message(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = (struct fbp_session *)1;
+    char msg[512] = "";
+    const char *bad[] = {"sizes"};
+    assert_int_equal(fbp_open(f->config, bad, 1, &s, msg, sizeof msg), -2);
+    assert_null(s);
+    assert_non_null(strstr(msg, "key=value"));
+    const char *unknown[] = {"no_such_key=1"};
+    assert_int_equal(fbp_open(f->config, unknown, 1, &s, msg, sizeof msg), -2);
+    assert_null(s);
+    char missing[4300];
+    snprintf(missing, sizeof missing, "%s/none.ini", f->dir);
+    assert_int_equal(fbp_open(missing, NULL, 0, &s, msg, sizeof msg), -2);
+    assert_null(s);
+}
+
+static void ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    const int64_t sizes[] = {1, 7, 1000};
+    for (size_t k = 0; k < 3; k++) {
+        const int64_t n = sizes[k];
+        assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+        float *out = malloc((size_t)n * sizeof *out);
+        struct c_peer p = peer_for(s, n, out);
+        c_peer_call(&p); /* the peer's verified call */
+        assert_int_equal(fbp_add_ours(s, "eager_add_relu"), 0);
+        assert_int_equal(fbp_add_ours(s, "fused_add_relu"), 1);
+        assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1,
+                                      out, c_peer_calls, &p), 2);
+        assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+        for (int i = 0; i < 3; i++) {
+            double median, noise;
+            int64_t reps, batch;
+            assert_int_equal(fbp_result(s, i, &median, &noise, &reps, &batch), FBP_OK);
+            assert_true(median > 0 && isfinite(median));
+            /* the stop rule: at least min_reps unless the time cap came first, at most max_reps */
+            assert_true(reps >= 1 && reps <= 40);
+            assert_true(batch >= 1);
+            if (i == 2) {
+                /* warm-up, batch choice, then every sample one callback of `batch` calls */
+                assert_true(p.samples >= reps);
+                assert_true(p.calls >= reps * batch);
+            }
+        }
+        assert_int_equal(fbp_size_end(s), FBP_OK);
+        free(out);
+    }
+    fbp_close(s);
+}
+
+static void a_wrong_peer_output_is_recorded_failed_and_never_timed(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    const int64_t n = 7;
+    assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+    float out[7];
+    struct c_peer p = peer_for(s, n, out);
+    p.wrong_at = n - 1; /* the odd tail */
+    c_peer_call(&p);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                                  c_peer_calls, &p), -3);
+    assert_non_null(strstr(fbp_error(s), "wrong result at element 6 of 7"));
+    /* An output left as poisoned (the peer never wrote it) fails too. */
+    struct c_peer q = peer_for(s, n, out);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_unwritten", "fused_add_relu", "", 1, out,
+                                  c_peer_calls, &q), -3);
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    assert_int_equal(p.calls + q.calls, 0);
+    double median, noise;
+    int64_t reps, batch;
+    assert_int_equal(fbp_result(s, 0, &median, &noise, &reps, &batch), -3);
+    fbp_close(s);
+}
+
+static void bad_contestants_are_refused(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    float out[8] = {0};
+    struct c_peer p = {0};
+    assert_int_equal(fbp_add_ours(s, "eager_add_relu"), -2); /* no size open */
+    assert_int_equal(fbp_size_begin(s, 0), -2);
+    assert_int_equal(fbp_size_begin(s, 8), FBP_OK);
+    assert_int_equal(fbp_add_ours(s, "no_such_variant"), -2);
+    assert_int_equal(fbp_add_ours(s, "copy"), -2); /* not enabled by the config */
+    assert_non_null(strstr(fbp_error(s), "not enabled"));
+    assert_int_equal(fbp_add_peer(s, "cpu", "x", "fused_add_relu", "", 1, out, c_peer_calls,
+                                  &p), -2); /* our backend's name */
+    assert_int_equal(fbp_add_peer(s, "cpeer", "x", "copy", "", 1, out, c_peer_calls, &p), -2);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "x", "fused_add_relu", "", 1, NULL,
+                                  c_peer_calls, &p), -2);
+    fbp_close(s);
+}
+
+static void a_failing_peer_call_stops_the_size_with_its_error(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    float out[100];
+    struct c_peer p = peer_for(s, 100, out);
+    c_peer_call(&p);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                                  c_peer_calls, &p), 0);
+    p.fail = 7;
+    assert_int_equal(fbp_time_round_robin(s), -1);
+    assert_non_null(strstr(fbp_error(s), "returned 7"));
+    fbp_close(s);
+}
+
+static void an_interrupt_from_the_peer_stops_the_rounds(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    float out[100];
+    struct c_peer p = peer_for(s, 100, out);
+    c_peer_call(&p);
+    assert_true(fbp_add_ours(s, "fused_add_relu") >= 0);
+    assert_true(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                             c_peer_calls, &p) >= 0);
+    p.interrupt = s;
+    assert_int_equal(fbp_time_round_robin(s), -5);
+    fbp_close(s);
+}
+
+static const struct fb_record *find_row(const struct fb_csv_table *t, const char *variant,
+                                        int64_t n)
+{
+    for (size_t i = 0; i < t->n_records; i++)
+        if (strcmp(t->records[i].variant, variant) == 0 && t->records[i].n == n)
+            return &t->records[i];
+    return NULL;
+}
+
+static void the_results_file_holds_both_and_ours_ratio_of_the_peer_rows(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_results_open(s, f->csv, 0), FBP_OK);
+    assert_int_equal(fbp_set_meta(s, "peer", "c test"), FBP_OK);
+    assert_int_equal(fbp_set_meta(s, "bad key", "x"), -2);
+    const int64_t n = 1000;
+    assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+    float *out = malloc((size_t)n * sizeof *out);
+    struct c_peer p = peer_for(s, n, out);
+    c_peer_call(&p);
+    assert_true(fbp_add_ours(s, "eager_add_relu") >= 0);
+    assert_true(fbp_add_ours(s, "fused_add_relu") >= 0);
+    assert_true(fbp_add_peer(s, "cpeer", "cpeer_eager", "eager_add_relu", "cpeer_fused", 2,
+                             out, c_peer_calls, &p) >= 0);
+    assert_true(fbp_add_peer(s, "cpeer", "cpeer_fused", "fused_add_relu", "", 1, out,
+                             c_peer_calls, &p) >= 0);
+    assert_int_equal(fbp_add_failed(s, "cpeer", "cpeer_broken", "fused_add_relu", "",
+                                    "compile error"), FBP_OK);
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    assert_int_equal(fbp_size_end(s), FBP_OK);
+    assert_int_equal(fbp_results_finish(s), FBP_OK);
+    fbp_close(s);
+
+    struct fb_csv_table t;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_csv_read(f->csv, &t, &err), FB_OK);
+    assert_string_equal(fb_csv_meta_get(&t, "peer"), "c test");
+    const struct fb_record *eager = find_row(&t, "eager_add_relu", n);
+    const struct fb_record *fused = find_row(&t, "fused_add_relu", n);
+    const struct fb_record *pe = find_row(&t, "cpeer_eager", n);
+    const struct fb_record *pf = find_row(&t, "cpeer_fused", n);
+    const struct fb_record *broken = find_row(&t, "cpeer_broken", n);
+    assert_non_null(eager);
+    assert_non_null(fused);
+    assert_non_null(pe);
+    assert_non_null(pf);
+    assert_non_null(broken);
+    assert_string_equal(pe->backend, "cpeer");
+    assert_string_equal(pe->mirror, "eager_add_relu");
+    assert_string_equal(pe->role, "eager");
+    assert_int_equal(pe->bytes_model, eager->bytes_model); /* the mirror's model */
+    assert_true(pe->verified);
+    assert_int_equal(pe->launches, 2);
+    /* ours / the peer's, as fusebench derives it (the file keeps 9 digits), where both rows
+     * are ok: on a loaded machine a row may be noisy (its samples disturbed), and then has
+     * none (test_pairing checks the formula on rows made there) */
+    const struct fb_record *peers[2] = {pe, pf}, *mine[2] = {eager, fused};
+    for (int i = 0; i < 2; i++) {
+        const struct fb_record *row = peers[i], *m = mine[i];
+        if (row->status == FB_POINT_OK && m->status == FB_POINT_OK) {
+            assert_true(fabs(row->ours_ratio - m->time_median_s / row->time_median_s) <=
+                        1e-7 * row->ours_ratio);
+            assert_true(row->ours_ratio_lo <= row->ours_ratio);
+        } else {
+            assert_true(isnan(row->ours_ratio));
+        }
+    }
+    if (pe->status == FB_POINT_OK && pf->status == FB_POINT_OK)
+        assert_true(fabs(pe->speedup - pe->time_median_s / pf->time_median_s) <=
+                    1e-7 * pe->speedup);
+    assert_true(isnan(eager->ours_ratio));
+    assert_int_equal(broken->status, FB_POINT_FAILED);
+    assert_string_equal(broken->reason, "compile error");
+    assert_true(isnan(broken->ours_ratio));
+    fb_csv_table_free(&t);
+    free(out);
+}
+
+static void the_stop_rule_caps_the_peer_like_ours(void **state)
+{
+    struct fixture *f = *state;
+    /* Never stable (target 0 with a noisy peer cannot be met): every contestant stops at
+     * max_reps (or the time cap), the peer as ours. */
+    const char *settings[] = {"min_reps=3", "max_reps=5", "target_noise=0", "max_time=5"};
+    struct fbp_session *s = open_session(f, settings, 4);
+    assert_int_equal(fbp_size_begin(s, 1000), FBP_OK);
+    float out[1000];
+    struct c_peer p = peer_for(s, 1000, out);
+    c_peer_call(&p);
+    assert_true(fbp_add_ours(s, "fused_add_relu") >= 0);
+    assert_true(fbp_add_peer(s, "cpeer", "cpeer_fused", "fused_add_relu", "", 1, out,
+                             c_peer_calls, &p) >= 0);
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    for (int i = 0; i < 2; i++) {
+        double median, noise;
+        int64_t reps, batch;
+        assert_int_equal(fbp_result(s, i, &median, &noise, &reps, &batch), FBP_OK);
+        assert_true(reps <= 5);
+    }
+    assert_true(fbp_empty_call_s(s, c_peer_calls, &p) >= 0);
+    fbp_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(abi_and_config_are_what_the_caller_expects, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(bad_settings_and_configs_are_refused_with_a_message,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_wrong_peer_output_is_recorded_failed_and_never_timed,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_contestants_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_failing_peer_call_stops_the_size_with_its_error,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(an_interrupt_from_the_peer_stops_the_rounds, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            the_results_file_holds_both_and_ours_ratio_of_the_peer_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_stop_rule_caps_the_peer_like_ours, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""PyTorch and fusebench in ONE process: our variants and PyTorch's timed in interleaved
+rounds, with the same inputs, the same verification, the same timer and the same stop rule,
+into one results file whose ratios fusebench derives.
+
+fusebench's kernels, runner and results file come as libfbpeer.so (src/peer/peer.h), loaded
+through ctypes (tools/fbpeer.py). Per size the library draws the random inputs; PyTorch copies
+them; each of our variants that a PyTorch variant mirrors is verified as in a sweep; each
+PyTorch variant runs once (into an output poisoned with NaN where it writes a preallocated
+one) and the library compares that output with the reference of the variant it mirrors (bit
+for bit, or within the mirror's ULP bound: the sweep's check); then the library times all of
+them together in rounds of one sample each (src/measure/runner.h, fb_sweep_time_calls: warm-up,
+batch, disturbed samples dropped and retaken, the config's [measure] stop rule), calling back
+into Python for PyTorch's samples: one callback per sample runs the batch of torch calls,
+between the backend's own timer marks (on a GPU on the backend's stream, which torch is made
+to use through torch.cuda.ExternalStream). Nothing is timed or derived in Python: the
+speedups and ours_ratio = t_ours / t_torch with its interval (measure/pairing.h) are
+fusebench's, in the CSV.
+
+The PyTorch variants are tools/torch_peer.py's (its docstring says what each runs and which
+variant of ours it mirrors): torch_eager_add_relu, torch_eager_threshold,
+torch_compile_add_relu, torch_eager_add_relu_out, torch_compile_out, and torch_eager_NAME /
+torch_compile_NAME per [chain NAME]; their launch counts (torch.profiler or inductor's kernel
+count) and the *_out variants' zero allocation per call are checked as there, before timing,
+outside the samples. Our rows are the mirrored variants (eager_add_relu, fused_add_relu, ...).
+
+Each PyTorch sample includes one ctypes round trip (C -> Python -> C) besides its calls; its
+cost, measured once (an empty sample), is in the metadata as peer_empty_sample_s.
+
+Exit status: 0 every point ok, 1 a point failed (wrong result, compile error), 2 usage or
+configuration error or no torch (nothing measured, nothing written), 130 interrupted.
+"""
+
+import argparse
+import ctypes
+import os
+import sys
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fbpeer  # noqa: E402
+import torch_peer as tp  # noqa: E402
+
+REPO = os.path.dirname(HERE)
+BACKEND = tp.BACKEND  # "torch"
+
+
+def log(msg):
+    print("torch_inprocess: " + msg, file=sys.stderr, flush=True)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="torch_inprocess.py",
+        description="Time fusebench's variants and PyTorch's in interleaved rounds in one "
+                    "process and write one results file (see the module docstring).")
+    p.add_argument("--config", default=os.path.join(REPO, "configs", "default.ini"),
+                   help="fusebench INI (default configs/default.ini): sizes, variants, chains, "
+                        "backend, [measure] stop rule")
+    p.add_argument("--build", default=os.path.join(REPO, "build"),
+                   help="the meson build directory holding fusebench and libfbpeer.so "
+                        "(default build/)")
+    p.add_argument("--sizes", help='override the sizes: "1K,1M", "8..100M"')
+    p.add_argument("--max-time", type=float, help="seconds per point (overrides [measure] "
+                                                  "max_time)")
+    p.add_argument("--threads", type=int,
+                   help="CPU threads for ours and torch alike (overrides [backend] cpu_threads; "
+                        "0 = all cores)")
+    p.add_argument("--variants", default=None,
+                   help="comma list of the PyTorch variants (default: every one whose mirror "
+                        "the config enables)")
+    p.add_argument("--output", help="CSV path (default out/<backend>-<device>/torch-inprocess.csv)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an output file that fusebench did not write")
+    args = p.parse_args(argv)
+    if args.max_time is not None and not args.max_time > 0:
+        p.error("--max-time must be > 0")
+    if args.threads is not None and args.threads < 0:
+        p.error("--threads must be >= 0")
+    return args
+
+
+class Contest:
+    """One size: our mirrors and PyTorch's variants, added to the library's session."""
+
+    def __init__(self, torch, session, peer, device):
+        self.torch, self.s, self.peer, self.device = torch, session, peer, device
+        self.cuda = device.type == "cuda"
+        self.stream = torch.cuda.ExternalStream(session.stream()) if self.cuda else None
+        self.failed = 0
+
+    def inputs(self, n):
+        """The library's a and b, copied into torch tensors on the device."""
+        torch = self.torch
+        out = []
+        for which in (0, 1):
+            host = (ctypes.c_float * n).from_address(self.s.input_address(which))
+            out.append(torch.frombuffer(host, dtype=torch.float32).clone().to(self.device))
+        return out
+
+    def add_torch(self, name, variant, a, b):
+        """Runs the variant once, checks what only the peer can (its output lands in the
+        preallocated one, no allocation per call), counts its launches, and hands its output
+        to the library's verification; a failure is recorded in the row."""
+        torch, peer = self.torch, self.peer
+
+        def failed(reason):
+            self.failed += 1
+            log("%-24s n=%-10d failed: %s" % (name, a.numel(), reason))
+            self.s.add_failed(BACKEND, name, variant.mirror, variant.pair, reason[:250])
+
+        try:
+            with self.on_stream():
+                fn, metrics, outs = peer.fn_for(variant, a, reset=False)
+                for buf in outs:
+                    buf.fill_(float("nan"))  # an element left unwritten cannot pass
+                out = fn(a, b)  # compiles, for torch.compile
+                peer.sync()
+                if outs and out.data_ptr() != outs[-1].data_ptr():
+                    return failed("result not written into the preallocated output")
+                host = out.detach().contiguous().to("cpu")
+                if host.dtype != torch.float32 or host.numel() != a.numel():
+                    return failed("result of %s %s, expected float32 of %d elements"
+                                  % (host.dtype, tuple(host.shape), a.numel()))
+                launches, _, allocated = peer.profile_calls(fn, a, b)
+                if metrics is not None and not self.cuda:
+                    launches = int(metrics.generated_kernel_count)
+                if variant.preallocated and allocated > 0:
+                    return failed("allocates %d bytes per call: not an out variant" % allocated)
+        except Exception as e:  # a compile or runtime error is this point's failure
+            return failed("%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200]
+                                      if str(e) else ""))
+
+        def calls(count):
+            with self.on_stream():
+                for _ in range(count):
+                    fn(a, b)
+        rc = self.s.add_peer(BACKEND, name, variant.mirror, variant.pair, launches,
+                             host.data_ptr(), calls)
+        if rc == fbpeer.ERR_VERIFY:
+            self.failed += 1
+            log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
+        del host
+
+    def on_stream(self):
+        return self.torch.cuda.stream(self.stream) if self.cuda else _NoStream()
+
+
+class _NoStream:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def report(session, names):
+    for i, name in enumerate(names):
+        status, med, noise, reps, batch = session.result(i)
+        if status == fbpeer.OK:
+            log("%-24s median=%.4g s noise=%.3f (%d reps x %d)" % (name, med, noise, reps,
+                                                                       batch))
+
+
+def main(argv):
+    args = parse_args(argv)
+    fusebench = os.path.join(args.build, "fusebench")
+    settings = []
+    if args.sizes:
+        settings.append("sizes=" + args.sizes)
+    if args.max_time is not None:
+        settings.append("max_time=%g" % args.max_time)
+    if args.threads is not None:
+        settings.append("cpu_threads=%d" % args.threads)
+    try:
+        # The variants and what each mirrors: fusebench's plan, as for tools/torch_peer.py.
+        plan = tp.read_plan(fusebench, args.config, args.sizes)
+        known = dict(list(tp.VARIANTS.items()) + list(tp.chain_variants(plan).items()))
+        variants = tp.resolve_variants(plan, known)
+        names = tp.select_variants(None if args.variants is None else
+                                   [v.strip() for v in args.variants.split(",") if v.strip()],
+                                   variants, known)
+        lib = fbpeer.load(fbpeer.default_path(args.build))
+    except (tp.UsageError, fbpeer.PeerError, OSError, ValueError) as e:
+        print("torch_inprocess: error: %s" % e, file=sys.stderr)
+        return 2
+    if not names:
+        print("torch_inprocess: error: the config enables no variant a PyTorch variant "
+              "mirrors (eager_add_relu, fused_add_relu, chains)", file=sys.stderr)
+        return 2
+
+    warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
+    warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
+    try:
+        session = fbpeer.Session(lib, args.config, settings)
+    except fbpeer.PeerError as e:
+        print("torch_inprocess: error: %s" % e, file=sys.stderr)
+        return 2
+    with session:
+        dev_kind = "cuda" if session.backend == "cuda" else "cpu"
+        torch = tp.import_torch(dev_kind)
+        if torch is None:
+            return 2
+        device = torch.device(dev_kind)
+        threads = session.cpu_threads()
+        if threads > 0:
+            torch.set_num_threads(threads)
+        output = args.output or os.path.join(REPO, "out", "%s-%s" % (
+            session.backend, tp.slug(session.device)), "torch-inprocess.csv")
+        try:
+            session.results_open(output, args.force)
+        except fbpeer.PeerError as e:
+            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            return 2
+        mirrors = []
+        for name in names:
+            if variants[name].mirror not in mirrors:
+                mirrors.append(variants[name].mirror)
+        meta = [
+            ("tool", "tools/torch_inprocess.py (libfbpeer.so: ours and torch in one process, "
+                     "interleaved rounds, one timer, one stop rule)"),
+            ("torch", torch.__version__),
+            ("torch_cuda", torch.version.cuda or ""),
+            ("torch_threads", torch.get_num_threads() if dev_kind == "cpu" else ""),
+            ("torch_variants", " ".join("%s(mirrors %s)" % (n, variants[n].mirror)
+                                        for n in names)),
+            ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset once "
+                              "per size, compiled before timing"),
+            ("peer_check", "the torch output of one call (into a NaN-poisoned preallocated "
+                           "output for *_out) against the mirror's reference, as ours; *_out "
+                           "allocate 0 bytes per call (torch.profiler)"),
+            ("peer_empty_sample_s", "%.3g" % session.empty_call_s()),
+        ]
+        for key, value in meta:
+            session.set_meta(key, value)
+        log("%s (%s), torch %s: %d sizes, ours %s, torch %s -> %s" % (
+            session.device, session.backend, torch.__version__, len(session.sizes()),
+            ",".join(mirrors), ",".join(names), output))
+
+        peer = tp.Peer(torch, device, plan["measure"], plan["columns"], variants)
+        import torch._dynamo
+        failed = 0
+        try:
+            for n in session.sizes():
+                session.size_begin(n)
+                contest = Contest(torch, session, peer, device)
+                a, b = contest.inputs(n)
+                torch._dynamo.reset()  # once per size: its compiled variants live side by side
+                order = []
+                for m in mirrors:
+                    if session.add_ours(m) == fbpeer.ERR_VERIFY:
+                        failed += 1
+                        log("%-24s n=%-10d failed: %s" % (m, n, session.error()))
+                    order.append(m)
+                for name in names:
+                    contest.add_torch(name, variants[name], a, b)
+                    order.append(name)
+                session.time_round_robin()
+                log("n=%d:" % n)
+                report(session, order)
+                session.size_end()
+                failed += contest.failed
+                del a, b, contest
+            session.results_finish()
+        except KeyboardInterrupt:
+            print("torch_inprocess: interrupted; the finished sizes are in %s.partial" % output,
+                  file=sys.stderr)
+            return 130
+        except fbpeer.PeerError as e:
+            print("torch_inprocess: error: %s (the finished sizes are in %s.partial)"
+                  % (e, output), file=sys.stderr)
+            return 130 if e.code == fbpeer.ERR_INTERRUPTED else 1
+    log("wrote %s (%d failed)" % (output, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
