@@ -23,6 +23,7 @@
 #include "chart/derive.h"
 #include "chart/derive_json.h"
 #include "chart/read.h"
+#include "chart/page.h"
 #include "chart/tables.h"
 #include "common/error.h"
 #include "common/text.h"
@@ -56,6 +57,7 @@ struct render {
     char stage_name[32];     /* inside out_dir */
     char stem[NAME_MAX + 1];
     const char *gnuplot;
+    const struct fb_plot_options *opt;
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
     struct sigaction saved[N_CAUGHT];
 };
@@ -160,7 +162,8 @@ static bool pass_on_messages(struct render *r, const char *script)
 /* Whether gnuplot runs and has the terminals of every format. */
 static int check_gnuplot(struct render *r)
 {
-    char *argv[] = {(char *)r->gnuplot, "-e", "set terminal pngcairo; set terminal svg", NULL};
+    char *argv[] = {(char *)r->gnuplot, "-e",
+                    "set terminal pngcairo; set terminal svg; set terminal pdfcairo", NULL};
     bool hung;
     int rc = run_child(r, argv, &hung);
     if (rc == 0)
@@ -173,8 +176,8 @@ static int check_gnuplot(struct render *r)
         fprintf(stderr, "charts: gnuplot not found ('%s'); install it (Debian/Ubuntu: "
                         "apt-get install gnuplot-nox)\n", name);
     else
-        fprintf(stderr, "charts: '%s' has no pngcairo or svg terminal; install gnuplot-nox "
-                        "(apt-get install gnuplot-nox)\n", name);
+        fprintf(stderr, "charts: '%s' has no pngcairo, svg or pdfcairo terminal; install "
+                        "gnuplot-nox (apt-get install gnuplot-nox)\n", name);
     return RENDER_NO_GNUPLOT;
 }
 
@@ -290,7 +293,8 @@ static int open_dirs(struct render *r)
 static int draw(struct render *r, const struct fb_chart *c, const struct fb_chart_format *fmt)
 {
     struct fb_error err;
-    if (fb_chart_page_write(r->stage_fd, fmt->name, c->width, c->height, c->font, &err)) {
+    const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
+    if (fb_chart_page_write(r->stage_fd, fmt->name, &page, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return RENDER_FAILED;
     }
@@ -345,18 +349,28 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     return RENDER_OK;
 }
 
+/* Why chart i is not drawn, or NULL. */
+static const char *left_out(const struct render *r, size_t i, const struct fb_chart_derived *d)
+{
+    if (i >= FB_PLOT_MAX_CHARTS || !r->opt->chart_on[i])
+        return "not in [plot] charts";
+    return fb_charts[i].skip(d);
+}
+
 static int draw_all(struct render *r, const struct fb_chart_derived *d, const char *first)
 {
     size_t wanted = 0, done = 0;
     for (size_t i = 0; i < fb_chart_count; i++)
-        wanted += fb_charts[i].skip(d) == NULL;
+        wanted += left_out(r, i, d) == NULL;
     int result = RENDER_OK;
     char shown_csv[512];
     shown(shown_csv, sizeof shown_csv, first);
-    /* One line for the charts left out, with the reason of each. */
+    /* One line for the charts left out, with the reason of each (not those [plot] charts
+     * did not ask for). */
     bool any = false;
     for (size_t i = 0; i < fb_chart_count; i++) {
-        const char *why = fb_charts[i].skip(d);
+        const char *why = i < FB_PLOT_MAX_CHARTS && r->opt->chart_on[i] ? left_out(r, i, d)
+                                                                        : NULL;
         if (why)
             fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", fb_charts[i].name, why);
         any |= why != NULL;
@@ -365,10 +379,12 @@ static int draw_all(struct render *r, const struct fb_chart_derived *d, const ch
         fprintf(stderr, " in %s\n", shown_csv);
     for (size_t i = 0; i < fb_chart_count; i++) {
         const struct fb_chart *c = &fb_charts[i];
-        if (c->skip(d))
+        if (left_out(r, i, d))
             continue;
         fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
         for (size_t f = 0; f < fb_chart_format_count; f++) {
+            if (f >= FB_PLOT_MAX_FORMATS || !r->opt->format_on[f])
+                continue;
             int rc = draw(r, c, &fb_chart_formats[f]);
             if (rc > RENDER_NO_GNUPLOT)
                 return rc; /* a signal */
@@ -429,8 +445,14 @@ static void release_signals(struct render *r)
             raise(sig);
 }
 
-static int render(const char *const *csv_files, int n, const char *out_dir)
+static int render(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt)
 {
+    struct fb_plot_options defaults;
+    if (!opt) {
+        fb_plot_options_defaults(&defaults);
+        opt = &defaults;
+    }
     if (n < 1 || n > FB_CHART_MAX_FILES) {
         fprintf(stderr, "charts: give 1 to %d results files\n", FB_CHART_MAX_FILES);
         return RENDER_USAGE;
@@ -475,7 +497,8 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
                  slash - csv_files[0]) : 1, slash ? csv_files[0] : ".");
         out_dir = beside;
     }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
+    fb_chart_derive_titles(d, opt->names, opt->n_names);
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt};
     r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
     snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
     rc = make_stem(&r, d);
@@ -502,15 +525,17 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
     return rc;
 }
 
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt)
 {
-    return render(csv_files, n, out_dir);
+    return render(csv_files, n, out_dir, opt);
 }
 
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number)
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt, int *signal_number)
 {
     *signal_number = 0;
-    int rc = render(csv_files, n, out_dir);
+    int rc = render(csv_files, n, out_dir, opt);
     if (rc > 128) {
         *signal_number = rc - 128;
         return FB_ERR_INTERRUPTED;

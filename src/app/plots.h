@@ -23,21 +23,26 @@
  * largest accepted input draws in a few seconds). */
 #define FB_PLOTS_HANG_S 600
 
-/* Draws every chart of csv_files[0..n-1] (the first is the run charted, the others overlaid)
- * into out_dir (NULL or "": the directory of the first CSV). GNUPLOT in the environment
+#include "app/plot_options.h"
+
+/* Draws the charts of csv_files[0..n-1] (the first is the run charted, the others overlaid)
+ * into out_dir (NULL or "": the directory of the first CSV): those opt asks for, in its
+ * formats and size, with its labels (NULL: fb_plot_options_defaults). GNUPLOT in the environment
  * names the gnuplot to run (default: gnuplot on PATH). Returns 0 when every chart that has
  * something to show was drawn; 1 when a chart failed (gnuplot failed or wrote an incomplete
  * file; the previous chart is kept); 2 bad input (a CSV missing, malformed, or over
  * FB_CHART_MAX_ROWS rows; an output directory that cannot be made); 3 gnuplot (with the
- * pngcairo and svg terminals) is not installed; 128 + N when signal N arrived (the signal's
+ * pngcairo, svg and pdfcairo terminals) is not installed; 128 + N when signal N arrived (the signal's
  * earlier handler, if it had one, runs once the charts are cleaned up). Prints its own
  * messages. */
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt);
 
 /* The --plot command: fb_plots_render, its exit status as an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
  * *signal_number), FB_ERR_RUNTIME (a chart failed). */
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number);
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt, int *signal_number);
 
 /* The --derive command: the numbers the charts and summaries show, derived from
  * csv_files[0..n-1] (chart/derive_json.h), as JSON on stdout. Returns FB_OK, FB_ERR_USAGE

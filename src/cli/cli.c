@@ -32,7 +32,12 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            [chain NAME] of the config, or all\n"
 "  --cache warm|cold         cold: evict the cache before every timed call\n"
 "  --label TEXT              free text stored in the results' metadata\n"
-"  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2)\n""                            ([chain NAME] sections are only read from the file)\n"
+"  --charts LIST             the charts to draw ([plot] charts; e.g. speedup,time,glance)\n"
+"  --size column|double|slide  a page for a paper column, a two-column figure or a 16:9\n"
+"                            slide ([plot] size; default: each chart's own 1600x1000 px)\n"
+"  --formats LIST            png, svg, pdf ([plot] formats; default: all three)\n"
+"  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2,\n"
+"                            --set label.eager_add_relu='two kernels')\n""                            ([chain NAME] sections are only read from the file)\n"
 "Modes:\n"
 "  --resume                  keep the rows already measured, measure the rest: from\n"
 "                            CSV.partial (an unfinished run) when there is one, else CSV\n"
@@ -49,8 +54,11 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
 "                            (the first is charted, the others overlaid: the PyTorch\n"
-"                            peer's); charts are named <stem>-<chart>.png|svg, <stem> the\n"
+"                            peer's); charts are named <stem>-<chart>.png|svg|pdf, <stem>\n"
+"                            the\n"
 "                            first CSV's name less .csv, -vs-<stem> per overlay\n"
+"  --plot-config INI         --plot: draw with this config's [plot] section and its\n"
+"                            chains' ops as their labels (the config is checked whole)\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
 "                            a sweep, else beside the results CSV); a sweep checks\n"
 "                            before measuring that it is a directory, or can be made,\n"
@@ -90,7 +98,8 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
-       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE };
+       OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS,
+       OPT_PLOT_CONFIG };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -109,6 +118,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
+        {"plot-config", required_argument, NULL, OPT_PLOT_CONFIG},
+        {"charts", required_argument, NULL, OPT_CHARTS},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"formats", required_argument, NULL, OPT_FORMATS},
         {"derive", no_argument, NULL, OPT_DERIVE},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"force", no_argument, NULL, OPT_FORCE},
@@ -156,6 +169,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_PLOT: plot_mode = true; break;
         case OPT_DERIVE: plot_mode = cli->derive = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
+        case OPT_PLOT_CONFIG: cli->plot_config = optarg; break;
+        case OPT_CHARTS: rc = add_override(cli, "charts", optarg, err_out); break;
+        case OPT_SIZE: rc = add_override(cli, "size", optarg, err_out); break;
+        case OPT_FORMATS: rc = add_override(cli, "formats", optarg, err_out); break;
         case OPT_QUIET: cli->quiet = true; break;
         case OPT_FORCE: cli->force = true; break;
         case 'h': cli->help = true; return 0;
@@ -190,6 +207,11 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     }
     if (plot_mode && cli->n_plot_files == 0) {
         fprintf(err_out, "%s: give at least one results CSV\n", cli->derive ? "--derive" : "--plot");
+        return 2;
+    }
+    if (cli->plot_config && !plot_mode) {
+        fprintf(err_out, "--plot-config: only with --plot (a sweep draws with its own "
+                         "config)\n");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

@@ -26,6 +26,8 @@ struct fb_cli {
     bool derive;                     /* --derive: the derived numbers as JSON, nothing drawn */
     int n_plot_files;
     const char *plot_dir;            /* --plot-dir */
+    const char *plot_config;         /* --plot-config: the config whose [plot] and chains
+                                        --plot draws with */
 };
 
 /* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */
