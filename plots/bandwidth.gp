@@ -3,7 +3,6 @@
 # theoretical peak (the run's peak_bandwidth_gbps) are drawn where known.
 set title chart_title('Achieved bandwidth vs size (model bytes / time)') noenhanced
 set ylabel 'bandwidth (GB/s)'
-set key outside right top
 ytop = (peak_gbps > bandwidth_max ? peak_gbps : bandwidth_max) * 1.1
 set yrange [0 : (ytop > 0 ? ytop : 1)]
 
@@ -11,18 +10,18 @@ if (copy_max > 0) {
     set arrow from graph 0, first copy_max to graph 1, first copy_max nohead \
         lc rgb '#000000' dt 3 lw 1
     set label sprintf('copy ceiling (best copy) %.0f GB/s', copy_max) at graph 0.02, \
-        first copy_max left offset 0, 0.7 font ',16'
+        first copy_max left offset 0, 0.7 font small_font
 }
 if (peak_gbps > 0) {
     set arrow from graph 0, first peak_gbps to graph 1, first peak_gbps nohead \
         lc rgb '#b2182b' dt 2 lw 1.5
     set label sprintf('theoretical peak %.0f GB/s', peak_gbps) at graph 0.02, \
-        first peak_gbps left offset 0, 0.7 tc rgb '#b2182b' font ',16'
+        first peak_gbps left offset 0, 0.7 tc rgb '#b2182b' font small_font
 }
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
     set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font ',16'
+        tc rgb cache_colour noenhanced font small_font
 }
 
 plot for [i=1:NS] series(i) using 1:5 with linespoints \

@@ -4,14 +4,13 @@
 # the measured value falls under the model: the data never leaves the cache.
 set title chart_title('DRAM traffic per element: model vs measured (CUPTI)') noenhanced
 set ylabel 'DRAM traffic per element (elements)'
-set key outside right top
 set yrange [0 : *]
 set ytics 1
 
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
     set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font ',16'
+        tc rgb cache_colour noenhanced font small_font
 }
 array BV[max1(NBL)]; array BT[max1(NBL)]; array BC[max1(NBL)]; array BD[max1(NBL)]
 if (NBL > 0) {

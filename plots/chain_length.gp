@@ -10,7 +10,6 @@ set xrange [0.5 : *]
 set xtics 1
 set yrange [0 : *]
 set grid xtics ytics lc rgb '#d8d8d8' lw 0.5
-set key noenhanced top left Left reverse box lc rgb '#bbbbbb' opaque
 set title chart_title('Fusion speedup against chain length: eager (k kernels) / fused (1 kernel)') noenhanced
 set xlabel 'k: ops in the chain (kernels of the eager variant)'
 set ylabel 'speedup = eager time / fused time (medians, same run)'
@@ -18,7 +17,7 @@ array KT[max1(NCK)]; array KC[max1(NCK)]; array KP[max1(NCK)]
 stats 'chains.tsv' using (i = int(column("i")), KT[i] = strcol("title"), \
     KC[i] = strcol("colour"), KP[i] = int(column("pt")), 0) nooutput
 wa_line = NKWA > 0 ? "'' using 1:4 with linespoints dt 4 lw 1.5 pt 1 lc rgb '#999999' title 'model: traffic with write-allocate', " : ""
-others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:3 with labels left offset 1, 0 noenhanced font ',14' notitle" : ""
+others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:3 with labels left offset 1, 0 noenhanced font small_font notitle" : ""
 plot 'chain_model.dat' using 1:2 with linespoints dt 2 lw 1.5 pt 1 lc rgb '#555555' \
         title 'model: launch limit of each chain (its launches)', \
      '' using 1:3 with linespoints dt 3 lw 2 pt 1 lc rgb '#555555' \

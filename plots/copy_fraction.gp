@@ -5,13 +5,12 @@
 # write-allocate, and the target) come with their values and titles.
 set title chart_title('Fused bandwidth / copy bandwidth (model bytes)') noenhanced
 set ylabel 'fraction of the copy ceiling'
-set key inside right top font ',16'
 set yrange [0 : *]
 set format y '%.0f%%'
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
     set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font ',16'
+        tc rgb cache_colour noenhanced font small_font
 }
 array CV[max1(NCL)]; array CT[max1(NCL)]; array CC[max1(NCL)]; array CD[max1(NCL)]
 stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \

@@ -10,7 +10,6 @@ stats 'dtypes.tsv' using (i = int(column("i")), DT[i] = strcol("dtype"), \
     DC[i] = strcol("colour"), DP[i] = int(column("pt")), 0) nooutput
 set logscale x 10
 set format x '10^{%L}'
-set key noenhanced bottom left Left reverse box lc rgb '#bbbbbb' opaque
 set yrange [0:*]
 set ylabel sprintf('speedup = %s time / %s time (medians)', dtype_variant, dtype_pair) noenhanced
 set multiplot layout 1,2 title sprintf("Fusion speedup by storage type: %s vs %s\n%s%s", \

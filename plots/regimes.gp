@@ -24,7 +24,7 @@ if (b2 > b1) {
 if (n_launch_fit && b1 > xlo && b1 < b2) {
     set arrow 2 from b1, graph 0 to b1, graph 1 nohead lc rgb '#2b5c9e' lw 1.5 dt 3
     set label 5 'fit: launches·L = bytes/B' at b1, graph 0.03 left rotate by 90 \
-        offset 0.9, 0 tc rgb '#2b5c9e' font sprintf(',%d', int(fontsize * 0.75))
+        offset 0.9, 0 tc rgb '#2b5c9e' font small_font
 }
 if (have_cache) {
     set object 3 rect from b2, graph 0 to xhi, graph 1 behind fc rgb '#fbf1e4' fs solid 1 noborder
@@ -32,7 +32,7 @@ if (have_cache) {
     set arrow 1 from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 2 dt 3
     set label 4 sprintf('%s = %.3g M elements', cache_text, n_cache / 1e6) \
         at n_cache, graph 0.03 left rotate by 90 offset 0.9, 0 tc rgb cache_colour noenhanced \
-        font sprintf(',%d', int(fontsize * 0.75))
+        font small_font
 }
 # Headroom above the highest model line and the p90 bars for the regime labels.
 ytop = speedup_max * 1.3

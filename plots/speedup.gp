@@ -6,12 +6,11 @@
 # p<i>.dat: dashed with B, dotted with B_c where the eager chain's bytes fit the cache).
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
 set ylabel 'speedup (median time ratio; bars: p10..p90)'
-set key at screen 0.665, graph 1 left top font ",17" nobox
-# gnuplot sizes the margin for the main font, not the key's: give the key a fixed share.
-set rmargin at screen 0.655
+# The fit's numbers in the empty band under speedup 1, at the left (no point falls there
+# unless fusion loses).
 if (have_fit) {
-    set label 10 fit_text at screen 0.68, graph 0.3 left front noenhanced tc rgb '#333333' \
-        font sprintf(',%d', int(fontsize * 0.75))
+    set label 10 fit_text at graph 0.02, first 0.9 left front noenhanced tc rgb '#333333' \
+        font small_font
 }
 # Optional clauses as macros of this script's own text (style.gp says why).
 predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'predicted by the fit' : ''), " : ""

@@ -4,15 +4,21 @@
 # scripts compute no number and read no results CSV, and text from the results (device,
 # variant names) is only ever read as data (strcol) and drawn noenhanced, never run.
 #
-# 1600x1000 with 20-point text stays readable when a slide shrinks it to a third of a screen;
-# the page (format, size, type) is page.tsv, one per chart (src/chart/charts.c).
+# The page (format, size, type, line width) is page.tsv, one per chart and format
+# (src/chart/page.h: each chart's own 1600x1000 px, or the column, double and slide presets).
+# Every series has one identity in every chart (src/chart/identity.h: an Okabe-Ito colour, a
+# marker and a dash, by variant): the scripts draw the colour, point and dash of the tables.
+# Legends go outside the plot, under it, in as many columns as their labels leave room for:
+# never over the data, never cut at the page's edge.
 
 set datafile separator "\t"
 set datafile columnheaders
 set datafile missing 'NaN'
 
-stats 'page.tsv' using (fmt = strcol("format"), page_w = int(column("width")), \
-    page_h = int(column("height")), fontsize = int(column("font")), 0) nooutput
+stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
+    page_h = column("height"), fontsize = column("font"), page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
+# Smaller type, for annotations: never under 85% of the main text.
+small_font = sprintf(',%.3g', fontsize * 0.85)
 stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     cache_bytes = column("cache_bytes"), n_cache = column("n_cache"), \
     peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
@@ -33,17 +39,24 @@ stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     dtype_cache_text = strcol("dtype_cache_text"), 0) nooutput
 
 if (fmt eq 'svg') {
-    set terminal svg size page_w, page_h dynamic enhanced background rgb 'white' \
-        font sprintf('Sans,%d', fontsize) linewidth 2
+    set terminal svg size int(page_w), int(page_h) dynamic enhanced background rgb 'white' \
+        font sprintf('Sans,%.3g', fontsize) linewidth page_lw
     set output 'chart.svg'
 } else {
     if (fmt eq 'png') {
-        set terminal pngcairo size page_w, page_h enhanced background rgb 'white' \
-            font sprintf('Sans,%d', fontsize) linewidth 2
+        set terminal pngcairo size int(page_w), int(page_h) enhanced background rgb 'white' \
+            font sprintf('Sans,%.3g', fontsize) linewidth page_lw pointscale page_ps
         set output 'chart.png'
     } else {
-        print 'style.gp: page.tsv names no format this script draws'
-        exit status 1
+        if (fmt eq 'pdf') {
+            # vector; cairo embeds the fonts it uses (subsets)
+            set terminal pdfcairo size page_w, page_h enhanced background rgb 'white' \
+                font sprintf('Sans,%.3g', fontsize) linewidth page_lw pointscale page_ps
+            set output 'chart.pdf'
+        } else {
+            print 'style.gp: page.tsv names no format this script draws'
+            exit status 1
+        }
     }
 }
 
@@ -88,7 +101,9 @@ fit_text = have_fit ? fit1."\n".fit2."\n".fit3.(have_cache_fit ? "\n".fit4 : '')
 set border 3 lw 1
 set tics nomirror out scale 0.6
 set grid xtics ytics mxtics lc rgb '#d8d8d8' lw 0.5 dt 1, lc rgb '#ececec' lw 0.5 dt 1
-set key noenhanced Left reverse samplen 2.5 spacing 1.15 box lc rgb '#bbbbbb' opaque
+# The key under the plot, its columns as wide as its longest label (gnuplot sizes them).
+set key noenhanced outside below center horizontal Left reverse samplen 2.5 spacing 1.0 \
+    nobox font small_font
 set title noenhanced
 
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
@@ -108,6 +123,6 @@ cache_colour = '#6a3d9a'
 # left, rather than left as a gap that looks like a point never measured.
 if (noisy > 0) {
     set label 9999 noisy_text at screen 0.01, screen 0.015 left tc rgb '#b22222' noenhanced \
-        font ',14'
+        font small_font
 }
 set samples 400

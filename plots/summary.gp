@@ -2,8 +2,6 @@
 # pair (overlays dashed), with the regimes, the cache size and each pair's model lines.
 set title chart_title('Fusion speedup: each eager chain over its fused kernel') noenhanced
 set ylabel 'speedup (eager time / fused time)'
-# The key under the plot, two columns of smaller type: with overlays it holds many pairs.
-set key outside below center horizontal maxcols 2 font ',17' spacing 1.0 samplen 1.5 width -4
 unset xlabel  # (the key takes its place: the axis is n, elements per tensor, as on every chart)
 model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 2 title LT[i], " : ""
 plot @model_lines \

@@ -7,16 +7,15 @@ set ylabel 'time per call (median; bars: p10..p90)'
 set logscale y 10
 set ytics ('1 ns' 1e-9, '10 ns' 1e-8, '100 ns' 1e-7, '1 µs' 1e-6, '10 µs' 1e-5, \
            '100 µs' 1e-4, '1 ms' 1e-3, '10 ms' 1e-2, '100 ms' 1e-1, '1 s' 1, '10 s' 10)
-set key outside right top
 
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
     set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font ',16'
+        tc rgb cache_colour noenhanced font small_font
 }
 if (have_fit) {
     set label 10 fit_text at graph 0.03, graph 0.95 left front noenhanced tc rgb '#333333' \
-        font sprintf(',%d', int(fontsize * 0.75))
+        font small_font
 }
 # Optional clauses as macros of this script's own text (gnuplot opens the first file of an
 # empty `for` all the same).

@@ -3,7 +3,9 @@
  * --compare) and turns the fb_status it returns into the exit code; the commands print their
  * own messages. */
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/compare.h"
 #include "app/config_load.h"
@@ -13,6 +15,7 @@
 #include "app/sweep.h"
 #include "cli/cli.h"
 #include "common/error.h"
+#include "common/text.h"
 #include "config/config.h"
 #include "fb_build_config.h"
 #include "git_version.h"
@@ -58,6 +61,50 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
     return exit_code_for(rc);
 }
 
+/* --plot's options: --plot-config's file (checked whole) or the defaults, with the command
+ * line's overrides; without a file only [plot] keys mean anything. */
+static int plot_options(const struct fb_cli *cli, struct fb_plot_options *opt)
+{
+    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
+    for (int i = 0; i < cli->n_overrides; i++)
+        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
+    struct fb_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        return FB_ERR_RUNTIME;
+    int rc = FB_OK;
+    if (cli->plot_config) {
+        rc = fb_app_config_load(cfg, cli->plot_config, settings, (size_t)cli->n_overrides,
+                                NULL);
+        if (rc == FB_OK)
+            rc = fb_plot_options_from_config(opt, cfg, true, stderr);
+    } else {
+        fb_config_defaults(cfg);
+        static const char *const plot_keys[] = {"charts", "size", "formats"};
+        for (int i = 0; i < cli->n_overrides && rc == FB_OK; i++) {
+            bool plot_key = strncmp(settings[i].key, "label.", 6) == 0;
+            for (size_t k = 0; k < 3; k++)
+                plot_key |= strcmp(settings[i].key, plot_keys[k]) == 0;
+            if (!plot_key) {
+                char shown[256];
+                fprintf(stderr, "--%s: --plot takes only [plot] keys (charts, size, formats, "
+                                "label.<variant>), or a config's with --plot-config\n",
+                        fb_text_escape(shown, sizeof shown, settings[i].key));
+                rc = FB_ERR_USAGE;
+            }
+        }
+        struct fb_error err;
+        if (rc == FB_OK &&
+            fb_config_override_all(cfg, settings, (size_t)cli->n_overrides, &err) != FB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            rc = FB_ERR_USAGE;
+        }
+        if (rc == FB_OK)
+            rc = fb_plot_options_from_config(opt, cfg, false, stderr);
+    }
+    free(cfg);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct fb_cli cli;
@@ -84,8 +131,13 @@ int main(int argc, char **argv)
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
     if (cli.n_plot_files > 0) {
+        struct fb_plot_options *opt = malloc(sizeof *opt);
+        int rc = opt ? plot_options(&cli, opt) : FB_ERR_RUNTIME;
         int signal_number = 0;
-        int rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, &signal_number);
+        if (rc == FB_OK)
+            rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, opt,
+                               &signal_number);
+        free(opt);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
             return 128 + signal_number;
         return exit_code_for(rc);

@@ -2,7 +2,9 @@
 #include "app/config_load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "app/plot_options.h"
 #include "common/text.h"
 
 #include "plan/select.h"
@@ -30,6 +32,12 @@ int fb_app_config_load(struct fb_config *cfg, const char *path,
         fb_text_print(stderr, "", err.msg);
         return FB_ERR_USAGE;
     }
+    /* [plot]'s charts, formats, size and labels name tables the config does not know */
+    struct fb_plot_options *opt = malloc(sizeof *opt);
+    rc = opt ? fb_plot_options_from_config(opt, cfg, true, stderr) : FB_OK;
+    free(opt);
+    if (rc != FB_OK)
+        return FB_ERR_USAGE;
     if (plot_dir)
         snprintf(cfg->plot_dir, sizeof cfg->plot_dir, "%s", plot_dir);
     return FB_OK;

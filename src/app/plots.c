@@ -23,6 +23,7 @@
 #include "chart/derive.h"
 #include "chart/derive_json.h"
 #include "chart/read.h"
+#include "chart/page.h"
 #include "chart/tables.h"
 #include "chart/timeline.h"
 #include "common/error.h"
@@ -58,6 +59,7 @@ struct render {
     char stage_name[32];     /* inside out_dir */
     char stem[NAME_MAX + 1];
     const char *gnuplot;
+    const struct fb_plot_options *opt;
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
     struct sigaction saved[N_CAUGHT];
 };
@@ -162,7 +164,8 @@ static bool pass_on_messages(struct render *r, const char *script)
 /* Whether gnuplot runs and has the terminals of every format. */
 static int check_gnuplot(struct render *r)
 {
-    char *argv[] = {(char *)r->gnuplot, "-e", "set terminal pngcairo; set terminal svg", NULL};
+    char *argv[] = {(char *)r->gnuplot, "-e",
+                    "set terminal pngcairo; set terminal svg; set terminal pdfcairo", NULL};
     bool hung;
     int rc = run_child(r, argv, &hung);
     if (rc == 0)
@@ -175,8 +178,8 @@ static int check_gnuplot(struct render *r)
         fprintf(stderr, "charts: gnuplot not found ('%s'); install it (Debian/Ubuntu: "
                         "apt-get install gnuplot-nox)\n", name);
     else
-        fprintf(stderr, "charts: '%s' has no pngcairo or svg terminal; install gnuplot-nox "
-                        "(apt-get install gnuplot-nox)\n", name);
+        fprintf(stderr, "charts: '%s' has no pngcairo, svg or pdfcairo terminal; install "
+                        "gnuplot-nox (apt-get install gnuplot-nox)\n", name);
     return RENDER_NO_GNUPLOT;
 }
 
@@ -292,7 +295,8 @@ static int open_dirs(struct render *r)
 static int draw(struct render *r, const struct fb_chart *c, const struct fb_chart_format *fmt)
 {
     struct fb_error err;
-    if (fb_chart_page_write(r->stage_fd, fmt->name, c->width, c->height, c->font, &err)) {
+    const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
+    if (fb_chart_page_write(r->stage_fd, fmt->name, &page, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return RENDER_FAILED;
     }
@@ -349,8 +353,18 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     return RENDER_OK;
 }
 
-static const char *skip_of(const struct fb_plots_job *job, size_t i)
+/* Whether job's chart i is asked for: every chart of another set than fb_charts (--compare's,
+ * the timeline), those of fb_charts that [plot] charts names (all by default). */
+static bool chosen(const struct render *r, const struct fb_plots_job *job, size_t i)
 {
+    return job->charts != fb_charts || (i < FB_PLOT_MAX_CHARTS && r->opt->chart_on[i]);
+}
+
+/* Why chart i is not drawn, or NULL. */
+static const char *left_out(const struct render *r, const struct fb_plots_job *job, size_t i)
+{
+    if (!chosen(r, job, i))
+        return "not in [plot] charts";
     return job->charts[i].skip ? job->charts[i].skip(job->d) : NULL;
 }
 
@@ -358,14 +372,15 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
 {
     size_t wanted = 0, done = 0;
     for (size_t i = 0; i < job->n_charts; i++)
-        wanted += skip_of(job, i) == NULL;
+        wanted += left_out(r, job, i) == NULL;
     int result = RENDER_OK;
     char shown_csv[512];
     shown(shown_csv, sizeof shown_csv, job->first_csv);
-    /* One line for the charts left out, with the reason of each. */
+    /* One line for the charts left out, with the reason of each (not those [plot] charts
+     * did not ask for). */
     bool any = false;
     for (size_t i = 0; i < job->n_charts; i++) {
-        const char *why = skip_of(job, i);
+        const char *why = chosen(r, job, i) ? left_out(r, job, i) : NULL;
         if (why)
             fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", job->charts[i].name,
                     why);
@@ -375,10 +390,12 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
         fprintf(stderr, " in %s\n", shown_csv);
     for (size_t i = 0; i < job->n_charts; i++) {
         const struct fb_chart *c = &job->charts[i];
-        if (skip_of(job, i))
+        if (left_out(r, job, i))
             continue;
         fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
         for (size_t f = 0; f < fb_chart_format_count; f++) {
+            if (f >= FB_PLOT_MAX_FORMATS || !r->opt->format_on[f])
+                continue;
             int rc = draw(r, c, &fb_chart_formats[f]);
             if (rc > RENDER_NO_GNUPLOT)
                 return rc; /* a signal */
@@ -460,8 +477,14 @@ static int finish(struct render *r, int rc)
     return rc;
 }
 
-static int render(const char *const *csv_files, int n, const char *out_dir)
+static int render(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt)
 {
+    struct fb_plot_options defaults;
+    if (!opt) {
+        fb_plot_options_defaults(&defaults);
+        opt = &defaults;
+    }
     if (n < 1 || n > FB_CHART_MAX_FILES) {
         fprintf(stderr, "charts: give 1 to %d results files\n", FB_CHART_MAX_FILES);
         return RENDER_USAGE;
@@ -498,12 +521,13 @@ static int render(const char *const *csv_files, int n, const char *out_dir)
         free(d);
         return RENDER_USAGE;
     }
+    fb_chart_derive_titles(d, opt->names, opt->n_names);
     char stem[NAME_MAX + 1];
     rc = fb_plots_stem(d->stems, d->n_files, "", stem, sizeof stem);
     if (rc == RENDER_OK) {
         const struct fb_plots_job job = {.d = d, .charts = fb_charts, .n_charts = fb_chart_count,
                                          .stem = stem, .out_dir = out_dir,
-                                         .first_csv = csv_files[0]};
+                                         .first_csv = csv_files[0], .opt = opt};
         rc = fb_plots_draw(&job);
     }
     fb_chart_derived_free(d);
@@ -520,7 +544,13 @@ int fb_plots_draw(const struct fb_plots_job *job)
         fb_plots_dir_of(job->first_csv, beside, sizeof beside);
         out_dir = beside;
     }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1};
+    struct fb_plot_options defaults;
+    const struct fb_plot_options *opt = job->opt;
+    if (!opt) {
+        fb_plot_options_defaults(&defaults);
+        opt = &defaults;
+    }
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt};
     if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
         strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         fprintf(stderr, "charts: the chart file name stem is too long\n");
@@ -598,9 +628,10 @@ int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
     return rc;
 }
 
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir)
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt)
 {
-    return render(csv_files, n, out_dir);
+    return render(csv_files, n, out_dir, opt);
 }
 
 /* Whether path names a trace (--plot FILE.json: its timeline) rather than a results CSV. */
@@ -632,7 +663,8 @@ static int render_trace(const char *path, const char *out_dir)
     return rc;
 }
 
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number)
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt, int *signal_number)
 {
     *signal_number = 0;
     int rc;
@@ -643,7 +675,7 @@ int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int 
         }
         rc = render_trace(csv_files[0], out_dir);
     } else {
-        rc = render(csv_files, n, out_dir);
+        rc = render(csv_files, n, out_dir, opt);
     }
     if (rc > 128) {
         *signal_number = rc - 128;

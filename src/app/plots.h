@@ -30,16 +30,20 @@
  * largest accepted input draws in a few seconds). */
 #define FB_PLOTS_HANG_S 600
 
-/* Draws every chart of csv_files[0..n-1] (the first is the run charted, the others overlaid)
- * into out_dir (NULL or "": the directory of the first CSV). GNUPLOT in the environment
+#include "app/plot_options.h"
+
+/* Draws the charts of csv_files[0..n-1] (the first is the run charted, the others overlaid)
+ * into out_dir (NULL or "": the directory of the first CSV): those opt asks for, in its
+ * formats and size, with its labels (NULL: fb_plot_options_defaults). GNUPLOT in the environment
  * names the gnuplot to run (default: gnuplot on PATH). Returns 0 when every chart that has
  * something to show was drawn; 1 when a chart failed (gnuplot failed or wrote an incomplete
  * file; the previous chart is kept); 2 bad input (a CSV missing, malformed, or over
  * FB_CHART_MAX_ROWS rows; an output directory that cannot be made); 3 gnuplot (with the
- * pngcairo and svg terminals) is not installed; 128 + N when signal N arrived (the signal's
+ * pngcairo, svg and pdfcairo terminals) is not installed; 128 + N when signal N arrived (the signal's
  * earlier handler, if it had one, runs once the charts are cleaned up). Prints its own
  * messages. */
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir);
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt);
 
 /* A set of charts to draw (fb_plots_render's: fb_charts; --compare's: its own). */
 struct fb_plots_job {
@@ -54,6 +58,9 @@ struct fb_plots_job {
      * d's (NULL: none); returns FB_OK or an error naming the table. */
     int (*write_extra)(int dirfd, const void *ctx, struct fb_error *err);
     const void *ctx;
+    /* [plot]'s choices (app/plot_options.h), NULL: the defaults; its chart choice applies
+     * to the charts of fb_charts only. */
+    const struct fb_plot_options *opt;
 };
 
 /* Stages, draws, checks and publishes job's charts as fb_plots_render does (the contract
@@ -75,7 +82,8 @@ void fb_plots_dir_of(const char *csv, char *out, size_t size);
  * an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
  * *signal_number), FB_ERR_RUNTIME (a chart failed). */
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir, int *signal_number);
+int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
+                  const struct fb_plot_options *opt, int *signal_number);
 
 /* Draws --profile's timeline chart (chart/timeline.h, plots/timeline.gp) of the traced
  * tracks[0..count-1] into out_dir (NULL or "": the trace file's directory) as

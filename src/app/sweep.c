@@ -370,7 +370,13 @@ static void sweep_draw(const struct sweep_session *s)
 {
     fflush(stdout); /* the chart script writes to the same terminal */
     const char *files[1] = {s->where.path};
-    if (fb_plots_render(files, 1, s->charts_dir) == 0)
+    struct fb_plot_options *opt = malloc(sizeof *opt);
+    /* checked before the sweep (fb_app_config_load): no message here */
+    if (opt && fb_plot_options_from_config(opt, s->cfg, false, stderr) != FB_OK)
+        fb_plot_options_defaults(opt);
+    int drawn = fb_plots_render(files, 1, s->charts_dir, opt);
+    free(opt);
+    if (drawn == 0)
         return;
     char target[4 * FB_PATH_MAX], word[4 * FB_PATH_MAX], dir_word[4 * FB_PATH_MAX];
     fprintf(stderr, "charts not drawn (see above); the results are in %s; redraw with: "

@@ -15,8 +15,17 @@
 const struct fb_chart_format fb_chart_formats[] = {
     {"png", fb_chart_check_png},
     {"svg", fb_chart_check_svg},
+    {"pdf", fb_chart_check_pdf},
 };
 const size_t fb_chart_format_count = sizeof fb_chart_formats / sizeof fb_chart_formats[0];
+
+const struct fb_chart_format *fb_chart_format_find(const char *name)
+{
+    for (size_t i = 0; i < fb_chart_format_count; i++)
+        if (strcmp(fb_chart_formats[i].name, name) == 0)
+            return &fb_chart_formats[i];
+    return NULL;
+}
 
 static int wrong(char *why, size_t n, const char *fmt, ...)
 {
@@ -369,6 +378,78 @@ int fb_chart_check_svg(const unsigned char *data, size_t size, char *why, size_t
                      (const char *)stack[depth - 1].name);
     if (!root_seen)
         return wrong(why, why_size, "no <svg> element");
+    return 0;
+}
+
+/* --- PDF ------------------------------------------------------------------------------- */
+
+/* The last occurrence of needle (n bytes) in data[0..size), or NULL. */
+static const unsigned char *find_last(const unsigned char *data, size_t size, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t at = size >= n ? size - n + 1 : 0; at-- > 0;)
+        if (memcmp(data + at, needle, n) == 0)
+            return data + at;
+    return NULL;
+}
+
+static bool pdf_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == 0;
+}
+
+int fb_chart_check_pdf(const unsigned char *data, size_t size, char *why, size_t why_size)
+{
+    if (size < 8 || memcmp(data, "%PDF-", 5) != 0 || data[5] < '1' || data[5] > '2' ||
+        data[6] != '.' || data[7] < '0' || data[7] > '9')
+        return wrong(why, why_size, "no %%PDF-1.x header");
+    /* the end: "%%EOF", then nothing but blanks */
+    size_t end = size;
+    while (end > 0 && pdf_blank(data[end - 1]))
+        end--;
+    if (end < 5 || memcmp(data + end - 5, "%%EOF", 5) != 0)
+        return wrong(why, why_size, "truncated: no %%%%EOF at the end");
+    const unsigned char *sx = find_last(data, end - 5, "startxref");
+    if (!sx)
+        return wrong(why, why_size, "truncated: no startxref before %%%%EOF");
+    const unsigned char *p = sx + 9, *stop = data + end - 5;
+    while (p < stop && pdf_blank(*p))
+        p++;
+    uint64_t offset = 0;
+    const unsigned char *digits = p;
+    while (p < stop && *p >= '0' && *p <= '9' && p - digits < 19)
+        offset = offset * 10 + (uint64_t)(*p++ - '0');
+    if (p == digits)
+        return wrong(why, why_size, "startxref at byte %zu gives no offset",
+                     (size_t)(sx - data));
+    while (p < stop && pdf_blank(*p))
+        p++;
+    if (p != stop)
+        return wrong(why, why_size, "text between startxref's offset and %%%%EOF");
+    if (offset >= (uint64_t)(sx - data))
+        return wrong(why, why_size, "startxref points to byte %llu, past the table's place",
+                     (unsigned long long)offset);
+    const unsigned char *x = data + offset;
+    size_t left = (size_t)(sx - x);
+    bool table = left >= 4 && memcmp(x, "xref", 4) == 0;
+    bool stream = false;
+    if (!table) { /* an xref stream: "N G obj" */
+        const unsigned char *q = x;
+        while (q < sx && *q >= '0' && *q <= '9')
+            q++;
+        stream = q > x && (size_t)(sx - q) > 6 && q[0] == ' ';
+        if (stream) {
+            q++;
+            while (q < sx && *q >= '0' && *q <= '9')
+                q++;
+            stream = (size_t)(sx - q) > 4 && memcmp(q, " obj", 4) == 0;
+        }
+    }
+    if (!table && !stream)
+        return wrong(why, why_size, "startxref's offset %llu holds no cross-reference table",
+                     (unsigned long long)offset);
+    if (!find_last(data, offset, "endobj"))
+        return wrong(why, why_size, "no object before the cross-reference table");
     return 0;
 }
 

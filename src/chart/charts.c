@@ -52,6 +52,14 @@ static const char *few_chains(const struct fb_chart_derived *d)
     return d->chain_lengths >= 3 ? NULL : "fewer than 3 chain lengths";
 }
 
+static const char *no_glance(const struct fb_chart_derived *d)
+{
+    for (size_t i = 0; i < d->n_pairs; i++)
+        if (d->pairs[i].primary)
+            return NULL;
+    return "no eager/fused pair in the charted run";
+}
+
 const struct fb_chart fb_charts[] = {
     {"time", {"time.gp"}, 1600, 1000, 20, no_series},
     {"speedup", {"regimes.gp", "speedup.gp"}, 1600, 1000, 20, no_pairs},
@@ -64,5 +72,7 @@ const struct fb_chart fb_charts[] = {
     {"dtypes", {"dtypes.gp"}, 2000, 900, 18, one_dtype},
     {"speedup-k", {"chain_length.gp"}, 1600, 1000, 20, few_chains},
     {"ours_ratio", {"ours_ratio.gp"}, 1600, 1000, 20, no_ours_ratio},
+    /* what each side launches and moves, and where a call's time goes, in four panels */
+    {"glance", {"glance.gp"}, 2000, 1000, 20, no_glance},
 };
 const size_t fb_chart_count = sizeof fb_charts / sizeof fb_charts[0];

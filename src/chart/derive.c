@@ -7,37 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/identity.h"
 #include "chart/model.h"
 #include "common/format.h"
 #include "measure/pairing.h"
 
-/* Colours by role, the i-th series of a role taking the i-th colour of its palette: eager
- * reds and oranges, fused blues and greens, the copy ceiling black, the platform's copy grey,
- * anything else browns and purples. No variant's name is known here. */
-static const unsigned palette_eager[] = {0xd62728, 0xff7f0e, 0xe377c2, 0xbcbd22, 0x8c2d04,
-                                         0xf768a1};
-static const unsigned palette_fused[] = {0x1f77b4, 0x2ca02c, 0x17becf, 0x9467bd, 0x08519c,
-                                         0x006d2c};
-static const unsigned palette_copy[] = {0x000000, 0x404040};
-static const unsigned palette_platform[] = {0x7f7f7f, 0xa6a6a6};
-static const unsigned palette_other[] = {0x8c564b, 0x6a3d9a, 0xb15928, 0x525252};
-enum { GREY = 0x555555, BROWN = 0x8c564b, TARGET_RED = 0xb2182b };
-/* Filled points for the charted run, open ones for overlays (gnuplot's point types). */
-static const int points_filled[] = {7, 5, 9, 11, 13, 15};
-static const int points_open[] = {6, 4, 8, 10, 12, 14};
-/* The dtype chart's colours and points: fp32, fp16, bf16. */
-static const unsigned dtype_colours[] = {0x1f77b4, 0xd62728, 0x2ca02c};
+/* Model line colours (a series' own comes from chart/identity.h). */
+enum { GREY = 0x555555, BROWN = 0x8c564b, TARGET_RED = 0xb2182b, EAGER_MODEL = 0xD55E00,
+       FUSED_MODEL = 0x0072B2 };
+/* The dtype chart's colours and points: fp32, fp16, bf16 (Okabe-Ito blue, vermillion,
+ * bluish green). */
+static const unsigned dtype_colours[] = {0x0072B2, 0xD55E00, 0x009E73};
 static const int dtype_points[] = {7, 5, 9};
 /* Dash types of the model lines: launches, traffic, traffic with write-allocate. */
 enum { DASH_LAUNCH = 2, DASH_TRAFFIC = 4, DASH_WA = 3 };
 /* Fused over copy: the bandwidth target (DESIGN.md: fused >= 90% of copy), in percent. */
 #define COPY_TARGET_PERCENT 90.0
 
-/* Working state: per-role colour counters across files. */
+/* Working state. */
 struct builder {
     struct fb_chart_derived *d;
     size_t series_cap, pairs_cap;
-    size_t role_count[5];
     struct fb_error *err;
 };
 
@@ -61,26 +51,6 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
     *arr = p;
     *cap = n;
     return 0;
-}
-
-static unsigned next_colour(struct builder *b, const char *role)
-{
-    static const struct {
-        const char *role;
-        const unsigned *colours;
-        size_t count;
-    } palettes[] = {
-        {"eager", palette_eager, sizeof palette_eager / sizeof *palette_eager},
-        {"fused", palette_fused, sizeof palette_fused / sizeof *palette_fused},
-        {"copy_ceiling", palette_copy, sizeof palette_copy / sizeof *palette_copy},
-        {"platform_reference", palette_platform, sizeof palette_platform / sizeof *palette_platform},
-        {"", palette_other, sizeof palette_other / sizeof *palette_other},
-    };
-    size_t p = 4;
-    for (size_t i = 0; i < 4; i++)
-        if (strcmp(role, palettes[i].role) == 0)
-            p = i;
-    return palettes[p].colours[b->role_count[p]++ % palettes[p].count];
 }
 
 static const char *meta(const struct fb_csv_table *t, const char *key)
@@ -168,7 +138,7 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
     struct slot *slots = malloc((t->n_records ? t->n_records : 1) * sizeof *slots);
     if (!slots)
         return oom(b);
-    size_t used = 0, first = d->n_series, in_file = 0;
+    size_t used = 0, first = d->n_series;
     for (size_t i = 0; i < t->n_records; i++) {
         const struct fb_record *r = &t->records[i];
         if (file == 0 && r->status == FB_POINT_NOISY)
@@ -198,15 +168,10 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
             se->cold = strcmp(r->cache, "cold") == 0;
             se->elements = se->launches = se->host_launches = NAN;
             se->write_allocate = fb_model_write_allocate(run_backend, r->stores);
-            in_file++;
-            const int *pts = file == 0 ? points_filled : points_open;
-            se->point_type = pts[(in_file - 1) % 6];
-            se->dash = file == 0 ? 1 : 2;
-            bool repeated = false;
-            for (size_t k = 0; k < first && !repeated; k++)
-                repeated = strcmp(d->series[k].key, key) == 0;
-            snprintf(se->title, sizeof se->title, "%s%s%s%s", key, repeated ? " (" : "",
-                     repeated ? d->stems[file] : "", repeated ? ")" : "");
+            struct fb_chart_identity id = fb_chart_identity_form(r->variant, file > 0, suffix);
+            se->colour = id.colour;
+            se->point_type = id.point_type;
+            se->dash = id.dash;
         }
         /* What the series is and what it models: from its last row that says it. */
         struct fb_chart_series *se = &d->series[s];
@@ -258,7 +223,6 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
     free(slots);
     for (size_t s = first; s < d->n_series; s++) {
         struct fb_chart_series *se = &d->series[s];
-        se->colour = next_colour(b, se->role);
         se->model_launches = file == 0 ? fb_model_launches(se->role, se->elements) : -1;
     }
     return FB_OK;
@@ -278,38 +242,6 @@ static const struct fb_chart_point *point_at(const struct fb_chart_series *s, do
     return lo < s->n_points && s->points[lo].n == n ? &s->points[lo] : NULL;
 }
 
-/* PAIR less the "_..." ending it shares with EAGER, for the legend's width
- * ("eager_x_y / fused_x_y" reads "eager_x_y / fused"), also when EAGER holds that ending
- * before more of its own ("eager_x_y_graph / fused_x_y" reads "... / fused"); PAIR whole
- * when none is shared. */
-static void short_pair(const char *eager, const char *pair, char *out, size_t size)
-{
-    size_t best = strlen(pair);
-    for (size_t cut = best; cut-- > 0;) {
-        if (pair[cut] != '_')
-            continue;
-        const char *tail = pair + cut;
-        size_t tl = strlen(tail), el = strlen(eager);
-        if (el >= tl && strcmp(eager + el - tl, tail) == 0)
-            best = cut;
-        else
-            break;
-    }
-    if (best == strlen(pair)) {
-        const char *first = strchr(pair, '_');
-        if (first) {
-            char inner[FB_CHART_KEY_MAX + 2];
-            snprintf(inner, sizeof inner, "%s_", first);
-            if (strstr(eager, inner))
-                best = (size_t)(first - pair);
-        }
-    }
-    /* Only a one-word head reads unambiguously ("fused"); "torch_compile" could be any of
-     * the peer's compiled variants: those stay whole. */
-    if (memchr(pair, '_', best))
-        best = strlen(pair);
-    snprintf(out, size, "%.*s", (int)best, pair);
-}
 
 static double stores_of(const struct fb_chart_series *s)
 {
@@ -371,13 +303,6 @@ static int add_pairs(struct builder *b)
             shared += d->series[o].file == es->file && strcmp(d->series[o].role, "eager") == 0 &&
                       strcmp(d->series[o].pair_key, es->pair_key) == 0;
         p->chain = shared == 1;
-        char shortened[FB_CHART_KEY_MAX];
-        short_pair(es->key, fs->key, shortened, sizeof shortened);
-        bool bytes_only = isfinite(p->launch_limit) && p->launch_limit == 1.0;
-        bool overlay_repeat = strcmp(es->title, es->key) != 0;
-        snprintf(p->title, sizeof p->title, "%s / %s%s%s%s%s", es->key, shortened,
-                 bytes_only ? " (bytes only)" : "", overlay_repeat ? " (" : "",
-                 overlay_repeat ? d->stems[es->file] : "", overlay_repeat ? ")" : "");
     }
     return FB_OK;
 }
@@ -551,8 +476,8 @@ static void add_bytes_lines(struct fb_chart_derived *d)
         if (!s->has_dram || !isfinite(s->elements))
             continue;
         const char *role = strcmp(s->role, "copy_ceiling") == 0 ? "copy" : s->role;
-        unsigned colour = strcmp(s->role, "eager") == 0   ? palette_eager[0]
-                          : strcmp(s->role, "fused") == 0 ? palette_fused[0]
+        unsigned colour = strcmp(s->role, "eager") == 0   ? EAGER_MODEL
+                          : strcmp(s->role, "fused") == 0 ? FUSED_MODEL
                                                           : 0x000000;
         char title[FB_CHART_TEXT_MAX];
         snprintf(title, sizeof title, "model %s: %g", role[0] ? role : "?", s->elements);
@@ -900,8 +825,70 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     rc = add_fit(&b, &tables[0]);
     if (rc == FB_OK)
         rc = add_chains(&b);
+    fb_chart_derive_titles(out, NULL, 0);
     return rc;
-    return FB_OK;
+}
+
+/* The name given for variant, or NULL. */
+static const struct fb_chart_name *name_of(const struct fb_chart_name *names, size_t n,
+                                           const char *variant)
+{
+    for (size_t i = n; i-- > 0;) /* the later one wins */
+        if (strcmp(names[i].variant, variant) == 0)
+            return &names[i];
+    return NULL;
+}
+
+/* A series' label without the stem of an overlay. */
+static void series_label(const struct fb_chart_series *s, const struct fb_chart_name *name,
+                         char *out, size_t size)
+{
+    const char *form = s->key + strlen(s->variant);
+    if (name && name->whole) {
+        char forms[64];
+        snprintf(out, size, "%s%s", name->text,
+                 fb_chart_identity_form_words(forms, sizeof forms, form));
+    } else {
+        fb_chart_identity_words(out, size, s->variant, s->role, name ? name->text : NULL,
+                                form, s->launches, s->host_launches);
+    }
+}
+
+void fb_chart_derive_titles(struct fb_chart_derived *d, const struct fb_chart_name *names,
+                            size_t n_names)
+{
+    for (size_t i = 0; i < d->n_series; i++) {
+        struct fb_chart_series *s = &d->series[i];
+        char label[FB_CHART_TEXT_MAX];
+        series_label(s, name_of(names, n_names, s->variant), label, sizeof label);
+        bool repeated = false;
+        for (size_t k = 0; k < i && !repeated; k++)
+            repeated = d->series[k].file < s->file && strcmp(d->series[k].key, s->key) == 0;
+        snprintf(s->title, sizeof s->title, "%.200s%s%.40s%s", label, repeated ? " (" : "",
+                 repeated ? d->stems[s->file] : "", repeated ? ")" : "");
+    }
+    for (size_t i = 0; i < d->n_pairs; i++) {
+        struct fb_chart_pair *p = &d->pairs[i];
+        const struct fb_chart_series *e = &d->series[p->eager], *f = &d->series[p->fused];
+        const struct fb_chart_name *fname = name_of(names, n_names, f->variant);
+        char other[FB_CHART_TEXT_MAX];
+        if (fname && fname->whole) {
+            snprintf(other, sizeof other, "%.200s", fname->text);
+        } else {
+            /* the fused side's words without what both compute: "fused (1 kernel)" */
+            char words[FB_CHART_TEXT_MAX];
+            fb_chart_identity_words(words, sizeof words, f->variant, f->role, NULL, "",
+                                    f->launches, f->host_launches);
+            const char *count = strrchr(words, '(');
+            const char *how = fb_chart_identity_how(f->variant, f->role);
+            /* a chain's fused side: its name is on the eager side already */
+            if (strncmp(how, "fused ", 6) == 0 && strncmp(e->variant, "eager_", 6) == 0 &&
+                strcmp(how + 6, e->variant + 6) == 0)
+                how = "fused";
+            snprintf(other, sizeof other, "%s%s%s", how, count ? " " : "", count ? count : "");
+        }
+        snprintf(p->title, sizeof p->title, "%.150s / %.100s", e->title, other);
+    }
 }
 
 void fb_chart_derived_free(struct fb_chart_derived *d)

@@ -53,7 +53,8 @@ struct fb_chart_point {
 struct fb_chart_series {
     size_t file;                      /* which input */
     char key[FB_CHART_KEY_MAX];       /* variant + format suffix (above) */
-    char title[FB_CHART_TEXT_MAX];    /* key, with " (STEM)" when an earlier file has it */
+    char title[FB_CHART_TEXT_MAX];    /* its label in words (fb_chart_derive_titles), with
+                                         " (STEM)" when an earlier file has its key */
     char variant[48], role[24];
     char pair_key[FB_CHART_KEY_MAX];  /* its pair's key, "" none */
     char dtype[16], stores[16];       /* canonical: fp32..., normal / streaming */
@@ -66,9 +67,8 @@ struct fb_chart_series {
     int model_launches;               /* by role (fb_model_launches), -1 none or an overlay */
     bool write_allocate;              /* its stores read each line first (a CPU, normal) */
     bool has_dram, has_copy_fraction, has_ours_ratio;
-    unsigned colour;                  /* 0xRRGGBB: by role (eager reds, fused blues, ...) */
-    int point_type, dash;             /* gnuplot's: filled points solid for the first file,
-                                         open points dashed for overlays */
+    unsigned colour;                  /* 0xRRGGBB, point and dash: the variant's identity */
+    int point_type, dash;             /* (chart/identity.h), open points for overlays */
 };
 
 struct fb_chart_speedup {
@@ -78,8 +78,8 @@ struct fb_chart_speedup {
 
 struct fb_chart_pair {
     size_t eager, fused;             /* series indices */
-    char title[FB_CHART_TEXT_MAX];   /* "eager_x / fused" (the ending they share left out),
-                                        "(bytes only)" when the launches are equal */
+    char title[FB_CHART_TEXT_MAX];   /* the eager series' title / the fused side's "how"
+                                        and count ("... / fused (1 kernel)") */
     bool primary;                    /* of the charted run (file 0) */
     bool chain;                      /* its fused series is no other eager series' pair */
     double launch_limit;             /* host launches eager / fused */
@@ -183,6 +183,22 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
                     struct fb_chart_derived *out, struct fb_error *err);
 
 void fb_chart_derived_free(struct fb_chart_derived *d);
+
+/* A label given from outside the results, for every series of a variant: a chain's ops in
+ * the words of its label (whole false: "add, relu, scale(0.5)"), or the whole label (whole
+ * true: a [plot] label.<variant> of the config). */
+struct fb_chart_name {
+    const char *variant, *text;
+    bool whole;
+};
+
+/* (Re)writes every series' and pair's title: a series' label in words (chart/identity.h:
+ * "eager: add, relu (2 kernels)", its format in words, " (STEM)" for an overlay's series
+ * whose key an earlier file has), or names' text for its variant (the later of two names of
+ * one variant wins); a pair's "<eager title> / <fused how> (<its count>)", or the fused
+ * variant's whole name. fb_chart_derive calls it with no names. */
+void fb_chart_derive_titles(struct fb_chart_derived *d, const struct fb_chart_name *names,
+                            size_t n_names);
 
 /* The series with `key` in `file`, or SIZE_MAX. */
 size_t fb_chart_find_series(const struct fb_chart_derived *d, size_t file, const char *key);

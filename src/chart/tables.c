@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chart/glance.h"
 #include "chart/label.h"
 
 /* One table being written: its name for messages, and whether every write succeeded. */
@@ -427,6 +428,96 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
     return close_table(&model, err);
 }
 
+/* The unit a panel's times are drawn in: the largest that keeps max_s at 1 or more. */
+static void time_unit(double max_s, const char **unit, double *scale)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        {"s", 1}, {"ms", 1e3}, {"\xC2\xB5s", 1e6}, {"ns", 1e9}};
+    size_t u = 0;
+    while (u + 1 < 4 && !(isfinite(max_s) && max_s * units[u].scale >= 1))
+        u++;
+    *unit = units[u].unit;
+    *scale = units[u].scale;
+}
+
+/* The at-a-glance figure's tables (chart/glance.h). */
+static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct fb_glance *g = malloc(sizeof *g);
+    if (!g)
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: out of memory");
+    fb_glance_derive(d, g);
+    struct table t, dat;
+    int rc = open_table(dirfd, "glance_pairs.tsv", false, &t, err);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    out(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\n");
+    for (size_t k = 0; k < g->n_pairs; k++) {
+        const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
+        out(&t, "%zu\t", k + 1);
+        text(&t, g->what[k], "\t");
+        const struct fb_glance_side *e = &g->side[k][0], *f = &g->side[k][1];
+        const double v[] = {e->kernels, f->kernels, e->launches, f->launches, e->arrays,
+                            f->arrays, e->dram, f->dram};
+        for (size_t c = 0; c < 8; c++)
+            num(&t, v[c], "\t");
+        out(&t, "%u\t%u\n", d->series[p->eager].colour & 0xFFFFFF,
+            d->series[p->fused].colour & 0xFFFFFF);
+    }
+    rc = close_table(&t, err);
+    if (rc == FB_OK)
+        rc = open_table(dirfd, "glance.tsv", false, &t, err);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    out(&t, "j\ttitle\tunit\tscale\tfitted\n");
+    for (size_t j = 0; j < g->n_sizes && rc == FB_OK; j++) {
+        double max_s = 0;
+        for (size_t k = 0; k < g->n_pairs; k++)
+            for (int s = 0; s < 2; s++) {
+                double parts = (isfinite(g->launch_s[j][k][s]) ? g->launch_s[j][k][s] : 0) +
+                               (isfinite(g->bytes_s[j][k][s]) ? g->bytes_s[j][k][s] : 0);
+                max_s = fmax(max_s, fmax(parts, isfinite(g->measured_s[j][k][s])
+                                                    ? g->measured_s[j][k][s] : 0));
+            }
+        const char *unit;
+        double scale;
+        time_unit(max_s, &unit, &scale);
+        char title[96], size[32];
+        size_text(g->n[j], size, sizeof size);
+        snprintf(title, sizeof title, "%s: %s", g->regime[j], size);
+        out(&t, "%zu\t", j + 1);
+        text(&t, title, "\t");
+        text(&t, unit, "\t");
+        out(&t, "%g\t%d\n", scale, g->fitted);
+        char name[32];
+        rc = open_data(dirfd, "g", j + 1, name, sizeof name, &dat, err);
+        if (rc)
+            break;
+        out(&dat, "x\tlaunch\tbytes\tmeasured\tcolour\tside\tk\n");
+        for (size_t k = 0; k < g->n_pairs; k++) {
+            const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
+            for (int s = 0; s < 2; s++) {
+                /* pair k at 3k: eager at 3k - 1.6, fused at 3k - 0.6 (bars 0.9 wide) */
+                num(&dat, 3.0 * (double)(k + 1) - (s ? 0.6 : 1.6), "\t");
+                /* without L the launch part is drawn as 0 (glance.tsv's fitted says so) */
+                num(&dat, g->fitted ? g->launch_s[j][k][s] * scale : 0, "\t");
+                num(&dat, g->bytes_s[j][k][s] * scale, "\t");
+                num(&dat, g->measured_s[j][k][s] * scale, "\t");
+                out(&dat, "%u\t%s\t%zu\n", d->series[s ? p->fused : p->eager].colour & 0xFFFFFF,
+                    s ? "fused" : "eager", k + 1);
+            }
+        }
+        rc = close_table(&dat, err);
+    }
+    int rc2 = close_table(&t, rc ? NULL : err);
+    free(g);
+    return rc ? rc : rc2;
+}
+
 int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
     size_t *dram = malloc((d->n_series ? d->n_series : 1) * 2 * sizeof *dram), n_dram = 0;
@@ -472,6 +563,8 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
         rc = write_chains(dirfd, d, &n_chain_sizes, err);
     if (rc == FB_OK)
         rc = write_labels(dirfd, d, err);
+    if (rc == FB_OK)
+        rc = write_glance(dirfd, d, err);
     if (rc == FB_OK) {
         const size_t counts[14] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
                                    d->n_time_curves, d->n_predicted_curves, d->n_speedup_lines,
@@ -484,13 +577,14 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
     return rc;
 }
 
-int fb_chart_page_write(int dirfd, const char *format, int width, int height, int font,
+int fb_chart_page_write(int dirfd, const char *format, const struct fb_chart_page *page,
                         struct fb_error *err)
 {
     struct table t;
     int rc = open_table(dirfd, "page.tsv", true, &t, err);
     if (rc)
         return rc;
-    out(&t, "format\twidth\theight\tfont\n%s\t%d\t%d\t%d\n", format, width, height, font);
+    out(&t, "format\twidth\theight\tfont\tlw\tps\n%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\n",
+        format, page->width, page->height, page->font, page->lw, page->ps);
     return close_table(&t, err);
 }

@@ -16,8 +16,9 @@
  *   labels.tsv    one row of text: device, day, cache_text, cache_name, fit1..fit4 (the
  *                 fit's numbers, nfit of them), noisy_text, dtype_variant, dtype_pair,
  *                 dtype_cache_text
- *   page.tsv      one row: format (png, svg), width, height, font (points) of the chart
- *                 being drawn (chart/charts.h); rewritten before each one
+ *   page.tsv      one row: format (png, svg, pdf), width, height (pixels; inches for
+ *                 pdf), font (points), lw (line width factor), ps (marker scale) of the chart being drawn
+ *                 (chart/page.h); rewritten before each one
  *   series.tsv    i, title, colour (#rrggbb), pt, dt, copy (1: the copy ceiling, drawn
  *                 thick); s<i>.dat: n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements,
  *                 launches, kernel_time_s, copy_fraction, speedup
@@ -33,11 +34,13 @@
  *   chains.tsv    i, title ("n = 1K"), colour, pt: one per size; c<i>.dat: kernels, speedup
  *                 (the first chain at each length); chain_others.dat: kernels, speedup,
  *                 name, i, colour (an integer; the other chains); chain_model.dat: kernels, launch_limit,
- *                 traffic_ratio, traffic_ratio_wa */
+ *                 traffic_ratio, traffic_ratio_wa
+ *   glance_pairs.tsv, glance.tsv, g<j>.dat: the at-a-glance figure's (chart/glance.h) */
 #ifndef FB_CHART_TABLES_H
 #define FB_CHART_TABLES_H
 
 #include "chart/derive.h"
+#include "chart/page.h"
 #include "common/error.h"
 
 /* Writes every table above (not page.tsv) into the directory dirfd, each file created new.
@@ -45,9 +48,10 @@
  * in full (a full disk: every write and the close are checked). */
 int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb_error *err);
 
-/* Writes page.tsv (replacing the previous one) for a chart of width x height pixels with
- * text of font points, in `format` (fb_chart_formats). Errors as above. */
-int fb_chart_page_write(int dirfd, const char *format, int width, int height, int font,
+/* Writes page.tsv (replacing the previous one) for a chart drawn in `format`
+ * (fb_chart_formats) on `page` (chart/page.h: width and height in the terminal's unit,
+ * font, line width factor). Errors as above. */
+int fb_chart_page_write(int dirfd, const char *format, const struct fb_chart_page *page,
                         struct fb_error *err);
 
 #endif

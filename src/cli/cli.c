@@ -34,7 +34,12 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            [chain NAME] of the config, or all\n"
 "  --cache warm|cold         cold: evict the cache before every timed call\n"
 "  --label TEXT              free text stored in the results' metadata\n"
-"  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2)\n""                            ([chain NAME] sections are only read from the file)\n"
+"  --charts LIST             the charts to draw ([plot] charts; e.g. speedup,time,glance)\n"
+"  --size column|double|slide  a page for a paper column, a two-column figure or a 16:9\n"
+"                            slide ([plot] size; default: each chart's own 1600x1000 px)\n"
+"  --formats LIST            png, svg, pdf ([plot] formats; default: all three)\n"
+"  --set KEY=VALUE           any other config key (e.g. --set max_time=0.2,\n"
+"                            --set label.eager_add_relu='two kernels')\n""                            ([chain NAME] sections are only read from the file)\n"
 "Modes:\n"
 "  --resume                  keep the rows already measured, measure the rest: from\n"
 "                            CSV.partial (an unfinished run) when there is one, else CSV\n"
@@ -57,9 +62,11 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --no-plot                 do not draw the charts after the sweep\n"
 "  --plot CSV [CSV ...]      redraw the charts of existing results (no measuring)\n"
 "                            (the first is charted, the others overlaid: the PyTorch\n"
-"                            peer's); charts are named <stem>-<chart>.png|svg, <stem> the\n"
-"                            first CSV's name less .csv, -vs-<stem> per overlay;\n"
+"                            peer's); charts are named <stem>-<chart>.png|svg|pdf, <stem>\n"
+"                            the first CSV's name less .csv, -vs-<stem> per overlay;\n"
 "                            --plot TRACE.json redraws the timeline of --trace\n"
+"  --plot-config INI         --plot: draw with this config's [plot] section and its\n"
+"                            chains' ops as their labels (the config is checked whole)\n"
 "  --plot-dir DIR            where charts go (default: the config's [output] plots for\n"
 "                            a sweep, else beside the results CSV); a sweep checks\n"
 "                            before measuring that it is a directory, or can be made,\n"
@@ -117,7 +124,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
        OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_COMPARE, OPT_THRESHOLD,
-       OPT_NO_VERDICT, OPT_TRACE };
+       OPT_NO_VERDICT, OPT_TRACE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS, OPT_PLOT_CONFIG };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -137,6 +144,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"no-plot", no_argument, NULL, OPT_NO_PLOT},
         {"plot", no_argument, NULL, OPT_PLOT},
         {"plot-dir", required_argument, NULL, OPT_PLOT_DIR},
+        {"plot-config", required_argument, NULL, OPT_PLOT_CONFIG},
+        {"charts", required_argument, NULL, OPT_CHARTS},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"formats", required_argument, NULL, OPT_FORMATS},
         {"derive", no_argument, NULL, OPT_DERIVE},
         {"compare", no_argument, NULL, OPT_COMPARE},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
@@ -191,6 +202,10 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_THRESHOLD: cli->threshold = optarg; break;
         case OPT_NO_VERDICT: cli->no_verdict = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
+        case OPT_PLOT_CONFIG: cli->plot_config = optarg; break;
+        case OPT_CHARTS: rc = add_override(cli, "charts", optarg, err_out); break;
+        case OPT_SIZE: rc = add_override(cli, "size", optarg, err_out); break;
+        case OPT_FORMATS: rc = add_override(cli, "formats", optarg, err_out); break;
         case OPT_QUIET: cli->quiet = true; break;
         case OPT_FORCE: cli->force = true; break;
         case 'h': cli->help = true; return 0;
@@ -239,6 +254,11 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     }
     if (cli->trace_path && !cli->profile_size) {
         fprintf(err_out, "--trace: only with --profile N (the trace is of its calls)\n");
+        return 2;
+    }
+    if (cli->plot_config && !plot_mode) {
+        fprintf(err_out, "--plot-config: only with --plot (a sweep draws with its own "
+                         "config)\n");
         return 2;
     }
     if (!plot_mode && !cli->config_path) {

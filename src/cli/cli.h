@@ -30,6 +30,8 @@ struct fb_cli {
     bool no_verdict;                 /* --no-verdict (with --compare) */
     int n_plot_files;
     const char *plot_dir;            /* --plot-dir */
+    const char *plot_config;         /* --plot-config: the config whose [plot] and chains
+                                        --plot draws with */
 };
 
 /* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */

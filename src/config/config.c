@@ -273,7 +273,18 @@ static void cfg_split_line(const char *line, struct cfg_split *out)
 
 /* ---- sections and keys ---------------------------------------------------------------- */
 
-#define CFG_VALID_SECTIONS "[sweep], [backend], [measure], [cupti], [output] or [chain NAME]"
+/* Keeps the line of a [plot] key (0: the command line) for the checks of later stages. */
+static void cfg_plot_line(struct fb_config_plot *plot, const char *key, int line)
+{
+    if (strcmp(key, "charts") == 0)
+        plot->charts_line = line;
+    else if (strcmp(key, "size") == 0)
+        plot->size_line = line;
+    else if (strcmp(key, "formats") == 0)
+        plot->formats_line = line;
+}
+
+#define CFG_VALID_SECTIONS "[sweep], [backend], [measure], [cupti], [output], [plot] or [chain NAME]"
 
 /* A [chain ...] header: the name after "chain" and its blanks, or NULL for another section. */
 static const char *cfg_chain_name(const char *section)
@@ -448,6 +459,17 @@ static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
                    "([chain NAME] ops += ...); give %s once, as \"%s = ...\"", key, key);
         return;
     }
+    if (strcmp(p->section, "plot") == 0 && strncmp(name, "label.", 6) == 0) {
+        for (size_t i = 0; i < p->cfg->plot.n_labels; i++)
+            if (strcmp(p->cfg->plot.labels[i].variant, name + 6) == 0) {
+                cfg_report(p, p->line, p->section, name, "duplicate key (first set on line "
+                           "%d)", p->cfg->plot.labels[i].line);
+                return;
+            }
+        if (cfg_set_plot_label(p->cfg, name + 6, value, p->line, msg, sizeof msg) != 0)
+            cfg_report(p, p->line, p->section, name, "%s", msg);
+        return;
+    }
     const struct cfg_key *k = cfg_key_find(p->section, name);
     if (!k) {
         cfg_key_hint(p->section, name, msg, sizeof msg);
@@ -465,6 +487,8 @@ static void cfg_on_key(struct cfg_parse *p, const char *name, const char *value)
         cfg_report(p, p->line, p->section, name, "%s", msg);
         return;
     }
+    if (strcmp(k->section, "plot") == 0)
+        cfg_plot_line(&p->cfg->plot, k->name, p->line);
     if (strcmp(k->name, "sizes") == 0)
         p->cfg->sizes_line = p->line;
     else if (strcmp(k->name, "csv") == 0)
@@ -722,11 +746,18 @@ static int cfg_override_all(struct fb_config *next, const struct fb_config_setti
     for (size_t i = 0; i < count; i++) {
         const char *key = settings[i].key;
         const char *name = strcmp(key, "output") == 0 ? "csv" : key;
+        if (strncmp(name, "label.", 6) == 0) {
+            if (cfg_set_plot_label(next, name + 6, settings[i].value, 0, msg, sizeof msg) != 0)
+                return fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
+            continue;
+        }
         const struct cfg_key *k = cfg_key_find(NULL, name);
         if (!k)
             return cfg_unknown_override(key, err);
         if (k->set(next, settings[i].value, msg, sizeof msg) != 0)
             return fb_fail(err, FB_ERR_USAGE, "--%s: %s", key, msg);
+        if (strcmp(k->section, "plot") == 0)
+            cfg_plot_line(&next->plot, k->name, 0);
         if (strcmp(k->name, "sizes") == 0 || strcmp(k->name, "points_per_decade") == 0)
             sizes_changed = true;
         if (strcmp(k->name, "sizes") == 0)

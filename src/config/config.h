@@ -7,6 +7,7 @@
  *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores
  *   [cupti]    activity, counters
  *   [output]   csv, plots
+ *   [plot]     charts, size, formats, label.<variant> (struct fb_config_plot)
  *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
  * A line holds at most FB_CONFIG_LINE_MAX characters (inih's buffer); a longer one is an
  * error of its own. A chain too long for one line goes on in "ops += ..." lines.
@@ -52,6 +53,34 @@ struct fb_config_chain {
  * from the chains it can own the list and this check. */
 extern const char *const fb_builtin_variant_names[];
 extern const size_t fb_builtin_variant_name_count;
+
+#define FB_PLOT_MAX_NAMES 16      /* names in a [plot] charts or formats list */
+#define FB_PLOT_NAME_CHARS 24     /* one of them, NUL included */
+#define FB_PLOT_MAX_LABELS 32     /* label.<variant> keys */
+#define FB_PLOT_LABEL_CHARS 96    /* a label's text, NUL included (chart/label.h's limit) */
+
+/* The [plot] section: what the charts draw and how, as written. Only the syntax is checked
+ * here (lists of non-empty names of [a-z0-9_-], a label's variant name and a non-empty
+ * text); which charts, formats, sizes and variants exist is known above config (the chart
+ * tables, the plan), which checks the names against them with the lines kept here, so that
+ * a wrong one is still reported as "file:line: [plot] key: ..." before anything is measured.
+ *   charts = speedup, time         the charts to draw (default: every chart)
+ *   size = column                  a page preset (default: the charts' own 1600 x 1000 px)
+ *   formats = png, svg, pdf        the files of each chart (default: all three)
+ *   label.<variant> = text         the series' label in the legends */
+struct fb_config_plot {
+    size_t n_charts, n_formats;   /* 0: the default */
+    char charts[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
+    char formats[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
+    char size[FB_PLOT_NAME_CHARS]; /* "": the default */
+    int charts_line, formats_line, size_line; /* 0: default or command line */
+    size_t n_labels;
+    struct fb_config_plot_label {
+        char variant[FB_VARIANT_NAME_CHARS];
+        char text[FB_PLOT_LABEL_CHARS];
+        int line;
+    } labels[FB_PLOT_MAX_LABELS];
+};
 
 enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
 enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
@@ -111,6 +140,9 @@ struct fb_config {
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
     char plot_dir[FB_PATH_MAX]; /* "" (the default): beside the results CSV */
 
+    /* [plot] */
+    struct fb_config_plot plot;
+
     /* The line each key was set on (0: default or a command-line override), for messages
      * about values that are only found wrong later, such as sizes that do not fit in the
      * device's memory. */
@@ -133,8 +165,8 @@ int fb_config_load(struct fb_config *cfg, const char *path, FILE *diag, struct f
 
 /* One command-line override: a key name of the file ("sizes", "variants", "backend",
  * "points_per_decade", "label", "cache", "device", "cpu_threads", "warmup", "min_reps",
- * "max_reps", "min_time", "max_time", "target_noise", "plots", "csv", ...) or "output"
- * (= csv), and a value with the same syntax as in the file. */
+ * "max_reps", "min_time", "max_time", "target_noise", "plots", "csv", "charts", "size",
+ * "formats", "label.<variant>", ...) or "output" (= csv), and a value with the same syntax as in the file. */
 struct fb_config_setting {
     const char *key;
     const char *value;

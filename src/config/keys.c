@@ -363,9 +363,129 @@ static int set_plots(struct fb_config *cfg, const char *value, char *msg, size_t
     return copy_string(value, cfg->plot_dir, sizeof cfg->plot_dir, 0, msg, n);
 }
 
+/* ---- [plot] --------------------------------------------------------------------------- */
+
+static bool plot_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/* A comma list of names of plot_name_char into names[0..*count); blanks around items
+ * dropped. */
+static int parse_plot_names(const char *value, char names[][FB_PLOT_NAME_CHARS],
+                            size_t *count, char *msg, size_t n)
+{
+    size_t k = 0;
+    const char *p = value;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *start = p;
+        while (*p && *p != ',')
+            p++;
+        const char *end = p;
+        while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        size_t len = (size_t)(end - start);
+        if (len == 0) {
+            snprintf(msg, n, "an empty item in \"%s\" (a comma list of names)", value);
+            return -1;
+        }
+        for (size_t i = 0; i < len; i++)
+            if (!plot_name_char(start[i])) {
+                snprintf(msg, n, "\"%.*s\" is not a name (lower-case letters, digits, '_' "
+                         "and '-')", (int)len, start);
+                return -1;
+            }
+        if (len >= FB_PLOT_NAME_CHARS || k == FB_PLOT_MAX_NAMES) {
+            snprintf(msg, n, "\"%.*s\": at most %d names of %d characters", (int)len, start,
+                     FB_PLOT_MAX_NAMES, FB_PLOT_NAME_CHARS - 1);
+            return -1;
+        }
+        memcpy(names[k], start, len);
+        names[k][len] = '\0';
+        k++;
+        if (!*p)
+            break;
+        p++;
+    }
+    *count = k;
+    return 0;
+}
+
+static int set_plot_charts(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    char names[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
+    size_t count;
+    if (parse_plot_names(value, names, &count, msg, n) != 0)
+        return -1;
+    memcpy(cfg->plot.charts, names, sizeof names);
+    cfg->plot.n_charts = count;
+    return 0;
+}
+
+static int set_plot_formats(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    char names[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
+    size_t count;
+    if (parse_plot_names(value, names, &count, msg, n) != 0)
+        return -1;
+    memcpy(cfg->plot.formats, names, sizeof names);
+    cfg->plot.n_formats = count;
+    return 0;
+}
+
+static int set_plot_size(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    char names[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
+    size_t count;
+    if (parse_plot_names(value, names, &count, msg, n) != 0)
+        return -1;
+    if (count != 1) {
+        snprintf(msg, n, "\"%s\": one size, not a list", value);
+        return -1;
+    }
+    memcpy(cfg->plot.size, names[0], sizeof cfg->plot.size);
+    return 0;
+}
+
+int cfg_set_plot_label(struct fb_config *cfg, const char *variant, const char *value,
+                       int line, char *msg, size_t msg_size)
+{
+    size_t len = strlen(variant);
+    if (len == 0 || len >= FB_VARIANT_NAME_CHARS) {
+        snprintf(msg, msg_size, "label.<variant>: a variant name of 1 to %d characters",
+                 FB_VARIANT_NAME_CHARS - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (!plot_name_char(variant[i])) {
+            snprintf(msg, msg_size, "\"%s\" is not a variant name (lower-case letters, "
+                     "digits, '_' and '-')", variant);
+            return -1;
+        }
+    struct fb_config_plot *p = &cfg->plot;
+    size_t at = 0;
+    while (at < p->n_labels && strcmp(p->labels[at].variant, variant) != 0)
+        at++;
+    if (at == FB_PLOT_MAX_LABELS) {
+        snprintf(msg, msg_size, "too many labels: at most %d", FB_PLOT_MAX_LABELS);
+        return -1;
+    }
+    char text[FB_PLOT_LABEL_CHARS];
+    if (copy_string(value, text, sizeof text, 0, msg, msg_size) != 0)
+        return -1;
+    memcpy(p->labels[at].variant, variant, len + 1);
+    memcpy(p->labels[at].text, text, sizeof text);
+    p->labels[at].line = line;
+    if (at == p->n_labels)
+        p->n_labels++;
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
-const char *const cfg_sections[] = {"sweep", "backend", "measure", "cupti", "output"};
+const char *const cfg_sections[] = {"sweep", "backend", "measure", "cupti", "output", "plot"};
 const size_t cfg_section_count = sizeof cfg_sections / sizeof cfg_sections[0];
 
 const struct cfg_key cfg_keys[] = {
@@ -389,6 +509,9 @@ const struct cfg_key cfg_keys[] = {
     {"cupti", "counters", set_counters},
     {"output", "csv", set_csv},
     {"output", "plots", set_plots},
+    {"plot", "charts", set_plot_charts},
+    {"plot", "size", set_plot_size},
+    {"plot", "formats", set_plot_formats},
 };
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
 

@@ -39,6 +39,12 @@ int cfg_section_known(const char *name);
  * ""): "; did you mean 'min_reps'?", "; it belongs in [output]", or a list of the valid keys. */
 void cfg_key_hint(const char *section, const char *name, char *msg, size_t msg_size);
 
+/* [plot] label.<variant> = value: sets (or, for a variant given again, replaces) the label
+ * of `variant` (the key's text after "label."). Returns 0, or -1 with the reason in msg (an
+ * empty or malformed variant name, an empty or too long text, too many labels). */
+int cfg_set_plot_label(struct fb_config *cfg, const char *variant, const char *value,
+                       int line, char *msg, size_t msg_size);
+
 /* Expands cfg->sizes_spec at cfg->points_per_decade into cfg->sizes / n_sizes.
  * Returns 0, or -1 with the reason in msg (cfg->sizes unchanged). */
 int cfg_expand_sizes(struct fb_config *cfg, char *msg, size_t msg_size);

@@ -139,8 +139,7 @@ static bool one_launch_ok(const struct fb_variant *v)
     return true;
 }
 
-/* "mul, bias(0.5), relu": the chain as a config would write it, for descriptions. */
-static void chain_text(const struct fb_chain *ch, char *buf, size_t size)
+void fb_chain_text(const struct fb_chain *ch, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
@@ -161,7 +160,7 @@ static void build_eager(const struct fb_config_chain *cc, struct fb_variant *v)
 {
     const struct fb_chain *ch = &cc->chain;
     char text[96];
-    chain_text(ch, text, sizeof text);
+    fb_chain_text(ch, text, sizeof text);
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "eager_%s", cc->name);
     snprintf(v->description, sizeof v->description,
@@ -188,7 +187,7 @@ static void build_fused(const struct fb_config_chain *cc, struct fb_variant *v)
 {
     const struct fb_chain *ch = &cc->chain;
     char text[96];
-    chain_text(ch, text, sizeof text);
+    fb_chain_text(ch, text, sizeof text);
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "fused_%s", cc->name);
     snprintf(v->description, sizeof v->description,

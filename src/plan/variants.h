@@ -143,6 +143,10 @@ const struct fb_variant *fb_variant_set_find(const struct fb_variant_set *set, c
  * false when index is past the set. For the config's variants key. */
 bool fb_variant_name_at(const struct fb_config *cfg, size_t index, char *buf, size_t size);
 
+/* "mul, bias(0.5), relu": the chain as a config writes it, into buf (size bytes, cut when
+ * longer), for descriptions and the charts' labels. */
+void fb_chain_text(const struct fb_chain *ch, char *buf, size_t size);
+
 /* The kernel name of a step ("add", "chain", "add_relu", "memcpy"), as kernel tables print
  * it. */
 const char *fb_step_name(const struct fb_step *step);

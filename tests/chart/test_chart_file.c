@@ -195,12 +195,84 @@ static void test_the_check_reads_the_file_and_bounds_its_size(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-static void test_the_formats_are_png_and_svg(void **state)
+/* A small PDF as pdfcairo writes one: objects, the xref table, the trailer, startxref with
+ * the table's offset (found here, not hard-coded), %%EOF. */
+static size_t whole_pdf(char *out, size_t size)
+{
+    int head = snprintf(out, size, "%%PDF-1.5\n%%\xB5\xED\xAE\xFB\n"
+                        "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+                        "2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n");
+    int xref = head;
+    int len = xref + snprintf(out + xref, size - (size_t)xref,
+                              "xref\n0 3\n0000000000 65535 f \n0000000015 00000 n \n"
+                              "0000000064 00000 n \ntrailer\n<< /Size 3 /Root 1 0 R >>\n"
+                              "startxref\n%d\n%%%%EOF\n", xref);
+    return (size_t)len;
+}
+
+static int pdf(const char *data, size_t n)
+{
+    char why[128];
+    return fb_chart_check_pdf((const unsigned char *)data, n, why, sizeof why);
+}
+
+static void test_a_whole_pdf_passes(void **state)
 {
     (void)state;
-    assert_int_equal(fb_chart_format_count, 2);
+    char data[1024];
+    size_t n = whole_pdf(data, sizeof data);
+    assert_int_equal(pdf(data, n), 0);
+    assert_int_equal(pdf(data, n - 1), 0); /* without the last line feed */
+}
+
+static void test_a_pdf_cut_at_any_byte_before_its_trailer_fails(void **state)
+{
+    (void)state;
+    char data[1024];
+    size_t n = whole_pdf(data, sizeof data);
+    for (size_t len = 0; len + 1 < n; len++)
+        if (pdf(data, len) != -1)
+            fail_msg("a PDF cut to %zu of %zu bytes passed", len, n);
+}
+
+static void test_a_pdf_with_a_wrong_header_or_trailer_fails(void **state)
+{
+    (void)state;
+    char data[1024], bad[1100];
+    size_t n = whole_pdf(data, sizeof data);
+    memcpy(bad, data, n);
+    bad[1] = 'X'; /* %XDF- */
+    assert_int_equal(pdf(bad, n), -1);
+    /* text after %%EOF (a second, torn update appended) */
+    memcpy(bad, data, n);
+    memcpy(bad + n, "1 0 obj", 7);
+    assert_int_equal(pdf(bad, n + 7), -1);
+    /* startxref pointing elsewhere than the table, or past it */
+    char *sx = strstr(data, "startxref\n");
+    assert_non_null(sx);
+    size_t at = (size_t)(sx - data) + 10;
+    memcpy(bad, data, n);
+    bad[at] = bad[at] == '9' ? '8' : '9';
+    assert_int_equal(pdf(bad, n), -1);
+    int w = snprintf(bad, sizeof bad, "%.*s99999\n%%%%EOF\n", (int)at, data);
+    assert_int_equal(pdf(bad, (size_t)w), -1);
+    /* no object before the table */
+    w = snprintf(bad, sizeof bad, "%%PDF-1.5\nxref\n0 1\ntrailer\n<< >>\nstartxref\n10\n"
+                 "%%%%EOF\n");
+    assert_int_equal(pdf(bad, (size_t)w), -1);
+    assert_int_equal(pdf("", 0), -1);
+}
+
+static void test_the_formats_are_png_svg_and_pdf(void **state)
+{
+    (void)state;
+    assert_int_equal(fb_chart_format_count, 3);
     assert_string_equal(fb_chart_formats[0].name, "png");
     assert_string_equal(fb_chart_formats[1].name, "svg");
+    assert_string_equal(fb_chart_formats[2].name, "pdf");
+    assert_ptr_equal(fb_chart_format_find("pdf"), &fb_chart_formats[2]);
+    assert_null(fb_chart_format_find("PDF"));
+    assert_null(fb_chart_format_find("eps"));
 }
 
 int main(void)
@@ -214,7 +286,10 @@ int main(void)
         cmocka_unit_test(test_an_svg_cut_at_any_byte_fails),
         cmocka_unit_test(test_svg_text_that_is_not_xml_fails),
         cmocka_unit_test(test_the_check_reads_the_file_and_bounds_its_size),
-        cmocka_unit_test(test_the_formats_are_png_and_svg),
+        cmocka_unit_test(test_a_whole_pdf_passes),
+        cmocka_unit_test(test_a_pdf_cut_at_any_byte_before_its_trailer_fails),
+        cmocka_unit_test(test_a_pdf_with_a_wrong_header_or_trailer_fails),
+        cmocka_unit_test(test_the_formats_are_png_svg_and_pdf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

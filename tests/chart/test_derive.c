@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "chart/derive.h"
+#include "chart/glance.h"
 #include "chart/model.h"
 #include "plan/variants.h"
 
@@ -318,9 +319,80 @@ static void test_dtypes_and_chain_lengths(void **state)
     done(r);
 }
 
+/* The at-a-glance figure: a pair per distinct count, each chain with its own kernels and
+ * arrays (a 4-op chain 4 -> 1 and 9 -> 3, never add_relu's 2 and 5), one size per regime,
+ * and each call split into launches x L and bytes / B. */
+static void test_the_glance_shows_each_chain_its_own_counts(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-chain-length.csv", NULL);
+    static struct fb_glance g;
+    fb_glance_derive(&r->d, &g);
+    assert_true(g.n_pairs >= 2 && g.n_pairs <= FB_GLANCE_PAIRS);
+    bool four = false;
+    for (size_t k = 0; k < g.n_pairs; k++) {
+        const struct fb_glance_side *e = &g.side[k][0], *f = &g.side[k][1];
+        assert_true(f->kernels == 1);
+        assert_true(f->arrays == 3);
+        /* eager k ops: k kernels, 3 + 2 (k - 1) arrays */
+        assert_true(e->arrays == 3 + 2 * (e->kernels - 1));
+        four |= e->kernels == 4 && e->arrays == 9;
+        for (size_t q = 0; q < k; q++) /* one pair per distinct count */
+            assert_false(g.side[q][0].kernels == e->kernels && g.side[q][0].arrays == e->arrays);
+    }
+    assert_true(four);
+    done(r);
+}
+
+static void test_the_glance_splits_each_call_by_the_fit(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-cpu.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    static struct fb_glance g;
+    fb_glance_derive(d, &g);
+    assert_true(g.n_pairs >= 1);
+    assert_true(g.fitted);
+    assert_int_equal(g.n_sizes, 3);
+    assert_string_equal(g.regime[0], "launch-bound");
+    assert_string_equal(g.regime[2], "memory-bound");
+    assert_true(g.n[0] <= d->n_launch && g.n[1] > d->n_launch && g.n[1] <= d->n_cache &&
+                g.n[2] > d->n_cache);
+    const struct fb_chart_pair *p = &d->pairs[g.pair[0]];
+    const struct fb_chart_series *e = &d->series[p->eager];
+    /* launch part: host launches x L; bytes part: arrays x 4 bytes x n / B beyond the cache */
+    assert_true(fabs(g.launch_s[2][0][0] - e->host_launches * d->fit_launch_s) <
+                1e-12 * g.launch_s[2][0][0] + 1e-18);
+    double bytes = e->elements * 4 * g.n[2];
+    assert_true(fabs(g.bytes_s[2][0][0] - bytes / (d->fit_gbps * 1e9)) < 1e-9 * g.bytes_s[2][0][0]);
+    assert_true(g.measured_s[2][0][0] > 0);
+    done(r);
+}
+
+/* Titles in words, renamed by names from the config; a pair's from its sides'. */
+static void test_titles_are_words_and_renamed_by_the_config(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-cpu.csv", NULL);
+    struct fb_chart_derived *d = &r->d;
+    const struct fb_chart_pair *p = pair_of(d, "eager_add_relu");
+    assert_non_null(p);
+    assert_string_equal(d->series[p->eager].title, "eager: add, relu (2 kernels)");
+    assert_string_equal(p->title, "eager: add, relu (2 kernels) / fused (1 kernel)");
+    const struct fb_chart_name names[] = {{"eager_add_relu", "two passes", true},
+                                          {"fused_add_relu", "one pass", true}};
+    fb_chart_derive_titles(d, names, 2);
+    assert_string_equal(d->series[p->eager].title, "two passes");
+    assert_string_equal(p->title, "two passes / one pass");
+    done(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_glance_shows_each_chain_its_own_counts),
+        cmocka_unit_test(test_the_glance_splits_each_call_by_the_fit),
+        cmocka_unit_test(test_titles_are_words_and_renamed_by_the_config),
         cmocka_unit_test(test_every_eager_chain_is_paired_with_its_own_fused_one),
         cmocka_unit_test(test_each_pair_has_its_own_launch_limit_and_traffic_ratio),
         cmocka_unit_test(test_model_launches_by_role),

@@ -2,7 +2,11 @@
 """check_chart.py FILE...: exit 0 when every file is a complete chart of its format, checked
 independently of fusebench's own checks (src/chart/chart_file.c): a PNG's signature, every
 chunk's CRC (zlib), IHDR first, IEND last with nothing after; an SVG parsed by expat (well-
-formed XML, valid UTF-8) with an <svg> root. Prints what is wrong with each bad file."""
+formed XML, valid UTF-8) with an <svg> root; a PDF's header, its %%EOF trailer, startxref
+pointing at an xref table whose entries point at their objects, and every font embedded
+(as many /FontFile streams as font descriptors). Prints what is wrong with each bad
+file."""
+import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -39,6 +43,37 @@ def svg_problem(path):
     return None if root.tag.endswith("svg") else "root is not <svg>"
 
 
+def pdf_problem(data):
+    if not re.match(rb"%PDF-[12]\.[0-9]", data):
+        return "no %PDF-1.x header"
+    if not data.rstrip().endswith(b"%%EOF"):
+        return "no %%EOF at the end"
+    m = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data)
+    if not m:
+        return "no startxref before %%EOF"
+    xref = int(m.group(1))
+    if data[xref:xref + 4] != b"xref":
+        return "startxref (%d) does not point at an xref table" % xref
+    head = re.match(rb"xref\s+(\d+)\s+(\d+)\s+", data[xref:])
+    if not head:
+        return "a malformed xref table"
+    first, count = int(head.group(1)), int(head.group(2))
+    at = xref + head.end()
+    for i in range(count):
+        entry = data[at + 20 * i:at + 20 * i + 18].split()
+        if len(entry) != 3:
+            return "a malformed xref entry %d" % (first + i)
+        if entry[2] == b"n":
+            off = int(entry[0])
+            if not re.match(rb"%d\s+\d+\s+obj" % (first + i), data[off:off + 32]):
+                return "xref entry %d does not point at its object" % (first + i)
+    descriptors = len(re.findall(rb"/Type\s*/FontDescriptor", data))
+    embedded = len(re.findall(rb"/FontFile[23]?\b", data))
+    if descriptors > embedded:
+        return "%d fonts, %d embedded" % (descriptors, embedded)
+    return None
+
+
 def main(paths):
     bad = 0
     for p in paths:
@@ -50,7 +85,8 @@ def main(paths):
             bad += 1
             continue
         problem = png_problem(data) if p.endswith(".png") else svg_problem(p) \
-            if p.endswith(".svg") else "not a .png or .svg"
+            if p.endswith(".svg") else pdf_problem(data) if p.endswith(".pdf") \
+            else "not a .png, .svg or .pdf"
         if problem:
             print("%s: %s" % (p, problem))
             bad += 1

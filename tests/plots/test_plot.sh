@@ -39,10 +39,12 @@ plot() {
 }
 charts_valid() { # OUTDIR STEM CHART...
     local out=$1 stem=$2 files=() chart; shift 2
-    for chart in "$@"; do files+=("$out/$stem-$chart.png" "$out/$stem-$chart.svg"); done
+    for chart in "$@"; do
+        files+=("$out/$stem-$chart.png" "$out/$stem-$chart.svg" "$out/$stem-$chart.pdf")
+    done
     $check_chart "${files[@]}"
 }
-all_valid() { $check_chart "$1"/*.png "$1"/*.svg; }
+all_valid() { $check_chart "$1"/*.png "$1"/*.svg "$1"/*.pdf; }
 
 # --- usage errors: need no gnuplot ---------------------------------------------------------
 GNUPLOT=$work/no-such-gnuplot plot "$work/x" "$data/sample-cpu.csv"
@@ -80,14 +82,14 @@ check "GPU run with the torch overlay draws (rc $rc)" [ $rc -eq 0 ]
 stem=sample-gpu-vs-sample-torch
 check "every chart is whole" charts_valid "$work/gpu" $stem time speedup bandwidth \
     copy_fraction bytes launches summary
-check "every chart is listed on stdout" [ "$(wc -l <"$work/out")" -eq 14 ]
-check "progress: one line per chart on stderr" grep -q '^charts: 7/7 summary$' "$work/err"
+check "every chart is listed on stdout" [ "$(wc -l <"$work/out")" -eq 24 ]
+check "progress: one line per chart on stderr" grep -q '^charts: 7/8 summary$' "$work/err"
 check "no staging directory left" no_stage_in "$work/gpu"
 for chart in time speedup summary copy_fraction bandwidth launches; do
-    check "the PyTorch series are on the $chart chart" grep -q 'torch_' "$work/gpu/$stem-$chart.svg"
+    check "the PyTorch series are on the $chart chart" grep -q 'torch[ .]' "$work/gpu/$stem-$chart.svg"
 done
 check "the overlay's speedups are on the speedup chart" \
-    grep -q 'torch_eager_threshold / torch_compile' "$work/gpu/$stem-speedup.svg"
+    grep -q 'torch eager: add, threshold (.*) / torch.compile' "$work/gpu/$stem-speedup.svg"
 check "titles carry device and date" grep -q 'NVIDIA H200, 2025-11-30' "$work/gpu/$stem-speedup.svg"
 check "the cache line is labelled with cache name and MB" grep -q 'L2 60 MB' "$work/gpu/$stem-speedup.svg"
 check "the theoretical peak is drawn" grep -q '4800 GB/s' "$work/gpu/$stem-bandwidth.svg"
@@ -108,15 +110,46 @@ for chart in summary copy_fraction; do
         bash -c "! cmp -s '$work/gpu1/sample-gpu-$chart.png' '$work/gpu/$stem-$chart.png'"
 done
 check "without an overlay the summary has no PyTorch series" \
-    not_grep torch_ "$work/gpu1/sample-gpu-summary.svg"
+    not_grep 'torch eager' "$work/gpu1/sample-gpu-summary.svg"
 
 plot "$work/cpu" "$data/sample-cpu.csv"
 rc=$?
 check "CPU run draws (rc $rc)" [ $rc -eq 0 ]
 check "CPU charts are whole" charts_valid "$work/cpu" sample-cpu time speedup bandwidth \
-    copy_fraction launches summary
+    copy_fraction launches summary glance
+check "series are labelled in words" \
+    grep -q 'eager: add, relu (2 kernels) / fused (1 kernel)' "$work/cpu/sample-cpu-summary.svg"
 check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the charts left out are explained" grep -q 'left out: bytes (no measured DRAM' "$work/err"
+check "the glance figure shows 2 -> 1 kernels and 5 -> 3 arrays" \
+    grep -q 'eager: add, relu (2 kernels)' "$work/cpu/sample-cpu-glance.svg"
+
+# --- [plot] from the command line: charts, formats, size, labels ---------------------------
+timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/pick" --charts summary,glance \
+    --formats pdf --size column --set label.eager_add_relu='two passes' >"$work/out" 2>"$work/err"
+rc=$?
+check "--charts, --formats, --size draw (rc $rc)" [ $rc -eq 0 ]
+check "only the charts and format asked for" \
+    [ "$(cd "$work/pick" && ls | tr '\n' ' ')" = "sample-cpu-glance.pdf sample-cpu-summary.pdf " ]
+check "the PDFs are whole, their fonts embedded" $check_chart "$work/pick"/*.pdf
+check "a column is 3.5 inches wide (252 points)" \
+    grep -aq 'MediaBox \[ *0 0 252 230' "$work/pick/sample-cpu-summary.pdf"
+timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/pick" --charts summary \
+    --formats svg --set label.eager_add_relu='two passes' >"$work/out" 2>"$work/err"
+check "a label renames the series" grep -q 'two passes / fused (1 kernel)' \
+    "$work/pick/sample-cpu-summary.svg"
+for bad in "--charts spedup" "--formats eps" "--size poster" "--set max_time=1"; do
+    # shellcheck disable=SC2086
+    timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/bad" $bad \
+        >"$work/out" 2>"$work/err"
+    rc=$?
+    check "--plot $bad: exit 2 (got $rc)" [ $rc -eq 2 ]
+    check "--plot $bad: nothing drawn" [ ! -e "$work/bad" ]
+done
+timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/bad" --charts time,spedup \
+    >"$work/out" 2>"$work/err"
+check "an unknown chart's message lists the charts" \
+    grep -q -- '--charts: "spedup" is not a chart; the charts: time, speedup' "$work/err"
 check "regimes are labelled" grep -q 'memory-bound' "$work/cpu/sample-cpu-summary.svg"
 check "the CPU time chart draws the model with B and with B_c" \
     grep -q 'fitted, in the L3' "$work/cpu/sample-cpu-time.svg"
@@ -134,13 +167,15 @@ plot "$work/stores" "$data/sample-stores.csv"
 rc=$?
 check "a run with both store kinds draws (rc $rc)" [ $rc -eq 0 ]
 check "streaming rows are a series of their own, against their own pair" \
-    grep -q 'eager_add_relu-streaming / fused' "$work/stores/sample-stores-speedup.svg"
+    grep -q 'eager: add, relu (2 kernels), streaming stores / fused (1 kernel)' \
+    "$work/stores/sample-stores-speedup.svg"
 check "7/4 is labelled for normal stores" \
     grep -q '7/4: write-allocate (normal stores)' "$work/stores/sample-stores-speedup.svg"
 check "5/3 is labelled for streaming stores" \
     grep -q 'traffic model 5/3 (streaming stores)' "$work/stores/sample-stores-speedup.svg"
 check "the copy_fraction chart draws fused with streaming stores" \
-    grep -q 'fused_add_relu-streaming' "$work/stores/sample-stores-copy_fraction.svg"
+    grep -q 'fused: add+relu (1 kernel), streaming stores' \
+    "$work/stores/sample-stores-copy_fraction.svg"
 check "with the streaming model" grep -q '1: model, streaming stores' \
     "$work/stores/sample-stores-copy_fraction.svg"
 grep -v ',normal$' "$data/sample-stores.csv" >"$work/streaming-only.csv"
@@ -154,14 +189,14 @@ check "an older CSV (fewer columns, other order) draws (rc $rc)" [ $rc -eq 0 ]
 check "older CSV: device from its metadata" grep -q 'Xeon(R) Platinum 8481C' "$work/old/older-run-time.svg"
 check "older CSV without fit lines: no model" not_grep 'fitted model' "$work/old/older-run-time.svg"
 check "older CSV: its built-in variants are paired" \
-    grep -q 'eager_add_relu / fused' "$work/old/older-run-speedup.svg"
+    grep -q 'eager: add, relu (2 kernels) / fused (1 kernel)' "$work/old/older-run-speedup.svg"
 
 plot "$work/chains" "$data/chains.csv" "$data/mul-relu-older.csv"
 rc=$?
 check "several chains draw, with an older file overlaid (rc $rc)" [ $rc -eq 0 ]
-for e in eager_add_relu eager_mul_relu eager_scale_bias_sigmoid; do
+for e in 'eager: add, relu' 'eager mul_relu' 'eager scale_bias_sigmoid'; do
     check "the speedup chart has $e over its pair" \
-        grep -q "$e / fused" "$work/chains/chains-vs-mul-relu-older-speedup.svg"
+        grep -q "$e (.*) / fused" "$work/chains/chains-vs-mul-relu-older-speedup.svg"
 done
 check "a 3-op chain is drawn against its own launch limit, 3" \
     grep -q 'launch limit 3' "$work/chains/chains-vs-mul-relu-older-speedup.svg"
@@ -296,7 +331,7 @@ for name in "${names[@]}"; do
     check "file name $i: every chart whole" all_valid "$d/$name-out"
     check "file name $i: nothing ran" [ ! -e "$FB_CANARY" ]
     check "file name $i: one line per chart written, control bytes escaped" \
-        [ "$(wc -l <"$work/out")" -eq 12 ]
+        [ "$(wc -l <"$work/out")" -eq 21 ]
 done
 long=$(printf 'L%.0s' $(seq 1 240))
 cp "$data/sample-cpu.csv" "$work/$long.csv"
@@ -318,7 +353,7 @@ cat >"$work/truncating" <<EOF
 #!/bin/bash
 "$real_gnuplot" "\$@" || exit
 [ \$# -ge 2 ] || exit 0
-for f in chart.png chart.svg; do [ -e "\$f" ] && truncate -s 5000 "\$f"; done
+for f in chart.png chart.svg chart.pdf; do [ -e "\$f" ] && truncate -s 5000 "\$f"; done
 exit 0
 EOF
 chmod +x "$work/truncating"

@@ -1,0 +1,54 @@
+/* The at-a-glance figure: per pair, what each side launches and moves, and at one size in
+ * each regime each call's time split into its launch part and its bytes part by the fit,
+ * beside the measured time. Derived here from the charts' numbers (chart/derive.h), written
+ * by chart/tables.h as tables for plots/glance.gp:
+ *
+ *   glance_pairs.tsv  k, title (the eager series' title, "eager: add, relu (2 kernels)"), ek, fk (kernels
+ *                     counted per call, eager and fused), el, fl (host launches), ea, fa
+ *                     (array-sized transfers of the model: arrays of n moved per call),
+ *                     ed, fd (measured DRAM traffic in arrays of n, at the largest n with
+ *                     counters; NaN without), ec, fc (colours, 0xRRGGBB integers)
+ *   glance.tsv        j, title ("launch-bound: n = 8"), unit ("µs"), scale (seconds to it),
+ *                     fitted (1: the fit has L, so the launch part is drawn)
+ *   g<j>.dat          one row per pair and side at size j: x, launch, bytes, measured (in
+ *                     the unit), colour, side ("eager", "fused"), k
+ *
+ * The pairs: the charted run's, in its plain format, each whose counts (kernels and arrays,
+ * both sides) differ from an earlier one's (eager add, threshold says what add, relu says),
+ * at most FB_GLANCE_PAIRS. The sizes: the main pair's measured n nearest (on a log scale) to
+ * the middle of each regime (derive.h: n_launch, n_cache): sqrt(nmin n_launch),
+ * sqrt(n_launch n_cache) and the largest n; a regime with no measured size is left out. The
+ * split, per side: launch = host launches x L, bytes = arrays x element size x n / B (B_c when
+ * those bytes fit the cache and the fit has B_c): the fitted model of measure/fit.h. */
+#ifndef FB_CHART_GLANCE_H
+#define FB_CHART_GLANCE_H
+
+#include <stddef.h>
+
+#include "chart/derive.h"
+
+#define FB_GLANCE_PAIRS 4
+#define FB_GLANCE_SIZES 3
+
+struct fb_glance_side {
+    double kernels, launches, arrays, dram;
+    double launch_s, bytes_s, measured_s; /* at each size; NaN where not known */
+};
+
+struct fb_glance {
+    size_t n_pairs, n_sizes;
+    size_t pair[FB_GLANCE_PAIRS];          /* indices into d->pairs */
+    char what[FB_GLANCE_PAIRS][FB_CHART_TEXT_MAX];
+    struct fb_glance_side side[FB_GLANCE_PAIRS][2]; /* eager, fused: counts */
+    double n[FB_GLANCE_SIZES];
+    const char *regime[FB_GLANCE_SIZES];   /* "launch-bound", "in cache", "memory-bound" */
+    double launch_s[FB_GLANCE_SIZES][FB_GLANCE_PAIRS][2];
+    double bytes_s[FB_GLANCE_SIZES][FB_GLANCE_PAIRS][2];
+    double measured_s[FB_GLANCE_SIZES][FB_GLANCE_PAIRS][2];
+    bool fitted;                           /* the fit has L and B */
+};
+
+/* Fills g from d (above). g->n_pairs is 0 when the run has no pair to show. */
+void fb_glance_derive(const struct fb_chart_derived *d, struct fb_glance *g);
+
+#endif
