@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chart/model.h"
+#include "chart/noisy.h"
 #include "common/format.h"
 #include "measure/pairing.h"
 
@@ -247,7 +248,8 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
                 isfinite(r->time_p90_s) ? r->time_p90_s : r->time_median_s,
                 bw, finite_or_nan(r->dram_bytes_per_element), count_or_nan(r->launches),
                 finite_or_nan(r->kernel_time_s), finite_or_nan(r->copy_fraction),
-                finite_or_nan(r->speedup)};
+                finite_or_nan(r->speedup), finite_or_nan(r->speedup_lo),
+                finite_or_nan(r->speedup_hi)};
             se->points[se->n_points++] = p;
             se->has_dram |= isfinite(p.dram_elements);
             se->has_copy_fraction |= isfinite(p.copy_fraction);
@@ -335,8 +337,8 @@ static int add_pairs(struct builder *b)
             const struct fb_chart_point *pe = &es->points[i], *pf = point_at(fs, pe->n);
             if (!pf || !isfinite(pe->speedup))
                 continue;
-            pts[k++] = (struct fb_chart_speedup){pe->n, pe->speedup, pe->p10_s / pf->p90_s,
-                                                 pe->p90_s / pf->p10_s};
+            pts[k++] = (struct fb_chart_speedup){pe->n, pe->speedup, pe->speedup_lo,
+                                                 pe->speedup_hi};
             if (pe->speedup > d->speedup_max || isnan(d->speedup_max))
                 d->speedup_max = pe->speedup;
         }
@@ -898,6 +900,8 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     rc = add_fit(&b, &tables[0]);
     if (rc == FB_OK)
         rc = add_chains(&b);
+    if (rc == FB_OK)
+        rc = fb_chart_add_noisy(out, &tables[0], err);
     return rc;
     return FB_OK;
 }
@@ -914,5 +918,7 @@ void fb_chart_derived_free(struct fb_chart_derived *d)
     free(d->time_curves);
     free(d->predicted_curves);
     free(d->chain_points);
+    free(d->noisy_times);
+    free(d->noisy_speedups);
     memset(d, 0, sizeof *d);
 }

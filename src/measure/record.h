@@ -53,6 +53,11 @@ struct fb_record {
                               graph or one CPU parallel region holding its `launches` kernels,
                               else = launches; plan/variants.h): what the fit's launch cost is
                               paid per (measure/fit.h); -1 unknown (older CSVs, peers) */
+    /* The speedup's 95% confidence interval, from the per-round ratios of this row's and its
+     * pair's samples, taken in the same interleaved rounds (measure/interval.h); NaN where
+     * there is no speedup, fewer than 8 paired rounds, or the file predates the columns. */
+    double speedup_lo, speedup_hi;
+    int64_t speedup_rounds; /* the paired rounds behind them; -1 none */
 };
 
 /* A record with every measured field set to "not measured". */

@@ -52,6 +52,9 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"preempted", FB_CSV_REAL, FIELD(preempted), 0},
     {"stores", FB_CSV_TEXT, FIELD(stores), 0},
     {"host_launches", FB_CSV_COUNT, FIELD(host_launches), 0},
+    {"speedup_lo", FB_CSV_REAL, FIELD(speedup_lo), 0},
+    {"speedup_hi", FB_CSV_REAL, FIELD(speedup_hi), 0},
+    {"speedup_rounds", FB_CSV_COUNT, FIELD(speedup_rounds), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 
