@@ -7,6 +7,7 @@
 #include "app/config_load.h"
 #include "app/plots.h"
 #include "app/print_plan.h"
+#include "app/report.h"
 #include "app/profile.h"
 #include "app/sweep.h"
 #include "cli/cli.h"
@@ -43,7 +44,7 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
         return exit_code_for(fb_app_profile(cfg, cli->profile_size));
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
                                              .no_plot = cli->no_plot, .quiet = cli->quiet,
-                                             .force = cli->force};
+                                             .force = cli->force, .report = cli->report};
     int signal_number = 0;
     rc = fb_app_sweep(&opt, cfg, &signal_number);
     /* A signal exits 128 + its number (130 for SIGINT, 143 for SIGTERM): the shell's
@@ -68,11 +69,15 @@ int main(int argc, char **argv)
     }
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
+    if (cli.report_file)
+        return exit_code_for(fb_app_report(cli.report_file, cli.plot_dir));
     if (cli.n_plot_files > 0) {
         int signal_number = 0;
         int rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, &signal_number);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
             return 128 + signal_number;
+        if (rc == FB_OK && cli.report)
+            rc = fb_app_report(cli.plot_files[0], cli.plot_dir);
         return exit_code_for(rc);
     }
     struct fb_config *cfg = malloc(sizeof *cfg);

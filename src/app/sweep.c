@@ -17,6 +17,7 @@
 #include "app/output_paths.h"
 #include "app/plots.h"
 #include "app/probe.h"
+#include "app/report.h"
 #include "app/results.h"
 #include "backends/backend.h"
 #include "common/text.h"
@@ -436,6 +437,10 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     }
     if (rc == FB_OK && !s->opt->no_plot && results->count > 0)
         sweep_draw(s);
+    /* The report of a complete run, beside the charts (or the results with --no-plot); a
+     * report that cannot be written is said (fb_app_report) but fails nothing measured. */
+    if (rc == FB_OK && (s->opt->report || cfg->report) && results->count > 0)
+        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir);
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);

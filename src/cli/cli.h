@@ -26,6 +26,10 @@ struct fb_cli {
     bool derive;                     /* --derive: the derived numbers as JSON, nothing drawn */
     int n_plot_files;
     const char *plot_dir;            /* --plot-dir */
+    bool report;                     /* --report: the markdown report (app/report.h): of the
+                                        sweep, of the --plot files' first, or, with one
+                                        positional argument ending in .csv, of that file */
+    const char *report_file;         /* --report RESULTS.csv: that file, nothing measured */
 };
 
 /* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */

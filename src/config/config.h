@@ -6,7 +6,7 @@
  *   [backend]  backend, device, cpu_threads
  *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores
  *   [cupti]    activity, counters
- *   [output]   csv, plots
+ *   [output]   csv, plots, report
  *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
  * A line holds at most FB_CONFIG_LINE_MAX characters (inih's buffer); a longer one is an
  * error of its own. A chain too long for one line goes on in "ops += ..." lines.
@@ -110,6 +110,8 @@ struct fb_config {
     /* [output] */
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
     char plot_dir[FB_PATH_MAX]; /* "" (the default): beside the results CSV */
+    bool report;                /* [output] report: the markdown report after the charts
+                                   (app/report.h); default no */
 
     /* The line each key was set on (0: default or a command-line override), for messages
      * about values that are only found wrong later, such as sizes that do not fit in the

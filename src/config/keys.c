@@ -363,6 +363,11 @@ static int set_plots(struct fb_config *cfg, const char *value, char *msg, size_t
     return copy_string(value, cfg->plot_dir, sizeof cfg->plot_dir, 0, msg, n);
 }
 
+static int set_report(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_bool(value, &cfg->report, msg, n);
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 const char *const cfg_sections[] = {"sweep", "backend", "measure", "cupti", "output"};
@@ -389,6 +394,7 @@ const struct cfg_key cfg_keys[] = {
     {"cupti", "counters", set_counters},
     {"output", "csv", set_csv},
     {"output", "plots", set_plots},
+    {"output", "report", set_report},
 };
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
 

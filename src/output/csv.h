@@ -50,7 +50,7 @@ struct fb_csv_table {
     size_t n_records;
 };
 
-/* The number of columns (33) and the name of column i (0-based) in header order, or NULL when
+/* The number of columns (36) and the name of column i (0-based) in header order, or NULL when
  * i >= fb_csv_column_count(). For tests and tools that check the schema. */
 size_t fb_csv_column_count(void);
 const char *fb_csv_column_name(size_t i);
