@@ -24,5 +24,6 @@ if (have_cache) {
         tc rgb cache_colour noenhanced font small_font
 }
 
-plot for [i=1:NS] series(i) using 1:5 with linespoints \
+noisy_points = NNT > 0 ? "'noisy_time.dat' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
+plot @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title ST[i]

@@ -1,11 +1,12 @@
 # speedup.gp: what fusion saves, as a ratio: each eager series over its pair (pairs.tsv,
-# x<i>.dat: the speedup fusebench derived, t(eager) / t(pair) at the same n, with a band
-# eager p10 / pair p90 .. eager p90 / pair p10). Each pair's model lines (speedup_lines.tsv:
+# x<i>.dat: the speedup fusebench derived, t(eager) / t(pair) at the same n, with its 95%
+# confidence interval from the paired rounds as error bars, where the file has one). Each pair's model lines (speedup_lines.tsv:
 # its launch limit, its traffic ratio, with write-allocate where its stores read their lines)
 # come with their values and titles, as does the speedup the fit predicts (predicted.tsv,
 # p<i>.dat: dashed with B, dotted with B_c where the eager chain's bytes fit the cache).
+# Noisy points (noisy_speedup.dat: a side of the pair was disturbed) are drawn hollow.
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
-set ylabel 'speedup (median time ratio; bars: p10..p90)'
+set ylabel 'speedup (median time ratio; bars: 95% CI)'
 # The fit's numbers in the empty band under speedup 1, at the left (no point falls there
 # unless fusion loses).
 if (have_fit) {
@@ -15,8 +16,11 @@ if (have_fit) {
 # Optional clauses as macros of this script's own text (style.gp says why).
 predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'predicted by the fit' : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'predicted, in the '.cache_label : ''), " : ""
+noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
 model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
-plot @predicted @cache_predicted @model_lines \
+plot @predicted @cache_predicted @model_lines @noisy_points \
      1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \
-     for [i=1:NX] pair_data(i) using 1:2:3:4 with yerrorlines \
+     for [i=1:NX] pair_data(i) using 1:2:3:4 with yerrorbars \
+        lc rgb XC[i] pt 0 ps 0 lw 1.5 notitle, \
+     for [i=1:NX] pair_data(i) using 1:2 with linespoints \
         lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title XT[i]

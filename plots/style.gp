@@ -119,8 +119,10 @@ set xrange [nmin / 1.6 : nmax * 1.6]
 have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_colour = '#6a3d9a'
 
-# Points another program disturbed (status noisy) are not drawn: said on the chart, bottom
-# left, rather than left as a gap that looks like a point never measured.
+# Points another program disturbed (status noisy) are drawn hollow (noisy.tsv and its data,
+# by the charts that have them) and counted in a footnote, in a bottom margin of its own
+# below the axis label, so that it never sits on the tick labels or the data.
+stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
 if (noisy > 0) {
     set label 9999 noisy_text at screen 0.01, screen 0.015 left tc rgb '#b22222' noenhanced \
         font small_font

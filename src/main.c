@@ -11,6 +11,7 @@
 #include "app/config_load.h"
 #include "app/plots.h"
 #include "app/print_plan.h"
+#include "app/report.h"
 #include "app/profile.h"
 #include "app/sweep.h"
 #include "cli/cli.h"
@@ -51,7 +52,7 @@ static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
     }
     const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
                                              .no_plot = cli->no_plot, .quiet = cli->quiet,
-                                             .force = cli->force};
+                                             .force = cli->force, .report = cli->report};
     int signal_number = 0;
     rc = fb_app_sweep(&opt, cfg, &signal_number);
     /* A signal exits 128 + its number (130 for SIGINT, 143 for SIGTERM): the shell's
@@ -130,6 +131,8 @@ int main(int argc, char **argv)
     }
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
+    if (cli.report_file)
+        return exit_code_for(fb_app_report(cli.report_file, cli.plot_dir));
     if (cli.n_plot_files > 0) {
         struct fb_plot_options *opt = malloc(sizeof *opt);
         int rc = opt ? plot_options(&cli, opt) : FB_ERR_RUNTIME;
@@ -140,6 +143,8 @@ int main(int argc, char **argv)
         free(opt);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
             return 128 + signal_number;
+        if (rc == FB_OK && cli.report)
+            rc = fb_app_report(cli.plot_files[0], cli.plot_dir);
         return exit_code_for(rc);
     }
     struct fb_config *cfg = malloc(sizeof *cfg);

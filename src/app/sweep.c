@@ -17,12 +17,14 @@
 #include "app/output_paths.h"
 #include "app/plots.h"
 #include "app/probe.h"
+#include "app/report.h"
 #include "app/results.h"
 #include "backends/backend.h"
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "measure/runner.h"
 #include "output/progress.h"
+#include "output/retake_hint.h"
 #include "output/summary.h"
 
 /* 0, or the number of the first SIGINT / SIGTERM received: the sweep stops after the sample in
@@ -62,6 +64,11 @@ struct run_state {
     const char *backend;             /* the rows this run writes: for --resume's lookups */
     const struct fb_device_info *device;
     const struct fb_app_probe *probe; /* for the variants whose counters were refused */
+    /* --resume: the noisy rows of the file as loaded. Every point of their group (size and
+     * format) is measured again, the ok ones too, so that a pair's speedup and its interval
+     * (measure/interval.h) come from one set of interleaved rounds again. */
+    struct fb_record *noisy;
+    size_t n_noisy;
 };
 
 static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
@@ -277,6 +284,29 @@ static int sweep_claim(struct sweep_session *s, struct fb_error *err)
     return rc;
 }
 
+/* Copies the noisy rows of the loaded store into s->noisy (cb_skip). FB_ERR_RUNTIME, with a
+ * message, when out of memory. */
+static int keep_noisy_groups(struct run_state *s)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < s->results.count; i++)
+        count += s->results.records[i].status == FB_POINT_NOISY;
+    if (count == 0)
+        return FB_OK;
+    s->noisy = malloc(count * sizeof *s->noisy);
+    if (!s->noisy) {
+        fprintf(stderr, "--resume: out of memory for %zu noisy rows\n", count);
+        return FB_ERR_RUNTIME;
+    }
+    for (size_t i = 0; i < s->results.count; i++)
+        if (s->results.records[i].status == FB_POINT_NOISY)
+            s->noisy[s->n_noisy++] = s->results.records[i];
+    fprintf(stderr, "--resume: retaking %zu noisy point%s, with the other points of %s size "
+                    "and format\n",
+            count, count == 1 ? "" : "s", count == 1 ? "its" : "their");
+    return FB_OK;
+}
+
 /* The results store for this run, with the rows --resume keeps. Prints its own messages;
  * FB_ERR_USAGE when --resume cannot read the file. */
 static int sweep_load(struct sweep_session *s)
@@ -301,7 +331,7 @@ static int sweep_load(struct sweep_session *s)
     }
     if (results->resume_warning[0])
         fprintf(stderr, "%s\n", results->resume_warning);
-    return FB_OK;
+    return keep_noisy_groups(&s->state);
 }
 
 /* Measures every point the store does not hold yet, with the start line and the progress
@@ -417,12 +447,18 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     if (results->count > 0) {
         fb_summary_print(stdout, results->records, results->count);
         fb_summary_print_fit(stdout, &fit, s->dev.cache_name);
+        fb_retake_hint_print(stdout, results->records, results->count, complete ? &fit : NULL,
+                             s->dev.cache_bytes, s->dev.cache_name);
         if (s->dev.backend_note[0])
             printf("backend: %s\n", s->dev.backend_note);
         printf("results: %s\n", kept);
     }
     if (rc == FB_OK && !s->opt->no_plot && results->count > 0)
         sweep_draw(s);
+    /* The report of a complete run, beside the charts (or the results with --no-plot); a
+     * report that cannot be written is said (fb_app_report) but fails nothing measured. */
+    if (rc == FB_OK && (s->opt->report || cfg->report) && results->count > 0)
+        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir);
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);
@@ -435,6 +471,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
 static void sweep_close(struct sweep_session *s)
 {
     free(s->set);
+    free(s->state.noisy);
     fb_results_free(&s->state.results);
     fb_results_unlock(&s->lock);
     fb_app_probe_close(s->probe_state);
@@ -489,9 +526,23 @@ static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
     struct run_state *s = user;
     if (!s->resume)
         return false;
-    return fb_results_has_ok(&s->results, s->backend, s->device->name, v->name,
-                             fb_dtype_name(format->dtype), n, fb_cache_mode_name(s->cfg->cache),
-                             fb_store_kind_name(format->stores));
+    const char *dtype = fb_dtype_name(format->dtype), *cache = fb_cache_mode_name(s->cfg->cache);
+    const char *stores = fb_store_kind_name(format->stores);
+    if (!fb_results_has_ok(&s->results, s->backend, s->device->name, v->name, dtype, n, cache,
+                           stores))
+        return false;
+    struct fb_record key;
+    fb_record_init(&key);
+    snprintf(key.backend, sizeof key.backend, "%s", s->backend);
+    snprintf(key.device, sizeof key.device, "%s", s->device->name);
+    snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
+    key.n = n;
+    snprintf(key.cache, sizeof key.cache, "%s", cache);
+    snprintf(key.stores, sizeof key.stores, "%s", stores);
+    for (size_t i = 0; i < s->n_noisy; i++)
+        if (fb_point_key_equal_but_variant(&s->noisy[i], &key))
+            return false; /* a noisy point's group: measured again together */
+    return true;
 }
 
 static void cb_started(void *user, const struct fb_variant *v, int64_t n,

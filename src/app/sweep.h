@@ -14,6 +14,7 @@ struct fb_app_sweep_options {
     bool no_plot; /* --no-plot: no charts at the end */
     bool quiet;   /* -q: no start line, no progress bar */
     bool force;   /* --force: replace a results file that is not one (fb_results_judge) */
+    bool report;  /* --report: the one-page report (app/report.h) after the charts */
 };
 
 /* Runs the sweep of cfg: opens the backend, checks memory, judges every path it will write

@@ -9,6 +9,7 @@
 
 #include "chart/identity.h"
 #include "chart/model.h"
+#include "chart/noisy.h"
 #include "common/format.h"
 #include "measure/pairing.h"
 
@@ -213,7 +214,8 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
                 bw, finite_or_nan(r->dram_bytes_per_element), count_or_nan(r->launches),
                 finite_or_nan(r->kernel_time_s), finite_or_nan(r->copy_fraction),
                 finite_or_nan(r->speedup), finite_or_nan(r->ours_ratio),
-                finite_or_nan(r->ours_ratio_lo), finite_or_nan(r->ours_ratio_hi)};
+                finite_or_nan(r->ours_ratio_lo), finite_or_nan(r->ours_ratio_hi),
+                finite_or_nan(r->speedup_lo), finite_or_nan(r->speedup_hi)};
             se->points[se->n_points++] = p;
             se->has_ours_ratio |= isfinite(p.ours_ratio);
             se->has_dram |= isfinite(p.dram_elements);
@@ -269,8 +271,8 @@ static int add_pairs(struct builder *b)
             const struct fb_chart_point *pe = &es->points[i], *pf = point_at(fs, pe->n);
             if (!pf || !isfinite(pe->speedup))
                 continue;
-            pts[k++] = (struct fb_chart_speedup){pe->n, pe->speedup, pe->p10_s / pf->p90_s,
-                                                 pe->p90_s / pf->p10_s};
+            pts[k++] = (struct fb_chart_speedup){pe->n, pe->speedup, pe->speedup_lo,
+                                                 pe->speedup_hi};
             if (pe->speedup > d->speedup_max || isnan(d->speedup_max))
                 d->speedup_max = pe->speedup;
         }
@@ -826,6 +828,8 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     if (rc == FB_OK)
         rc = add_chains(&b);
     fb_chart_derive_titles(out, NULL, 0);
+    if (rc == FB_OK)
+        rc = fb_chart_add_noisy(out, &tables[0], err);
     return rc;
 }
 
@@ -903,5 +907,7 @@ void fb_chart_derived_free(struct fb_chart_derived *d)
     free(d->time_curves);
     free(d->predicted_curves);
     free(d->chain_points);
+    free(d->noisy_times);
+    free(d->noisy_speedups);
     memset(d, 0, sizeof *d);
 }

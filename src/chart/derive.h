@@ -48,6 +48,8 @@ struct fb_chart_point {
     double n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements, launches, kernel_time_s,
         copy_fraction, speedup;
     double ours_ratio, ours_lo, ours_hi; /* a peer's row measured with ours: measure/pairing.h */
+    double speedup_lo, speedup_hi; /* the row's columns: the speedup's 95% interval from its
+                                      paired rounds (measure/interval.h) */
 };
 
 struct fb_chart_series {
@@ -72,8 +74,10 @@ struct fb_chart_series {
 };
 
 struct fb_chart_speedup {
-    double n, speedup, lo, hi; /* lo, hi: eager p10 / pair p90 and eager p90 / pair p10, a
-                                  deliberately wide band, not a confidence interval */
+    double n, speedup, lo, hi; /* lo, hi: the eager row's speedup_lo, speedup_hi, the 95%
+                                  confidence interval of the speedup from the paired rounds
+                                  (measure/interval.h); NaN where the file has none (older
+                                  files, fewer than 8 paired rounds): no bar is drawn */
 };
 
 struct fb_chart_pair {
@@ -124,6 +128,15 @@ struct fb_chart_chain_point {
     char name[FB_CHART_TEXT_MAX]; /* the eager variant */
 };
 
+/* A noisy row drawn hollow (chart/noisy.h): on the time and bandwidth charts (series) or the
+ * speedup chart (pair). */
+struct fb_chart_noisy_point {
+    size_t of;                  /* its series (times) or pair (speedups) */
+    double n, value, bandwidth_gbps; /* value: time_s, or the speedup */
+    unsigned colour;
+    int point_type;             /* open marker (fb_chart_open_marker) */
+};
+
 struct fb_chart_derived {
     size_t n_files;
     char stems[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX]; /* file names less ".csv" */
@@ -159,7 +172,10 @@ struct fb_chart_derived {
     double n_launch;                         /* end of the launch-bound regime */
     bool n_launch_from_fit;                  /* else from the data (below) */
     double fit_launch_s, fit_gbps, fit_cache_gbps;
-    size_t noisy;                            /* noisy rows of the charted run, not drawn */
+    size_t noisy;                            /* noisy rows of the charted run: not points of
+                                                their series, drawn hollow (chart/noisy.h) */
+    struct fb_chart_noisy_point *noisy_times, *noisy_speedups;
+    size_t n_noisy_times, n_noisy_speedups;
 
     /* Text, as read (chart/label.h makes it safe to draw). */
     char device[FB_CHART_TEXT_MAX], day[32], backend[32], cache_name[32];

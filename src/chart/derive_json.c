@@ -87,7 +87,7 @@ static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const str
         {"n", r->n}, {"launches", r->launches}, {"bytes_model", r->bytes_model},
         {"reps", r->reps}, {"batch", r->batch}, {"dram_read_bytes", r->dram_read_bytes},
         {"dram_write_bytes", r->dram_write_bytes}, {"l2_bytes", r->l2_bytes},
-        {"host_launches", r->host_launches}};
+        {"host_launches", r->host_launches}, {"speedup_rounds", r->speedup_rounds}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         key(out, counts[i].name);
         count(out, counts[i].value);
@@ -99,7 +99,8 @@ static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const str
         {"bandwidth_gbps", r->bandwidth_gbps}, {"copy_fraction", r->copy_fraction},
         {"kernel_time_s", r->kernel_time_s}, {"launch_overhead_s", r->launch_overhead_s},
         {"dram_bytes_per_element", r->dram_bytes_per_element}, {"speedup", r->speedup},
-        {"preempted", r->preempted}, {"pair_time_s", pair_time(d, f, r)},
+        {"preempted", r->preempted}, {"speedup_lo", r->speedup_lo},
+        {"speedup_hi", r->speedup_hi}, {"pair_time_s", pair_time(d, f, r)},
         {"elements", fb_model_elements(r)}, {"ours_ratio", r->ours_ratio},
         {"ours_ratio_lo", r->ours_ratio_lo}, {"ours_ratio_hi", r->ours_ratio_hi}};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
@@ -186,6 +187,10 @@ int fb_chart_json_write(FILE *out, const struct fb_csv_table *tables, const char
             number(out, p->points[j].n);
             fputc(',', out);
             number(out, p->points[j].speedup);
+            fputc(',', out);
+            number(out, p->points[j].lo);
+            fputc(',', out);
+            number(out, p->points[j].hi);
             fputc(']', out);
         }
         fputs("]}", out);

@@ -134,10 +134,11 @@ static int write_labels(int dirfd, const struct fb_chart_derived *d, struct fb_e
     text(&t, d->cache_name[0] ? d->cache_name : "cache", "\t");
     for (size_t i = 0; i < 4; i++)
         text(&t, i < d->n_fit_text ? d->fit_text[i] : "", "\t");
-    char noisy[128] = "";
+    char noisy[160] = "";
     if (d->noisy)
-        snprintf(noisy, sizeof noisy, "%zu noisy point%s not drawn (status noisy: another "
-                 "program disturbed them)", d->noisy, d->noisy == 1 ? "" : "s");
+        snprintf(noisy, sizeof noisy, "hollow: %zu noisy point%s (another program disturbed "
+                 "%s samples); retake with --resume", d->noisy, d->noisy == 1 ? "" : "s",
+                 d->noisy == 1 ? "its" : "their");
     text(&t, noisy, "\t");
     text(&t, d->dtype_variant, "\t");
     text(&t, d->dtype_pair, "\t");
@@ -226,7 +227,7 @@ static int write_pairs(int dirfd, const struct fb_chart_derived *d, struct fb_er
         rc = open_data(dirfd, "x", i + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "n\tspeedup\tlo\thi\n");
+        out(&dat, "n\tspeedup\tspeedup_lo\tspeedup_hi\n");
         for (size_t k = 0; k < p->n_points; k++) {
             num(&dat, p->points[k].n, "\t");
             num(&dat, p->points[k].speedup, "\t");
@@ -282,6 +283,40 @@ static int write_curves(int dirfd, const char *index, const char *prefix, const 
     }
     int rc2 = close_table(&t, rc ? NULL : err);
     return rc ? rc : rc2;
+}
+
+/* noisy.tsv (the counts), noisy_time.dat and noisy_speedup.dat (chart/noisy.h). */
+static int write_noisy(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
+{
+    struct table t;
+    int rc = open_table(dirfd, "noisy.tsv", false, &t, err);
+    if (rc)
+        return rc;
+    out(&t, "noisy\tnnt\tnnx\n%zu\t%zu\t%zu\n", d->noisy, d->n_noisy_times,
+        d->n_noisy_speedups);
+    rc = close_table(&t, err);
+    if (rc == FB_OK && (rc = open_table(dirfd, "noisy_time.dat", false, &t, err)) == FB_OK) {
+        out(&t, "n\ttime_s\tbandwidth_gbps\tcolour\tpt\n");
+        for (size_t i = 0; i < d->n_noisy_times; i++) {
+            const struct fb_chart_noisy_point *p = &d->noisy_times[i];
+            num(&t, p->n, "\t");
+            num(&t, p->value, "\t");
+            num(&t, p->bandwidth_gbps, "\t");
+            out(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
+        }
+        rc = close_table(&t, err);
+    }
+    if (rc == FB_OK && (rc = open_table(dirfd, "noisy_speedup.dat", false, &t, err)) == FB_OK) {
+        out(&t, "n\tspeedup\tcolour\tpt\n");
+        for (size_t i = 0; i < d->n_noisy_speedups; i++) {
+            const struct fb_chart_noisy_point *p = &d->noisy_speedups[i];
+            num(&t, p->n, "\t");
+            num(&t, p->value, "\t");
+            out(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
+        }
+        rc = close_table(&t, err);
+    }
+    return rc;
 }
 
 static size_t write_launches(struct table *t, const struct fb_chart_derived *d)
@@ -565,6 +600,8 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
         rc = write_labels(dirfd, d, err);
     if (rc == FB_OK)
         rc = write_glance(dirfd, d, err);
+    if (rc == FB_OK)
+        rc = write_noisy(dirfd, d, err);
     if (rc == FB_OK) {
         const size_t counts[14] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
                                    d->n_time_curves, d->n_predicted_curves, d->n_speedup_lines,

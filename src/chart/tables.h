@@ -24,7 +24,8 @@
  *                 launches, kernel_time_s, copy_fraction, speedup
  *   fused.tsv     j, i: the series drawn on the copy-fraction chart; dram.tsv: those with
  *                 measured DRAM bytes
- *   pairs.tsv     i, title, colour, pt, dt, primary; x<i>.dat: n, speedup, lo, hi
+ *   pairs.tsv     i, title, colour, pt, dt, primary; x<i>.dat: n, speedup, speedup_lo,
+ *                 speedup_hi (the speedup's 95% interval from the paired rounds; NaN none)
  *   speedup_lines.tsv, copy_lines.tsv (percent), bytes_lines.tsv: i, value, title, colour, dt
  *   curves.tsv    i, colour (the time chart's fitted model per series); m<i>.dat: n, t, t_cache
  *   predicted.tsv i, colour (the speedup the fit predicts per pair); p<i>.dat: n, speedup,
@@ -35,7 +36,11 @@
  *                 (the first chain at each length); chain_others.dat: kernels, speedup,
  *                 name, i, colour (an integer; the other chains); chain_model.dat: kernels, launch_limit,
  *                 traffic_ratio, traffic_ratio_wa
- *   glance_pairs.tsv, glance.tsv, g<j>.dat: the at-a-glance figure's (chart/glance.h) */
+ *   glance_pairs.tsv, glance.tsv, g<j>.dat: the at-a-glance figure's (chart/glance.h);
+ *   noisy.tsv     one row: noisy (rows of the charted run), nnt, nnx (rows of the two tables
+ *                 below); noisy_time.dat: n, time_s, bandwidth_gbps, colour (an integer), pt
+ *                 (open); noisy_speedup.dat: n, speedup, colour, pt: the noisy rows drawn
+ *                 hollow beside their series and pairs (chart/noisy.h) */
 #ifndef FB_CHART_TABLES_H
 #define FB_CHART_TABLES_H
 

@@ -91,6 +91,11 @@ void fb_cli_usage(FILE *out, const char *prog)
 "  --no-verdict              --compare draws and tabulates only (devices, not a\n"
 "                            regression check): exit 0 whatever the times\n"
 "                            (--no-plot with --compare: the table and verdict only)\n"
+"  --report                  write a one-page markdown report, STEM-report.md, beside the\n"
+"                            charts: machine and build, the fit (L, B, B_c), headline\n"
+"                            speedups with their intervals, the noisy count, the charts;\n"
+"                            after a sweep (also [output] report = yes), after --plot,\n"
+"                            or alone: --report RESULTS.csv [--plot-dir DIR]\n"
 "  --quiet                   no progress on stderr\n"
 "  -h, --help                this text;  --version  the version\n"
 "\n"
@@ -124,7 +129,7 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
        OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_COMPARE, OPT_THRESHOLD,
-       OPT_NO_VERDICT, OPT_TRACE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS, OPT_PLOT_CONFIG };
+       OPT_NO_VERDICT, OPT_TRACE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS, OPT_PLOT_CONFIG, OPT_REPORT };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -152,6 +157,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"compare", no_argument, NULL, OPT_COMPARE},
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"no-verdict", no_argument, NULL, OPT_NO_VERDICT},
+        {"report", no_argument, NULL, OPT_REPORT},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
@@ -201,6 +207,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_COMPARE: plot_mode = cli->compare = true; break;
         case OPT_THRESHOLD: cli->threshold = optarg; break;
         case OPT_NO_VERDICT: cli->no_verdict = true; break;
+        case OPT_REPORT: cli->report = true; break;
         case OPT_PLOT_DIR: cli->plot_dir = optarg; break;
         case OPT_PLOT_CONFIG: cli->plot_config = optarg; break;
         case OPT_CHARTS: rc = add_override(cli, "charts", optarg, err_out); break;
@@ -245,6 +252,15 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
             fprintf(err_out, "%s: unexpected argument (one config file only; see --help)\n",
                     fb_text_escape(shown_arg, sizeof shown_arg, argv[i]));
             return 2;
+        }
+    }
+    /* --report RESULTS.csv: a results file, not a config, by its name */
+    if (cli->report && !plot_mode && cli->config_path) {
+        size_t len = strlen(cli->config_path);
+        if (len >= 4 && strcmp(cli->config_path + len - 4, ".csv") == 0) {
+            cli->report_file = cli->config_path;
+            cli->config_path = NULL;
+            return 0;
         }
     }
     if (plot_mode && cli->n_plot_files < (cli->compare ? 2 : 1)) {

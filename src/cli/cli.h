@@ -32,6 +32,10 @@ struct fb_cli {
     const char *plot_dir;            /* --plot-dir */
     const char *plot_config;         /* --plot-config: the config whose [plot] and chains
                                         --plot draws with */
+    bool report;                     /* --report: the markdown report (app/report.h): of the
+                                        sweep, of the --plot files' first, or, with one
+                                        positional argument ending in .csv, of that file */
+    const char *report_file;         /* --report RESULTS.csv: that file, nothing measured */
 };
 
 /* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */

@@ -55,6 +55,7 @@ void fb_config_defaults(struct fb_config *cfg)
     cfg->cupti_counters = true;
     snprintf(cfg->csv_path, sizeof cfg->csv_path, "out/{backend}-{device}/default.csv");
     cfg->plot_dir[0] = '\0'; /* beside the results CSV */
+    cfg->report = false;
     /* The default text always expands (checked by the tests), so the result is ignored. */
     char msg[CFG_MSG_MAX];
     (void)cfg_expand_sizes(cfg, msg, sizeof msg);

@@ -6,7 +6,7 @@
  *   [backend]  backend, device, cpu_threads
  *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores
  *   [cupti]    activity, counters
- *   [output]   csv, plots
+ *   [output]   csv, plots, report
  *   [plot]     charts, size, formats, label.<variant> (struct fb_config_plot)
  *   [chain NAME]  ops (one section per chain; see struct fb_config_chain)
  * A line holds at most FB_CONFIG_LINE_MAX characters (inih's buffer); a longer one is an
@@ -139,6 +139,8 @@ struct fb_config {
     /* [output] */
     char csv_path[FB_PATH_MAX]; /* may hold {backend} and {device}, filled in at run time */
     char plot_dir[FB_PATH_MAX]; /* "" (the default): beside the results CSV */
+    bool report;                /* [output] report: the markdown report after the charts
+                                   (app/report.h); default no */
 
     /* [plot] */
     struct fb_config_plot plot;

@@ -483,6 +483,11 @@ int cfg_set_plot_label(struct fb_config *cfg, const char *variant, const char *v
     return 0;
 }
 
+static int set_report(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return parse_bool(value, &cfg->report, msg, n);
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 const char *const cfg_sections[] = {"sweep", "backend", "measure", "cupti", "output", "plot"};
@@ -512,6 +517,7 @@ const struct cfg_key cfg_keys[] = {
     {"plot", "charts", set_plot_charts},
     {"plot", "size", set_plot_size},
     {"plot", "formats", set_plot_formats},
+    {"output", "report", set_report},
 };
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
 

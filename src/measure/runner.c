@@ -11,6 +11,7 @@
 #include "dtype_convert.h"
 #include "measure/disturbance.h"
 #include "measure/disturbance_watch.h"
+#include "measure/interval.h"
 #include "measure/reference.h"
 #include "measure/stats.h"
 
@@ -315,6 +316,11 @@ struct point {
     double noise;
     double *samples;     /* max_reps per call */
     double *dropped_samples; /* max_reps per call */
+    /* Per round of sample_interleaved: the clean sample of that round, NaN where the round
+     * took none of p (dropped, or p had stopped): what pairs p's samples with another
+     * point's taken in the same round (measure/interval.h). 2 max_reps entries: a point
+     * samples in at most max_reps clean + max_reps dropped rounds, and stops there. */
+    double *by_round;
     char disturbance[160];   /* how the last dropped sample was disturbed */
 };
 
@@ -336,8 +342,8 @@ static int warm_up(const struct fb_sweep *sw, struct point *p, struct fb_error *
  *   warm: start mark; `batch` calls; stop mark. When interleaving, one untimed call (and a
  *     synchronize) comes first, so p's data is back in cache however much the previous
  *     variant's sample evicted: "warm" keeps meaning what it means without rounds. */
-static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, double *scratch,
-                       struct fb_error *err)
+static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, int round,
+                       double *scratch, struct fb_error *err)
 {
     int rc = FB_OK;
     if (sw->cfg->cache == FB_CACHE_COLD)
@@ -358,6 +364,8 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
         return FB_OK; /* dropped: retaken in a later round, within the budget */
     }
     p->samples[p->reps++] = t / (double)p->r.batch;
+    if (round < 2 * sw->cfg->max_reps)
+        p->by_round[round] = t / (double)p->r.batch;
     memcpy(scratch, p->samples, (size_t)p->reps * sizeof *scratch);
     fb_stats_sort(scratch, (size_t)p->reps);
     p->noise = fb_stats_noise_sorted(scratch, (size_t)p->reps);
@@ -388,7 +396,7 @@ static int sample_interleaved(const struct fb_sweep *sw, struct point *points, i
     /* The caps alone: a point that meets them stops, however noisy. */
     const struct fb_stop_rule caps = {cfg->max_reps, cfg->max_reps, cfg->max_time_s,
                                       cfg->max_time_s, -1.0};
-    for (;;) {
+    for (int round = 0;; round++) {
         bool all_stable = true;
         for (int i = 0; i < count; i++)
             if (points[i].sampling &&
@@ -405,7 +413,7 @@ static int sample_interleaved(const struct fb_sweep *sw, struct point *points, i
                 continue;
             if (sw->interrupted && *sw->interrupted)
                 return fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
-            int rc = take_sample(sw, p, count > 1, scratch, err);
+            int rc = take_sample(sw, p, count > 1, round, scratch, err);
             if (rc != FB_OK)
                 return rc;
             sampled = true;
@@ -556,6 +564,28 @@ static void set_status(const struct fb_config *cfg, struct point *p)
              p->reps ? "of the clean ones" : "of disturbed samples", p->disturbance);
 }
 
+/* Each ok point with an ok pair among points[0..count-1] gets the interval of its speedup
+ * from the rounds both took part in (measure/interval.h); the others keep NaN, as their
+ * speedup will be empty (measure/pairing.h: both rows must be ok). */
+static void pair_intervals(struct point *points, int count, size_t rounds)
+{
+    for (int i = 0; i < count; i++) {
+        struct point *p = &points[i];
+        if (p->r.status != FB_POINT_OK || !p->r.pair[0])
+            continue;
+        for (int j = 0; j < count; j++) {
+            const struct point *q = &points[j];
+            if (j == i || q->r.status != FB_POINT_OK || strcmp(q->r.variant, p->r.pair) != 0)
+                continue;
+            struct fb_ratio_interval ci = fb_interval_paired(p->by_round, q->by_round, rounds);
+            p->r.speedup_lo = ci.lo;
+            p->r.speedup_hi = ci.hi;
+            p->r.speedup_rounds = (int64_t)ci.rounds;
+            break;
+        }
+    }
+}
+
 /* Measures every pending variant at size n: verify each (steps 1), warm each up (2), sample
  * them interleaved (3), probe each (4), then hand the records over in table order. */
 static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
@@ -566,11 +596,13 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
     const int max_reps = sw->cfg->max_reps;
     struct point points[FB_MAX_VARIANTS];
     int count = 0;
-    /* per point: max_reps clean and max_reps dropped samples; then the scratch */
-    double *memory = calloc((2 * set->count + 1) * (size_t)max_reps, sizeof *memory);
+    /* per point: max_reps clean and max_reps dropped samples, 2 max_reps rounds; then the
+     * scratch */
+    const size_t per_point = 4 * (size_t)max_reps;
+    double *memory = calloc((set->count + 1) * per_point, sizeof *memory);
     if (!memory)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", max_reps);
-    double *scratch = memory + 2 * set->count * (size_t)max_reps;
+    double *scratch = memory + set->count * per_point;
 
     int rc = FB_OK;
     for (size_t vi = 0; rc == FB_OK && vi < set->count; vi++) {
@@ -583,10 +615,14 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
             break;
         }
         struct point *p = &points[count];
+        double *mine = memory + (size_t)count * per_point;
         *p = (struct point){.call = {sw->ops, sw->backend, v, sb->dev, n, *format},
                             .noise = NAN,
-                            .samples = memory + 2 * (size_t)count * (size_t)max_reps,
-                            .dropped_samples = memory + (2 * (size_t)count + 1) * (size_t)max_reps};
+                            .samples = mine,
+                            .dropped_samples = mine + max_reps,
+                            .by_round = mine + 2 * (size_t)max_reps};
+        for (int k = 0; k < 2 * max_reps; k++)
+            p->by_round[k] = NAN;
         count++;
         init_record(sw, v, n, format, &p->r);
         if (v->one_launch && !sw->ops->run_group) {
@@ -625,6 +661,8 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
             set_status(sw->cfg, p);
         rc = settle(p, rc, err);
     }
+    if (rc == FB_OK)
+        pair_intervals(points, count, 2 * (size_t)max_reps);
     /* Nothing is handed over before the whole size is measured: Ctrl-C abandons it whole. */
     for (int i = 0; rc == FB_OK && i < count; i++) {
         if (points[i].r.status == FB_POINT_FAILED)

@@ -58,6 +58,9 @@ const struct fb_csv_column fb_csv_schema[] = {
     {"ours_ratio", FB_CSV_REAL, FIELD(ours_ratio), 0},
     {"ours_ratio_lo", FB_CSV_REAL, FIELD(ours_ratio_lo), 0},
     {"ours_ratio_hi", FB_CSV_REAL, FIELD(ours_ratio_hi), 0},
+    {"speedup_lo", FB_CSV_REAL, FIELD(speedup_lo), 0},
+    {"speedup_hi", FB_CSV_REAL, FIELD(speedup_hi), 0},
+    {"speedup_rounds", FB_CSV_COUNT, FIELD(speedup_rounds), 0},
 };
 const size_t fb_csv_schema_count = sizeof fb_csv_schema / sizeof fb_csv_schema[0];
 

@@ -5,13 +5,14 @@
  *   time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,kernel_time_s,
  *   launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,dram_bytes_per_element,cache,
  *   verified,status,reason,role,pair,speedup,preempted,stores,host_launches,mirror,ours_ratio,
- *   ours_ratio_lo,ours_ratio_hi
+ *   ours_ratio_lo,ours_ratio_hi,speedup_lo,speedup_hi,speedup_rounds
  * (role, pair and speedup were appended later, measure/pairing.h defines them; then
  * preempted, the fraction of disturbed samples; stores, the point's store kind
  * (common/format.h); then host_launches, the launches the host
  * issues per call, which differs from launches, the kernels, for a variant that runs its
  * kernels in one launch: plan/variants.h; then mirror and ours_ratio(_lo, _hi), on the rows of a
- * peer measured in the same process as ours: measure/pairing.h.)
+ * peer measured in the same process as ours: measure/pairing.h; then speedup_lo, speedup_hi and
+ * speedup_rounds, the speedup's confidence interval from the paired rounds, measure/interval.h.)
  * Cells: an empty cell is "not measured" (a NaN double, a negative count); times and other
  * doubles are written with %.9g (9 significant digits: sub-ns resolution for anything under a
  * second), bandwidth_gbps with %.4f; an infinite noise (one sample) as "inf"; verified as 1/0;
@@ -50,7 +51,7 @@ struct fb_csv_table {
     size_t n_records;
 };
 
-/* The number of columns (37) and the name of column i (0-based) in header order, or NULL when
+/* The number of columns (40) and the name of column i (0-based) in header order, or NULL when
  * i >= fb_csv_column_count(). For tests and tools that check the schema. */
 size_t fb_csv_column_count(void);
 const char *fb_csv_column_name(size_t i);

@@ -17,6 +17,7 @@
 #include "chart/derive.h"
 #include "chart/glance.h"
 #include "chart/model.h"
+#include "chart/noisy.h"
 #include "plan/variants.h"
 
 struct run {
@@ -387,6 +388,64 @@ static void test_titles_are_words_and_renamed_by_the_config(void **state)
     done(r);
 }
 
+/* The speedup chart's bars are the speedup's interval from the paired rounds (the CSV's
+ * speedup_lo, speedup_hi), not eager p10 / fused p90 .. eager p90 / fused p10, which for the
+ * 100M rows of intervals.csv would run from 1.28 to 2.21 around a speedup of 1.69; a row
+ * without the columns gets no bar (NaN), never a band made from other columns. */
+static void test_speedup_bars_are_the_interval_from_paired_rounds(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("intervals.csv", NULL);
+    const struct fb_chart_pair *p = pair_of(&r->d, "eager_add_relu");
+    assert_non_null(p);
+    bool seen_1e8 = false, seen_1e6 = false;
+    for (size_t i = 0; i < p->n_points; i++) {
+        const struct fb_chart_speedup *pt = &p->points[i];
+        if (pt->n == 1e8) {
+            seen_1e8 = true;
+            assert_true(fabs(pt->speedup - 1.69491525) < 1e-6);
+            assert_true(fabs(pt->lo - 1.68) < 1e-9);
+            assert_true(fabs(pt->hi - 1.71) < 1e-9);
+        } else if (pt->n == 1e6) {
+            seen_1e6 = true;
+            assert_true(fabs(pt->speedup - 2.0) < 1e-9);
+            assert_true(isnan(pt->lo) && isnan(pt->hi));
+        }
+    }
+    assert_true(seen_1e8 && seen_1e6);
+    done(r);
+}
+
+/* A noisy row stays visible: drawn hollow beside its series, with the speedup of its pair
+ * at that size (t_eager / t_fused, which pairing leaves empty for a row that is not ok). */
+static void test_noisy_points_are_kept_hollow_with_their_speedup(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("intervals.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    assert_int_equal(d->noisy, 1);
+    size_t eager = fb_chart_find_series(d, 0, "eager_add_relu");
+    assert_true(eager != SIZE_MAX);
+    assert_int_equal(d->n_noisy_times, 1);
+    assert_int_equal(d->noisy_times[0].of, eager);
+    assert_true(d->noisy_times[0].n == 1e7);
+    assert_true(fabs(d->noisy_times[0].value - 0.18) < 1e-12);
+    assert_true(fabs(d->noisy_times[0].bandwidth_gbps - 2e8 / 0.18 / 1e9) < 1e-9);
+    assert_int_equal(d->noisy_times[0].colour, d->series[eager].colour);
+    assert_int_equal(d->noisy_times[0].point_type,
+                     fb_chart_open_marker(d->series[eager].point_type));
+    assert_int_equal(d->noisy_times[0].point_type % 2, 0); /* gnuplot's open markers */
+    assert_int_equal(d->n_noisy_speedups, 1);
+    assert_true(d->noisy_speedups[0].n == 1e7);
+    assert_true(fabs(d->noisy_speedups[0].value - 0.18 / 0.075) < 1e-12);
+    const struct fb_chart_pair *p = pair_of(d, "eager_add_relu");
+    assert_ptr_equal(&d->pairs[d->noisy_speedups[0].of], p);
+    /* never a point of the series itself: the series has no point at 1e7 */
+    for (size_t i = 0; i < d->series[eager].n_points; i++)
+        assert_true(d->series[eager].points[i].n != 1e7);
+    done(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling),
         cmocka_unit_test(test_an_in_process_peer_carries_ours_ratio),
         cmocka_unit_test(test_dtypes_and_chain_lengths),
+        cmocka_unit_test(test_speedup_bars_are_the_interval_from_paired_rounds),
+        cmocka_unit_test(test_noisy_points_are_kept_hollow_with_their_speedup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,9 @@ static void assert_same_record(const struct fb_record *got, const struct fb_reco
     assert_same_double(got->preempted, want->preempted, 1e-8, 0, "preempted");
     assert_string_equal(got->stores, want->stores);
     assert_int_equal(got->host_launches, want->host_launches);
+    assert_same_double(got->speedup_lo, want->speedup_lo, 1e-8, 0, "speedup_lo");
+    assert_same_double(got->speedup_hi, want->speedup_hi, 1e-8, 0, "speedup_hi");
+    assert_int_equal(got->speedup_rounds, want->speedup_rounds);
 }
 
 static struct fb_record make(const char *backend, const char *variant, int64_t n)
@@ -128,6 +131,9 @@ static void round_trip_gives_the_same_records_and_metadata(void **state)
     strcpy(rec[0].role, "eager");
     strcpy(rec[0].pair, "fused_mul_relu");
     rec[0].speedup = 1.712345678;
+    rec[0].speedup_lo = 1.70123457;
+    rec[0].speedup_hi = 1.72987654;
+    rec[0].speedup_rounds = 57;
     rec[0].kernel_time_s = 2.7e-4;
     rec[0].launch_overhead_s = 1.765e-5;
     rec[0].dram_read_bytes = 800001024;
@@ -224,6 +230,9 @@ static void reads_an_older_csv_with_fewer_columns_in_another_order(void **state)
     assert_string_equal(r->stores, ""); /* before the stores column: normal stores */
     assert_string_equal(fb_stores_canonical(r->stores), "normal");
     assert_int_equal(r->host_launches, -1); /* and from before host_launches */
+    /* and from before the speedup's interval: none, never a made-up one */
+    assert_true(isnan(r->speedup_lo) && isnan(r->speedup_hi));
+    assert_int_equal(r->speedup_rounds, -1);
     assert_int_equal(r->status, FB_POINT_OK);
     assert_int_equal(t.records[1].status, FB_POINT_FAILED);
     assert_true(isnan(t.records[1].time_median_s));

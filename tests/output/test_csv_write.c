@@ -28,7 +28,8 @@
     "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"       \
     "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"            \
     "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup,preempted,stores," \
-    "host_launches,mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi"
+    "host_launches,mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi,speedup_lo,speedup_hi,"     \
+    "speedup_rounds"
 
 #define OLD_CONTENT "# fusebench: 0.0.9\nthe previous results\n"
 
@@ -76,7 +77,7 @@ static void header_has_the_schema_columns_in_that_order(void **state)
     assert_string_equal(text, HEADER "\n");
     free(text);
     /* The exported names agree with the file. */
-    assert_int_equal(fb_csv_column_count(), 37);
+    assert_int_equal(fb_csv_column_count(), 40);
     line[0] = '\0';
     for (size_t i = 0; i < fb_csv_column_count(); i++) {
         if (i)
@@ -84,7 +85,7 @@ static void header_has_the_schema_columns_in_that_order(void **state)
         strcat(line, fb_csv_column_name(i));
     }
     assert_string_equal(line, HEADER);
-    assert_null(fb_csv_column_name(37));
+    assert_null(fb_csv_column_name(40));
 }
 
 static void metadata_lines_come_first_in_the_given_order(void **state)
@@ -114,7 +115,7 @@ static void not_measured_fields_are_empty_cells(void **state)
     assert_int_equal(fb_csv_write(path, NULL, 0, &r, 1, NULL), FB_OK);
     char *text = slurp(path);
     assert_string_equal(line_of(text, 1, line, sizeof line),
-                        "cpu,dev,copy,float32,8,,,,,,,,,,,,,,,,,,,,0,skipped,,,,,,,,,,,");
+                        "cpu,dev,copy,float32,8,,,,,,,,,,,,,,,,,,,,0,skipped,,,,,,,,,,,,,,");
     free(text);
 }
 
@@ -144,6 +145,9 @@ static void numbers_use_the_documented_formats(void **state)
     strcpy(r.role, "eager");
     strcpy(r.pair, "fused_x");
     r.speedup = 1.6666666666666667;
+    r.speedup_lo = 1.6123456789;
+    r.speedup_hi = 1.7;
+    r.speedup_rounds = 31;
     r.verified = true;
     r.status = FB_POINT_OK;
     assert_int_equal(fb_csv_write(path, NULL, 0, &r, 1, NULL), FB_OK);
@@ -151,7 +155,7 @@ static void numbers_use_the_documented_formats(void **state)
     assert_string_equal(line_of(text, 1, line, sizeof line),
                         "cpu,dev,copy,float32,100000000,2,2000000000,31,1,"
                         "1.5e-06,0.00123456789,2,0.1,3e-09,inf,123.4568,0.5,,,0,,,,warm,1,ok,,"
-                        "eager,fused_x,1.66666667,0.25,streaming,1,,,,");
+                        "eager,fused_x,1.66666667,0.25,streaming,1,,,,,1.61234568,1.7,31");
     free(text);
 }
 
@@ -167,7 +171,7 @@ static void text_with_comma_or_quote_is_quoted_and_line_breaks_become_spaces(voi
     char *text = slurp(path);
     assert_string_equal(line_of(text, 1, line, sizeof line),
                         "cpu,\"Xeon(R) 8480+, 2 sockets\",copy,float32,8,,,,,,,,,,,,,,,,,,,,0,"
-                        "failed,\"mismatch at 3: got \"\"-0\"\", want 0 see log\",,,,,,,,,,");
+                        "failed,\"mismatch at 3: got \"\"-0\"\", want 0 see log\",,,,,,,,,,,,,");
     assert_int_equal(count_char(text, '\n'), 2); /* header and one row, nothing more */
     free(text);
 }

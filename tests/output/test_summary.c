@@ -7,11 +7,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/fit.h"
 #include "measure/pairing.h"
+#include "output/retake_hint.h"
 #include "output/summary.h"
 
 static struct fb_record row(const char *variant, int64_t n, const char *cache, double t,
@@ -168,6 +171,75 @@ static void each_line_names_its_store_kind_and_pairs_within_it(void **state)
     free(text);
 }
 
+/* fb_retake_hint_print's text for these rows and fit (malloc'ed). */
+static char *hint_of(const struct fb_record *records, size_t count, const struct fb_fit *fit,
+                     uint64_t cache_bytes)
+{
+    char *text = calloc(1, 8192);
+    assert_non_null(text);
+    FILE *f = fmemopen(text, 8191, "w");
+    assert_non_null(f);
+    fb_retake_hint_print(f, records, count, fit, cache_bytes, "L3");
+    fclose(f);
+    return text;
+}
+
+static struct fb_fit fit_without_b(size_t memory_points)
+{
+    struct fb_fit fit = {.launch = {6.5e-7, 0.01, 5},
+                         .bandwidth = {NAN, 0, memory_points},
+                         .cache_bandwidth = {40e9, 0.05, 9},
+                         .used = 20};
+    return fit;
+}
+
+/* Noisy rows: the summary says how to retake them, with --resume, and that the rest stays. */
+static void noisy_points_come_with_the_command_that_retakes_them(void **state)
+{
+    (void)state;
+    struct fb_record r[3] = {row("eager_add_relu", 1000000, "warm", 2e-3, 2),
+                             row("fused_add_relu", 1000000, "warm", 1e-3, 1),
+                             row("eager_add_relu", 3000000, "warm", 6e-3, 2)};
+    r[0].status = r[2].status = FB_POINT_NOISY;
+    char *text = hint_of(r, 3, NULL, 32 << 20);
+    assert_non_null(strstr(text, "retake: 2 noisy points (n = 1M .. 3M)"));
+    assert_non_null(strstr(text, "--resume"));
+    assert_non_null(strstr(text, "every other row is kept"));
+    free(text);
+    r[0].status = r[2].status = FB_POINT_OK; /* nothing noisy, B and B_c fitted: silence */
+    struct fb_fit fit = fit_without_b(5);
+    fit.bandwidth.value = 20e9;
+    text = hint_of(r, 3, &fit, 32 << 20);
+    assert_string_equal(text, "");
+    free(text);
+}
+
+/* B = ?: why (the fit's memory-bound points against the 3 needed, the noisy ones there) and
+ * what to do (retake them; or, with none noisy, measure larger sizes). */
+static void an_unfitted_bandwidth_says_why_and_what_to_do(void **state)
+{
+    (void)state;
+    const uint64_t cache = 32 << 20; /* 4x: beyond 134 MB a call is memory-bound */
+    struct fb_record r[2] = {row("eager_add_relu", 10000000, "warm", 2e-2, 2),  /* 200 MB */
+                             row("fused_add_relu", 100000000, "warm", 1e-1, 1)}; /* 1.2 GB */
+    r[0].bytes_model = 200000000;
+    r[1].bytes_model = 1200000000;
+    r[0].status = r[1].status = FB_POINT_NOISY;
+    struct fb_fit fit = fit_without_b(0);
+    char *text = hint_of(r, 2, &fit, cache);
+    assert_non_null(strstr(text, "B = ? (not fitted): 0 ok points beyond 4x the L3 (calls "
+                                 "moving over 134 MB), 3 needed; 2 noisy points there were "
+                                 "left out: retake them"));
+    free(text);
+    r[0].status = r[1].status = FB_POINT_OK; /* ok but too few of them: larger sizes */
+    fit = fit_without_b(2);
+    text = hint_of(r, 2, &fit, cache);
+    assert_non_null(strstr(text, "B = ? (not fitted): 2 ok points beyond 4x the L3"));
+    assert_non_null(strstr(text, "measure larger sizes"));
+    assert_null(strstr(text, "retake"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +247,8 @@ int main(void)
         cmocka_unit_test(launches_not_measured_print_as_a_dash),
         cmocka_unit_test(each_row_is_shown_against_its_own_pair_within_one_cache_mode),
         cmocka_unit_test(each_line_names_its_store_kind_and_pairs_within_it),
+        cmocka_unit_test(noisy_points_come_with_the_command_that_retakes_them),
+        cmocka_unit_test(an_unfitted_bandwidth_says_why_and_what_to_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

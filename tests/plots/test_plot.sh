@@ -246,8 +246,9 @@ awk -F, -v OFS=, '/^#/ { print; next } !h { print $0 ",preempted"; h = 1; next }
     { print $0 ",0" }' "$data/sample-cpu.csv" >"$work/noisy.csv"
 plot "$work/noisy" "$work/noisy.csv"
 for chart in time speedup bandwidth launches summary; do
-    check "the $chart chart says 2 noisy points were not drawn" \
-        grep -q '2 noisy points not drawn' "$work/noisy/noisy-$chart.svg"
+    check "the $chart chart counts the 2 noisy points, drawn hollow, and how to retake them" \
+        grep -q 'hollow: 2 noisy points (another program disturbed their samples); retake with --resume' \
+        "$work/noisy/noisy-$chart.svg"
 done
 check "a run without noisy rows says nothing of them" not_grep 'noisy point' "$work/cpu/sample-cpu-time.svg"
 

@@ -26,7 +26,8 @@ COLUMNS = ("backend,device,variant,dtype,n,launches,bytes_model,reps,batch,time_
            "time_min_s,time_max_s,time_p10_s,time_p90_s,noise,bandwidth_gbps,copy_fraction,"
            "kernel_time_s,launch_overhead_s,dram_read_bytes,dram_write_bytes,l2_bytes,"
            "dram_bytes_per_element,cache,verified,status,reason,role,pair,speedup,"
-           "preempted,stores,host_launches,mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi").split(",")
+           "preempted,stores,host_launches,mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi,"
+           "speedup_lo,speedup_hi,speedup_rounds").split(",")
 # A point another program disturbed is "noisy": measured and verified, its times not to be
 # trusted. This machine may be shared while the tests run, so plumbing tests accept it.
 MEASURED = ("ok", "noisy")
@@ -388,20 +389,72 @@ class SweepCli(unittest.TestCase):
         # A noisy point (another program disturbed it; this machine may be shared) is measured
         # again by --resume, like a failed one, and its row replaced where it was.
         self.assertEqual(len(second), 21)
-        noisy = 0
+        # a noisy row's size is measured again whole (its pairs' rounds stay interleaved)
+        noisy_sizes = {old["n"] for old in first if old["status"] == "noisy"}
+        retaken = 0
         for old, new in zip(first, second):
-            if old["status"] == "noisy":
-                noisy += 1
+            if old["n"] in noisy_sizes:
+                retaken += 1
                 self.assertEqual((new["variant"], new["n"]), (old["variant"], old["n"]))
             else:
-                # kept, not re-measured; only the columns derived from other rows of its size
-                # may change, when a noisy partner (the copy ceiling, the fused pair) was
-                # measured again
-                derived = ("copy_fraction", "speedup")
-                self.assertEqual({k: v for k, v in new.items() if k not in derived},
-                                 {k: v for k, v in old.items() if k not in derived})
+                self.assertEqual(new, old)  # kept, not re-measured
         self.assertEqual({r["n"] for r in second[14:]}, {"1000"})
-        self.assertIn("%d points" % (7 + noisy), p.stderr)
+        self.assertIn("%d points" % (7 + retaken), p.stderr)
+
+    def test_resume_retakes_a_noisy_point_with_every_point_of_its_size(self):
+        p = self.sweep("--sizes", "8,100")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # plant: every row ok and marked; one row at n = 100 noisy
+        with open(self.out) as f:
+            lines = f.read().splitlines(keepends=True)
+        header = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+        cols = next(csv.reader([lines[header]]))
+        rows = list(csv.reader(lines[header + 1:]))
+        for row in rows:
+            row[cols.index("status")] = "ok"
+            row[cols.index("reason")] = "planted"
+            for c in ("time_median_s", "time_min_s", "time_max_s", "time_p10_s", "time_p90_s"):
+                row[cols.index(c)] = row[cols.index(c)] or "1e-06"
+        noisy = next(r for r in rows if r[cols.index("n")] == "100" and
+                     r[cols.index("variant")] == "fused_add_relu")
+        noisy[cols.index("status")] = "noisy"
+        with open(self.out, "w", newline="") as f:
+            f.writelines(lines[:header + 1])
+            csv.writer(f, lineterminator="\n").writerows(rows)
+        p = self.sweep("--sizes", "8,100", "--resume")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("retaking 1 noisy point, with the other points of its size", p.stderr)
+        self.assertIn("7 points", p.stderr)  # the 7 variants of n = 100, none of n = 8
+        _, after = read_csv(self.out)
+        self.assertEqual(len(after), 14)
+        for row in after:
+            if row["n"] == "8":
+                self.assertEqual(row["reason"], "planted", row)  # kept
+            else:
+                self.assertNotEqual(row["reason"], "planted", row)  # measured again
+
+    def test_report_of_a_results_file_beside_its_charts(self):
+        p = self.sweep("--sizes", "8,100")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        charts = os.path.join(self.dir, "charts")
+        os.mkdir(charts)
+        p = run("--report", self.out, "--plot-dir", charts)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        page = os.path.join(charts, "results-report.md")
+        self.assertEqual(p.stdout.strip(), page)
+        self.assertEqual(os.listdir(charts), ["results-report.md"])  # no temporary left
+        with open(page) as f:
+            text = f.read()
+        for part in ("# fusebench: results", "## Machine and build", "## The fitted model",
+                     "## Headline speedups", "## Noisy points", "## Figures"):
+            self.assertIn(part, text)
+        # a file that is no results file: exit 2, the earlier report kept
+        bad = os.path.join(self.dir, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("not,a,results,file\n")
+        p = run("--report", bad, "--plot-dir", charts)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(os.listdir(charts), ["results-report.md"])
 
     def test_ctrl_c_keeps_finished_points_and_exits_130(self):
         proc = subprocess.Popen([BINARY, SMOKE, "--backend", "cpu", "--output", self.out,

@@ -1,0 +1,180 @@
+/* The one-page report (src/report/report.h): markdown text and link targets from data are
+ * inert (hostile metadata, variant and file names: no HTML, link, image, code, emphasis,
+ * table border, autolink or new block), and the page holds the machine, the fit, the headline
+ * speedups with their intervals, the noisy count and the figures, on tests/plots/data. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart/derive.h"
+#include "report/report.h"
+
+static char *md_text(const char *in)
+{
+    char *buf = calloc(1, 16384);
+    assert_non_null(buf);
+    FILE *f = fmemopen(buf, 16383, "w");
+    assert_non_null(f);
+    fb_report_md_text(f, in);
+    fclose(f);
+    return buf;
+}
+
+/* Whether every ASCII punctuation character of s is escaped by the backslash before it (the
+ * escaping backslashes themselves aside). */
+static bool all_punctuation_escaped(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p == '\\') {
+            if (!p[1] || !strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", p[1]))
+                return false; /* a lone backslash could escape what follows it in the page */
+            p++;
+            continue;
+        }
+        if (strchr("!\"#$%&'()*+,-./:;<=>?@[]^_`{|}~", *p))
+            return false;
+    }
+    return true;
+}
+
+static void text_from_data_is_inert_markdown(void **state)
+{
+    (void)state;
+    const char *hostile[] = {
+        "<script>alert(1)</script>",
+        "[click](javascript:alert(1)) ![x](http://evil.example/x.png)",
+        "<img src=x onerror=alert(1)> &amp; &#60;",
+        "`code` **bold** _em_ ~~gone~~ | cell | border",
+        "www.evil.example http://evil.example user@evil.example",
+        "# heading\n- item\n> quote\r\n\x1b[31mred",
+        "back\\slash \\<b>",
+        "\xff\xfe not UTF-8",
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        char *out = md_text(hostile[i]);
+        assert_true(all_punctuation_escaped(out));
+        assert_null(strchr(out, '\n'));
+        assert_null(strchr(out, '\r'));
+        assert_null(strchr(out, '\x1b'));
+        free(out);
+    }
+    char *out = md_text("a<b>[c](d)|e");
+    assert_string_equal(out, "a\\<b\\>\\[c\\]\\(d\\)\\|e");
+    free(out);
+    out = md_text("line\nbreak");
+    assert_string_equal(out, "line\\\\nbreak"); /* shown as the text \n, on one line */
+    free(out);
+    out = md_text("AMD EPYC 9654 96-Core"); /* letters, digits, spaces stay as they are */
+    assert_string_equal(out, "AMD EPYC 9654 96\\-Core");
+    free(out);
+}
+
+static void link_targets_are_percent_encoded(void **state)
+{
+    (void)state;
+    char buf[512] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    fb_report_md_target(f, "a b)(\"x\"<y>-speedup.png");
+    fclose(f);
+    assert_string_equal(buf, "a%20b%29%28%22x%22%3Cy%3E-speedup.png");
+}
+
+/* The page of a table read from tests/plots/data/NAME, with metadata values replaced as given
+ * (key, value pairs; NULL-terminated), derived and written with the charts given. */
+static char *page_of(const char *name, const char *stem, const char *const *meta,
+                     const char *const *charts, size_t n_charts)
+{
+    char path[1024];
+    const char *src = getenv("FB_SOURCE_DIR") ? getenv("FB_SOURCE_DIR") : ".";
+    snprintf(path, sizeof path, "%s/tests/plots/data/%s", src, name);
+    struct fb_csv_table t;
+    struct fb_error err;
+    if (fb_csv_read(path, &t, &err) != FB_OK)
+        fail_msg("%s", err.msg);
+    for (size_t m = 0; meta && meta[m]; m += 2)
+        for (size_t i = 0; i < t.n_meta; i++)
+            if (strcmp(t.meta[i].key, meta[m]) == 0)
+                snprintf(t.meta[i].value, sizeof t.meta[i].value, "%s", meta[m + 1]);
+    struct fb_chart_derived *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    const char *paths[1] = {path};
+    if (fb_chart_derive(&t, paths, 1, d, &err) != FB_OK)
+        fail_msg("%s", err.msg);
+    size_t size = 1 << 20;
+    char *buf = calloc(1, size);
+    assert_non_null(buf);
+    FILE *f = fmemopen(buf, size - 1, "w");
+    assert_int_equal(fb_report_write(f, &t, stem, d, charts, n_charts), 0);
+    fclose(f);
+    fb_chart_derived_free(d);
+    free(d);
+    fb_csv_table_free(&t);
+    return buf;
+}
+
+static void the_page_holds_the_run_its_fit_headlines_noisy_count_and_figures(void **state)
+{
+    (void)state;
+    const char *charts[] = {"intervals-speedup.png", "intervals-time.png"};
+    char *page = page_of("intervals.csv", "intervals", NULL, charts, 2);
+    assert_non_null(strstr(page, "# fusebench: intervals\n"));
+    assert_non_null(strstr(page, "| device | Test CPU |"));
+    assert_non_null(strstr(page, "## The fitted model"));
+    /* 100M is the memory-bound headline, with the interval its row holds */
+    assert_non_null(strstr(page, "| memory-bound | 100M | 1.69x | 1.680 - 1.710 |"));
+    /* 1M: a speedup without an interval */
+    assert_non_null(strstr(page, "| 1M | 2.00x | - |"));
+    assert_non_null(strstr(page, "1 point was noisy"));
+    assert_non_null(strstr(page, "--resume"));
+    assert_non_null(strstr(page, "![speedup](intervals-speedup.png)"));
+    assert_non_null(strstr(page, "![time](intervals-time.png)"));
+    free(page);
+}
+
+/* Hostile metadata and file stems (what issue 18 fed the chart scripts) stay text. */
+static void hostile_metadata_never_becomes_markup(void **state)
+{
+    (void)state;
+    const char *meta[] = {
+        "device", "<script>alert(1)</script> [x](javascript:alert(1))",
+        "label", "![i](http://evil.example/i.png) | injected | cell\n## heading",
+        "date", "x\"; system(\"touch /tmp/pwned\"); print \"",
+        NULL};
+    const char *charts[] = {"a](javascript:x)-speedup.png"};
+    char *page = page_of("intervals.csv", "<b>stem</b>", meta, charts, 1);
+    /* no '<' of the page is unescaped (the page itself writes none: no HTML at all) */
+    for (const char *p = page; (p = strchr(p, '<')) != NULL; p++)
+        assert_true(p > page && p[-1] == '\\');
+    assert_null(strstr(page, "](javascript"));
+    assert_null(strstr(page, "](http://"));
+    assert_null(strstr(page, "\n## heading"));
+    assert_non_null(strstr(page, "| device | \\<script\\>alert\\(1\\)\\<\\/script\\> "
+                                 "\\[x\\]\\(javascript\\:alert\\(1\\)\\) |"));
+    assert_non_null(strstr(page, "# fusebench: \\<b\\>stem\\<\\/b\\>\n"));
+    assert_non_null(strstr(page, "](a%5D%28javascript%3Ax%29-speedup.png)"));
+    /* one table row per metadata line: the label's '|' split no cell */
+    const char *label = strstr(page, "| label | ");
+    assert_non_null(label);
+    size_t bars = 0;
+    for (const char *p = label; *p && *p != '\n'; p++)
+        bars += *p == '|' && (p == label || p[-1] != '\\');
+    assert_int_equal(bars, 3);
+    free(page);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(text_from_data_is_inert_markdown),
+        cmocka_unit_test(link_targets_are_percent_encoded),
+        cmocka_unit_test(the_page_holds_the_run_its_fit_headlines_noisy_count_and_figures),
+        cmocka_unit_test(hostile_metadata_never_becomes_markup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
