@@ -677,28 +677,35 @@ int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
                         struct fb_record *records, int count, struct fb_error *err)
 {
     const int max_reps = sw->cfg->max_reps;
+    /* per point as measure_size: samples, dropped samples, 2 max_reps rounds; then scratch */
+    const size_t per_point = 4 * (size_t)max_reps;
     struct point *points = calloc(count > 0 ? (size_t)count : 1, sizeof *points);
-    double *memory = calloc((2 * (size_t)count + 1) * (size_t)max_reps, sizeof *memory);
+    double *memory = calloc(((size_t)count + 1) * per_point, sizeof *memory);
     int rc = points && memory ? FB_OK
                               : fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples",
                                         max_reps);
-    double *scratch = memory ? memory + 2 * (size_t)count * (size_t)max_reps : NULL;
+    double *scratch = memory ? memory + (size_t)count * per_point : NULL;
     for (int i = 0; rc == FB_OK && i < count; i++) {
+        double *mine = memory + (size_t)i * per_point;
         points[i] = (struct point){.call = calls[i], .r = records[i], .sampling = true,
-                                   .noise = NAN,
-                                   .samples = memory + 2 * (size_t)i * (size_t)max_reps,
-                                   .dropped_samples = memory + (2 * (size_t)i + 1) * (size_t)max_reps};
+                                   .noise = NAN, .samples = mine,
+                                   .dropped_samples = mine + max_reps,
+                                   .by_round = mine + 2 * (size_t)max_reps};
+        for (int k = 0; k < 2 * max_reps; k++)
+            points[i].by_round[k] = NAN;
         rc = warm_up(sw, &points[i], err);
     }
     if (rc == FB_OK)
         rc = sample_interleaved(sw, points, count, scratch, err);
     for (int i = 0; rc == FB_OK && i < count; i++) {
         rc = summarize_point(&points[i], scratch, err);
-        if (rc == FB_OK) {
+        if (rc == FB_OK)
             set_status(sw->cfg, &points[i]);
-            records[i] = points[i].r;
-        }
     }
+    if (rc == FB_OK)
+        pair_intervals(points, count, 2 * (size_t)max_reps);
+    for (int i = 0; rc == FB_OK && i < count; i++)
+        records[i] = points[i].r;
     free(memory);
     free(points);
     return rc;

@@ -215,7 +215,7 @@ plot "$work/ip" "$data/sample-inprocess.csv"
 rc=$?
 check "an in-process run draws the ours_ratio chart (rc $rc)" \
     charts_valid "$work/ip" sample-inprocess ours_ratio
-check "with the peer's series" grep -q 'torch_compile_out' "$work/ip/sample-inprocess-ours_ratio.svg"
+check "with the peer's series" grep -q 'torch.compile, out=' "$work/ip/sample-inprocess-ours_ratio.svg"
 
 plot "$work/dt" "$data/sample-dtypes.csv"
 check "a run of several dtypes draws the dtypes chart" charts_valid "$work/dt" sample-dtypes dtypes

@@ -192,13 +192,13 @@ class TraceCli(unittest.TestCase):
         p = profile("--trace", self.trace, variants="eager_add_relu,eager_add_relu_graph,"
                     "fused_add_relu")
         self.assertEqual(p.returncode, 0, p.stderr)
-        for ext, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<?xml")):
+        for ext, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<?xml"), ("pdf", b"%PDF-")):
             path = os.path.join(self.dir, "t-timeline." + ext)
             self.assertIn(path, p.stdout)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(len(magic)), magic)
         self.assertEqual(sorted(os.listdir(self.dir)),
-                         ["t-timeline.png", "t-timeline.svg", "t.json"])  # no stage left
+                         ["t-timeline.pdf", "t-timeline.png", "t-timeline.svg", "t.json"])  # no stage left
         # --plot FILE.json redraws it from the trace, measuring nothing
         os.remove(os.path.join(self.dir, "t-timeline.png"))
         p = run("--plot", self.trace)
@@ -210,7 +210,8 @@ class TraceCli(unittest.TestCase):
         charts = os.path.join(self.dir, "charts")
         p = profile("--trace", self.trace, "--plot-dir", charts, variants="fused_add_relu")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(sorted(os.listdir(charts)), ["t-timeline.png", "t-timeline.svg"])
+        self.assertEqual(sorted(os.listdir(charts)),
+                         ["t-timeline.pdf", "t-timeline.png", "t-timeline.svg"])
 
 
 if __name__ == "__main__":
