@@ -109,9 +109,10 @@ def perf(derive):
         main = pairs[0]   # fusebench's main pair (chart/derive.h): the first of the run
         points = main["points"]
         if points:
-            n, s = points[-1]
+            # each point is [n, speedup] or, since the interval columns, [n, speedup, lo, hi]
+            n, s = points[-1][:2]
             out["speedup_largest"] = (_num(s), n)
-            n, s = points[0]
+            n, s = points[0][:2]
             n_launch = derive["regimes"].get("n_launch")
             if n_launch is not None and n <= n_launch:
                 out["speedup_launch_bound"] = (_num(s), n)
