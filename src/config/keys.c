@@ -413,26 +413,27 @@ static int parse_plot_names(const char *value, char names[][FB_PLOT_NAME_CHARS],
     return 0;
 }
 
-static int set_plot_charts(struct fb_config *cfg, const char *value, char *msg, size_t n)
+/* A [plot] list key: parsed whole first, so a bad value leaves the earlier list as it was. */
+static int set_plot_list(const char *value, char (*list)[FB_PLOT_NAME_CHARS], size_t *count,
+                         char *msg, size_t n)
 {
     char names[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
-    size_t count;
-    if (parse_plot_names(value, names, &count, msg, n) != 0)
+    size_t parsed;
+    if (parse_plot_names(value, names, &parsed, msg, n) != 0)
         return -1;
-    memcpy(cfg->plot.charts, names, sizeof names);
-    cfg->plot.n_charts = count;
+    memcpy(list, names, sizeof names);
+    *count = parsed;
     return 0;
+}
+
+static int set_plot_charts(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    return set_plot_list(value, cfg->plot.charts, &cfg->plot.n_charts, msg, n);
 }
 
 static int set_plot_formats(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
-    char names[FB_PLOT_MAX_NAMES][FB_PLOT_NAME_CHARS];
-    size_t count;
-    if (parse_plot_names(value, names, &count, msg, n) != 0)
-        return -1;
-    memcpy(cfg->plot.formats, names, sizeof names);
-    cfg->plot.n_formats = count;
-    return 0;
+    return set_plot_list(value, cfg->plot.formats, &cfg->plot.n_formats, msg, n);
 }
 
 static int set_plot_size(struct fb_config *cfg, const char *value, char *msg, size_t n)
