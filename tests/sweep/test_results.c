@@ -162,7 +162,8 @@ static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **state)
 {
     struct fb_results res;
     open_store(&res, state, "r.csv", 7);
-    const struct fb_record copy = point("copy", 100, 10.0), fused = point("fused_add_relu", 100, 8.0);
+    const struct fb_record copy = point("copy", 100, 10.0);
+    const struct fb_record fused = point("fused_add_relu", 100, 8.0);
     const struct fb_record lonely = point("fused_add_relu", 200, 8.0);
     add(&res, &copy);
     add(&res, &fused);
