@@ -1210,3 +1210,17 @@ int64_t kc_measure_max_ulp(const struct kc_impl *impl, enum fb_op_id op, int64_t
                  fb_op_infos[op].ulp_bound);
     return worst;
 }
+
+void kc_report_max_ulps(const struct kc_impl *impl, const char *label, int log2_count)
+{
+    for (int op = 0; op < FB_OPID_COUNT; op++) {
+        if (fb_op_infos[op].ulp_bound == 0)
+            continue;
+        float worst_x;
+        const int64_t worst = kc_measure_max_ulp(impl, (enum fb_op_id)op,
+                                                 INT64_C(1) << log2_count, &worst_x);
+        printf("%s %s: max error %" PRId64 " ulp over 2^%d inputs (at x = %.9g); bound %d\n",
+               label, fb_op_infos[op].name, worst, log2_count, (double)worst_x,
+               fb_op_infos[op].ulp_bound);
+    }
+}

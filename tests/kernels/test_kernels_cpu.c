@@ -16,7 +16,6 @@
  * other SLEEF variants), one meson test per set.
  * Then the measured ULP error of the transcendental ops over many inputs, printed, for each
  * set: the figures behind their bounds. */
-#include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,23 +109,18 @@ static int group_run(void *ctx, const struct kc_job *job, const void *a, const v
     return FB_OK;
 }
 
-/* Every implementation here runs on host memory; they differ in the run and the store kind. */
-#define HOST_IMPL(label, stores, runner)                                                        \
-    {.name = label, .ctx = &stores, .alloc = kc_host_alloc, .release = kc_host_release,        \
-     .poison = kc_host_poison, .upload = kc_host_copy, .download = kc_host_copy, .run = runner}
-
 /* [0]: the fused passes (cpu_run); [1]: the eager passes in one parallel region (group_run).
  * The streaming ones: every size and offset of the check meets the store layer's head
  * (output not 16-byte aligned), aligned body and tail, per tile and per thread; in one
  * region, each pass a work-shared loop over tiles, streamed out, each thread's stores fenced
  * before the barrier between the passes. */
 static const struct kc_impl impls[2][FB_STORES_COUNT] = {
-    {[FB_STORES_NORMAL] = HOST_IMPL("cpu", normal_stores, cpu_run),
-     [FB_STORES_STREAMING] = HOST_IMPL("cpu (streaming stores)", streaming_stores, cpu_run)},
-    {[FB_STORES_NORMAL] = HOST_IMPL("cpu, eager passes in one parallel region", normal_stores,
-                                    group_run),
-     [FB_STORES_STREAMING] = HOST_IMPL("cpu, eager passes in one parallel region, streaming "
-                                       "stores", streaming_stores, group_run)},
+    {[FB_STORES_NORMAL] = KC_HOST_IMPL("cpu", &normal_stores, cpu_run),
+     [FB_STORES_STREAMING] = KC_HOST_IMPL("cpu (streaming stores)", &streaming_stores, cpu_run)},
+    {[FB_STORES_NORMAL] = KC_HOST_IMPL("cpu, eager passes in one parallel region",
+                                       &normal_stores, group_run),
+     [FB_STORES_STREAMING] = KC_HOST_IMPL("cpu, eager passes in one parallel region, "
+                                          "streaming stores", &streaming_stores, group_run)},
 };
 
 /* What a test checks. */
@@ -215,18 +209,13 @@ static void check_streaming_stores_cross_tiles(const struct kc_impl *impl, enum 
                               (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
 }
 
+/* The transcendental ops' measured error, printed with the set and the vector math in use. */
 static void measure_transcendental_ops_ulp(const struct kc_impl *impl)
 {
-    for (int op = 0; op < FB_OPID_COUNT; op++) {
-        if (fb_op_infos[op].ulp_bound == 0)
-            continue;
-        float worst_x;
-        int64_t worst = kc_measure_max_ulp(impl, (enum fb_op_id)op, INT64_C(1) << 24, &worst_x);
-        printf("cpu (%s, %s) %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); "
-               "bound %d\n",
-               fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_description(),
-               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
-    }
+    char label[160];
+    snprintf(label, sizeof label, "cpu (%s, %s)", fb_cpu_isa_name(fb_cpu_isa_in_use()),
+             fb_cpu_vector_math_description());
+    kc_report_max_ulps(impl, label, 24);
 }
 
 /* Every test of cpu_tests: the row's check on the implementation of its pass and store kind. */

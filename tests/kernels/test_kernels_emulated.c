@@ -153,17 +153,9 @@ static void test_op_matches_reference(void **state)
 {
     const struct emu_case *c = *state;
     struct emu_ctx ctx = {.sm_count = c->sm_count};
-    const struct kc_impl impl = {
-        .name = c->sm_count == H200_SM_COUNT ? "emulated cuda (132 SMs)"
-                                             : "emulated cuda (2 SMs)",
-        .ctx = &ctx,
-        .alloc = kc_host_alloc,
-        .release = kc_host_release,
-        .poison = kc_host_poison,
-        .upload = kc_host_copy,
-        .download = kc_host_copy,
-        .run = emu_run,
-    };
+    const struct kc_impl impl = KC_HOST_IMPL(
+        c->sm_count == H200_SM_COUNT ? "emulated cuda (132 SMs)" : "emulated cuda (2 SMs)", &ctx,
+        emu_run);
     bool edges = true;
     if (c->op == EMU_CHAINS) {
         kc_check_chains(&impl, c->sm_count, c->dtype);
@@ -202,25 +194,8 @@ static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 {
     (void)state;
     struct emu_ctx ctx = {.sm_count = H200_SM_COUNT};
-    const struct kc_impl impl = {
-        .name = "emulated cuda (132 SMs)",
-        .ctx = &ctx,
-        .alloc = kc_host_alloc,
-        .release = kc_host_release,
-        .poison = kc_host_poison,
-        .upload = kc_host_copy,
-        .download = kc_host_copy,
-        .run = emu_run,
-    };
-    for (int op = 0; op < FB_OPID_COUNT; op++) {
-        if (fb_op_infos[op].ulp_bound == 0)
-            continue;
-        float worst_x;
-        int64_t worst = kc_measure_max_ulp(&impl, (enum fb_op_id)op, INT64_C(1) << 22, &worst_x);
-        printf("emulated cuda %s: max error %" PRId64 " ulp over 2^22 inputs (at x = %.9g); "
-               "bound %d\n",
-               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
-    }
+    const struct kc_impl impl = KC_HOST_IMPL("emulated cuda (132 SMs)", &ctx, emu_run);
+    kc_report_max_ulps(&impl, "emulated cuda", 22);
 }
 
 /* ---- the kernels' loops: every item read and written exactly once ---- */
