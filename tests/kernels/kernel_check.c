@@ -699,6 +699,54 @@ static void check_output(const struct kc_case *k, const uint32_t *ha, const uint
              bits_value(d, got[first]));
 }
 
+/* A case's buffers on the implementation's side, k->total elements each, 64-byte aligned. */
+struct kc_buffers {
+    void *a, *b, *c; /* b: NULL for a unary job */
+};
+
+/* Allocates them, uploads a from ha and b from hb (NULL: a unary job, no b), poisons c;
+ * packed: room for one buffer's bytes. */
+static struct kc_buffers upload_case(const struct kc_case *k, const uint32_t *ha,
+                                     const uint32_t *hb, void *packed)
+{
+    const struct kc_impl *impl = k->impl;
+    const enum fb_dtype d = k->job->dtype;
+    const size_t bytes = k->total * elem_bytes(d);
+    struct kc_buffers dev = {NULL, NULL, NULL};
+    KC_CALL(k, impl->alloc(impl->ctx, bytes, &dev.a, err));
+    if (hb)
+        KC_CALL(k, impl->alloc(impl->ctx, bytes, &dev.b, err));
+    KC_CALL(k, impl->alloc(impl->ctx, bytes, &dev.c, err));
+    assert_true((uintptr_t)dev.a % 64 == 0 && (uintptr_t)dev.c % 64 == 0 &&
+                (uintptr_t)dev.b % 64 == 0);
+    pack_bits(d, ha, k->total, packed);
+    KC_CALL(k, impl->upload(impl->ctx, dev.a, packed, bytes, err));
+    if (hb) {
+        pack_bits(d, hb, k->total, packed);
+        KC_CALL(k, impl->upload(impl->ctx, dev.b, packed, bytes, err));
+    }
+    KC_CALL(k, impl->poison(impl->ctx, dev.c, bytes, err));
+    return dev;
+}
+
+/* Runs the job over k->n elements, each buffer past its guard at the case's offset. */
+static void run_case(const struct kc_case *k, const struct kc_buffers *dev)
+{
+    const size_t es = elem_bytes(k->job->dtype);
+    const void *pa = (const char *)dev->a + (KC_GUARD + k->off.a) * es;
+    const void *pb = dev->b ? (const char *)dev->b + (KC_GUARD + k->off.b) * es : NULL;
+    void *pc = (char *)dev->c + (KC_GUARD + k->off.c) * es;
+    KC_CALL(k, k->impl->run(k->impl->ctx, k->job, pa, pb, pc, k->n, err));
+}
+
+static void release_case(const struct kc_case *k, const struct kc_buffers *dev)
+{
+    k->impl->release(k->impl->ctx, dev->a);
+    if (dev->b)
+        k->impl->release(k->impl->ctx, dev->b);
+    k->impl->release(k->impl->ctx, dev->c);
+}
+
 void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t n,
                    struct kc_offsets offsets)
 {
@@ -757,41 +805,22 @@ void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t
         expect[i] = ref_job(job, ha[KC_GUARD + offsets.a + i],
                             binary ? hb[KC_GUARD + offsets.b + i] : 0);
 
-    void *da = NULL, *db = NULL, *dc = NULL;
-    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
-    if (binary)
-        KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
-    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
-    assert_true((uintptr_t)da % 64 == 0 && (uintptr_t)dc % 64 == 0 && (uintptr_t)db % 64 == 0);
-    pack_bits(d, ha, k.total, packed);
-    KC_CALL(&k, impl->upload(impl->ctx, da, packed, bytes, err));
-    if (binary) {
-        pack_bits(d, hb, k.total, packed);
-        KC_CALL(&k, impl->upload(impl->ctx, db, packed, bytes, err));
-    }
-    KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
+    const struct kc_buffers dev = upload_case(&k, ha, hb, packed);
+    run_case(&k, &dev);
 
-    const void *pa = (const char *)da + (KC_GUARD + offsets.a) * es;
-    const void *pb = binary ? (const char *)db + (KC_GUARD + offsets.b) * es : NULL;
-    void *pc = (char *)dc + (KC_GUARD + offsets.c) * es;
-    KC_CALL(&k, impl->run(impl->ctx, job, pa, pb, pc, n, err));
-
-    KC_CALL(&k, impl->download(impl->ctx, packed, dc, bytes, err));
+    KC_CALL(&k, impl->download(impl->ctx, packed, dev.c, bytes, err));
     unpack_bits(d, packed, k.total, got);
     check_output(&k, ha, hb, expect, got);
-    KC_CALL(&k, impl->download(impl->ctx, packed, da, bytes, err));
+    KC_CALL(&k, impl->download(impl->ctx, packed, dev.a, bytes, err));
     unpack_bits(d, packed, k.total, got);
     check_input_unchanged(&k, binary ? "a" : "x", ha, got);
     if (binary) {
-        KC_CALL(&k, impl->download(impl->ctx, packed, db, bytes, err));
+        KC_CALL(&k, impl->download(impl->ctx, packed, dev.b, bytes, err));
         unpack_bits(d, packed, k.total, got);
         check_input_unchanged(&k, "b", hb, got);
     }
 
-    impl->release(impl->ctx, da);
-    if (db)
-        impl->release(impl->ctx, db);
-    impl->release(impl->ctx, dc);
+    release_case(&k, &dev);
     free(ha);
     free(hb);
     free(got);
@@ -955,23 +984,9 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
     }
     struct kc_case k = {.impl = impl, .job = &job, .n = KC_KNOWN_N,
                         .off = {offset, offset, offset}, .total = total};
-    void *da = NULL, *db = NULL, *dc = NULL;
-    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &da, err));
-    if (binary)
-        KC_CALL(&k, impl->alloc(impl->ctx, bytes, &db, err));
-    KC_CALL(&k, impl->alloc(impl->ctx, bytes, &dc, err));
-    pack_bits(d, ha, total, packed);
-    KC_CALL(&k, impl->upload(impl->ctx, da, packed, bytes, err));
-    if (binary) {
-        pack_bits(d, hb, total, packed);
-        KC_CALL(&k, impl->upload(impl->ctx, db, packed, bytes, err));
-    }
-    KC_CALL(&k, impl->poison(impl->ctx, dc, bytes, err));
-    const void *pa = (const char *)da + (KC_GUARD + offset) * es;
-    const void *pb = binary ? (const char *)db + (KC_GUARD + offset) * es : NULL;
-    void *pc = (char *)dc + (KC_GUARD + offset) * es;
-    KC_CALL(&k, impl->run(impl->ctx, &job, pa, pb, pc, KC_KNOWN_N, err));
-    KC_CALL(&k, impl->download(impl->ctx, packed, dc, bytes, err));
+    const struct kc_buffers dev = upload_case(&k, ha, binary ? hb : NULL, packed);
+    run_case(&k, &dev);
+    KC_CALL(&k, impl->download(impl->ctx, packed, dev.c, bytes, err));
     unpack_bits(d, packed, total, got);
     /* Known answers are exact for every op, the transcendental ones included (their
      * answers are limits and exact points: 0.5, 1, 0, +-Inf, NaN). */
@@ -982,10 +997,7 @@ static void check_known_answer(const struct kc_impl *impl, const struct kc_known
                      g, ka->expected,
                      fb_dtype_bits_are_nan(d, ka->expected) ? " (any NaN)" : "");
     }
-    impl->release(impl->ctx, da);
-    if (db)
-        impl->release(impl->ctx, db);
-    impl->release(impl->ctx, dc);
+    release_case(&k, &dev);
     free(ha);
     free(hb);
     free(got);
@@ -1209,4 +1221,18 @@ int64_t kc_measure_max_ulp(const struct kc_impl *impl, enum fb_op_id op, int64_t
                  impl->name, fb_op_infos[op].name, worst, (double)*worst_input,
                  fb_op_infos[op].ulp_bound);
     return worst;
+}
+
+void kc_report_max_ulps(const struct kc_impl *impl, const char *label, int log2_count)
+{
+    for (int op = 0; op < FB_OPID_COUNT; op++) {
+        if (fb_op_infos[op].ulp_bound == 0)
+            continue;
+        float worst_x;
+        const int64_t worst = kc_measure_max_ulp(impl, (enum fb_op_id)op,
+                                                 INT64_C(1) << log2_count, &worst_x);
+        printf("%s %s: max error %" PRId64 " ulp over 2^%d inputs (at x = %.9g); bound %d\n",
+               label, fb_op_infos[op].name, worst, log2_count, (double)worst_x,
+               fb_op_infos[op].ulp_bound);
+    }
 }

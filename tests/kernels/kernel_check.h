@@ -95,6 +95,12 @@ void kc_host_release(void *ctx, void *p);
 int kc_host_poison(void *ctx, void *p, size_t bytes, struct fb_error *err);
 int kc_host_copy(void *ctx, void *dst, const void *src, size_t bytes, struct fb_error *err);
 
+/* The initializer of an implementation on host memory (the four functions above), named
+ * `label`, running `runner` with ctx. */
+#define KC_HOST_IMPL(label, context, runner)                                                   \
+    {.name = label, .ctx = context, .alloc = kc_host_alloc, .release = kc_host_release,        \
+     .poison = kc_host_poison, .upload = kc_host_copy, .download = kc_host_copy, .run = runner}
+
 /* Element offsets of a, b and c from a 64-byte aligned base. */
 struct kc_offsets {
     int a, b, c;
@@ -169,6 +175,10 @@ void kc_check_chains(const struct kc_impl *impl, int sm_count, enum fb_dtype dty
  * caller: the measured figures behind the bounds of kernels/elementwise_contract.h. */
 int64_t kc_measure_max_ulp(const struct kc_impl *impl, enum fb_op_id op, int64_t count,
                            float *worst_input);
+
+/* kc_measure_max_ulp for every transcendental op of the table (a ULP bound above 0) over
+ * 2^log2_count inputs, each figure printed on a line of its own after `label`. */
+void kc_report_max_ulps(const struct kc_impl *impl, const char *label, int log2_count);
 
 const char *kc_job_name(const struct kc_job *job, char *buf, size_t size);
 

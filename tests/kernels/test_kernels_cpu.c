@@ -16,7 +16,6 @@
  * other SLEEF variants), one meson test per set.
  * Then the measured ULP error of the transcendental ops over many inputs, printed, for each
  * set: the figures behind their bounds. */
-#include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,63 +56,6 @@ static int cpu_run(void *ctx, const struct kc_job *job, const void *a, const voi
 }
 
 static enum fb_store_kind normal_stores = FB_STORES_NORMAL, streaming_stores = FB_STORES_STREAMING;
-
-static const struct kc_impl cpu_impl = {
-    .name = "cpu",
-    .ctx = &normal_stores,
-    .alloc = kc_host_alloc,
-    .release = kc_host_release,
-    .poison = kc_host_poison,
-    .upload = kc_host_copy,
-    .download = kc_host_copy,
-    .run = cpu_run,
-};
-
-/* The same passes writing with streaming stores: every size and offset of the check meets
- * the store layer's head (output not 16-byte aligned), aligned body and tail, per tile and
- * per thread. */
-static const struct kc_impl cpu_streaming_impl = {
-    .name = "cpu (streaming stores)",
-    .ctx = &streaming_stores,
-    .alloc = kc_host_alloc,
-    .release = kc_host_release,
-    .poison = kc_host_poison,
-    .upload = kc_host_copy,
-    .download = kc_host_copy,
-    .run = cpu_run,
-};
-
-/* What a test runs on: OpenMP threads, the storage type, the store kind, and the instruction
- * set of the loops (FB_CPU_ISA_COUNT: the one the backend picks for this CPU). */
-struct cpu_case {
-    int threads;
-    enum fb_dtype dtype;
-    enum fb_store_kind stores;
-    enum fb_cpu_isa isa;
-};
-
-/* The picked set, found before any test chooses another. */
-static enum fb_cpu_isa picked_isa;
-
-/* Sets up a test's threads and instruction set; skips, saying why, where the CPU or the build
- * lacks the set. */
-static void use_case(const struct cpu_case *c)
-{
-    const enum fb_cpu_isa isa = c->isa == FB_CPU_ISA_COUNT ? picked_isa : c->isa;
-    if (!fb_cpu_loops_built(isa) || !fb_cpu_isa_supported(isa)) {
-        printf("skip: the %s loops are not %s\n", fb_cpu_isa_name(isa),
-               fb_cpu_loops_built(isa) ? "supported by this CPU" : "in this build");
-        skip();
-    }
-    assert_true(fb_cpu_use_isa(isa));
-    assert_int_equal(fb_cpu_isa_in_use(), isa);
-    omp_set_num_threads(c->threads);
-}
-
-static const struct kc_impl *impl_for(const struct cpu_case *c)
-{
-    return c->stores == FB_STORES_STREAMING ? &cpu_streaming_impl : &cpu_impl;
-}
 
 /* The same jobs as eager chains in ONE parallel region (fb_cpu_passes_in_one_region, the CPU's
  * run_group): one work-shared pass per op, the temporaries in memory (ping-pong, as
@@ -167,89 +109,86 @@ static int group_run(void *ctx, const struct kc_job *job, const void *a, const v
     return FB_OK;
 }
 
-static const struct kc_impl group_impl = {
-    .name = "cpu, eager passes in one parallel region",
-    .ctx = &normal_stores,
-    .alloc = kc_host_alloc,
-    .release = kc_host_release,
-    .poison = kc_host_poison,
-    .upload = kc_host_copy,
-    .download = kc_host_copy,
-    .run = group_run,
+/* [0]: the fused passes (cpu_run); [1]: the eager passes in one parallel region (group_run).
+ * The streaming ones: every size and offset of the check meets the store layer's head
+ * (output not 16-byte aligned), aligned body and tail, per tile and per thread; in one
+ * region, each pass a work-shared loop over tiles, streamed out, each thread's stores fenced
+ * before the barrier between the passes. */
+static const struct kc_impl impls[2][FB_STORES_COUNT] = {
+    {[FB_STORES_NORMAL] = KC_HOST_IMPL("cpu", &normal_stores, cpu_run),
+     [FB_STORES_STREAMING] = KC_HOST_IMPL("cpu (streaming stores)", &streaming_stores, cpu_run)},
+    {[FB_STORES_NORMAL] = KC_HOST_IMPL("cpu, eager passes in one parallel region",
+                                       &normal_stores, group_run),
+     [FB_STORES_STREAMING] = KC_HOST_IMPL("cpu, eager passes in one parallel region, "
+                                          "streaming stores", &streaming_stores, group_run)},
 };
 
-/* The same with streaming stores: each pass a work-shared loop over tiles, streamed out, each
- * thread's stores fenced before the barrier between the passes. */
-static const struct kc_impl group_streaming_impl = {
-    .name = "cpu, eager passes in one parallel region, streaming stores",
-    .ctx = &streaming_stores,
-    .alloc = kc_host_alloc,
-    .release = kc_host_release,
-    .poison = kc_host_poison,
-    .upload = kc_host_copy,
-    .download = kc_host_copy,
-    .run = group_run,
+/* What a test checks. */
+enum cpu_check {
+    EVERY_OP,                  /* every op of the table */
+    ADD_RELU,                  /* the handwritten add_relu */
+    CHAINS,                    /* the generic chain pass on random chains */
+    ADD_RELU_IN_ONE_REGION,    /* add_relu as eager passes in one region (group_run) */
+    CHAINS_IN_ONE_REGION,      /* random chains the same way */
+    CHAIN_CROSSES_TILES,       /* chains around and past a tile */
+    STREAMING_CROSSES_TILES,   /* streaming stores around and past a tile (stores: streaming) */
+    ULP,                       /* the transcendental ops' measured error, printed */
 };
 
-static const struct kc_impl *group_impl_for(const struct cpu_case *c)
-{
-    return c->stores == FB_STORES_STREAMING ? &group_streaming_impl : &group_impl;
-}
+/* Which runs hold a test: the full one (kernels_cpu, the set picked for this CPU), the one
+ * with a named set (FB_TEST_CPU_ISA, kernels_cpu_NAME), or both. */
+enum cpu_runs { FULL = 1, SET = 2, BOTH = FULL | SET };
 
-static void test_add_relu_in_one_region_meets_contract(void **state)
-{
-    const struct cpu_case *c = *state;
-    use_case(c);
-    kc_check_add_relu(group_impl_for(c), c->dtype);
-}
+/* A row of the test table: its name (cmocka's: it names the failed case), what it checks on
+ * how many OpenMP threads, the storage type, the store kind, and the runs that hold it. */
+struct cpu_test {
+    const char *name;
+    enum cpu_check check;
+    int threads;
+    enum fb_dtype dtype;
+    enum fb_store_kind stores;
+    enum cpu_runs runs;
+};
 
-static void test_chains_in_one_region_meet_contract(void **state)
-{
-    const struct cpu_case *c = *state;
-    use_case(c);
-    kc_check_chains(group_impl_for(c), 0, c->dtype);
-}
+/* A test as it runs: its row and the instruction set of the loops. */
+struct cpu_case {
+    const struct cpu_test *t;
+    enum fb_cpu_isa isa;
+};
 
-static void test_every_op_of_the_table_meets_contract(void **state)
-{
-    const struct cpu_case *c = *state;
-    use_case(c);
-    for (int op = 0; op < FB_OPID_COUNT; op++)
-        kc_check_op(impl_for(c), (enum fb_op_id)op, c->dtype);
-}
+/* The set the backend picks for this CPU, found before any test chooses another. */
+static enum fb_cpu_isa picked_isa;
 
-static void test_add_relu_meets_contract(void **state)
+/* Sets up a test's threads and instruction set; skips, saying why, where the CPU or the build
+ * lacks the set. */
+static void use_case(const struct cpu_case *c)
 {
-    const struct cpu_case *c = *state;
-    use_case(c);
-    kc_check_add_relu(impl_for(c), c->dtype);
-}
-
-static void test_random_chains_meet_contract(void **state)
-{
-    const struct cpu_case *c = *state;
-    use_case(c);
-    kc_check_chains(impl_for(c), 0, c->dtype);
+    if (!fb_cpu_loops_built(c->isa) || !fb_cpu_isa_supported(c->isa)) {
+        printf("skip: the %s loops are not %s\n", fb_cpu_isa_name(c->isa),
+               fb_cpu_loops_built(c->isa) ? "supported by this CPU" : "in this build");
+        skip();
+    }
+    assert_true(fb_cpu_use_isa(c->isa));
+    assert_int_equal(fb_cpu_isa_in_use(), c->isa);
+    omp_set_num_threads(c->t->threads);
 }
 
 /* Chains around and past a tile: each thread walks several tiles, the last one partial
  * (with 2 threads, each thread's share starts at a tile boundary of its own). Random
  * chains of lengths 1, 2, 5 and FB_CHAIN_MAX_OPS, first op unary and binary. */
-static void test_chain_crosses_tiles(void **state)
+static void check_chain_crosses_tiles(const struct kc_impl *impl, enum fb_dtype dtype)
 {
-    const struct cpu_case *c = *state;
-    use_case(c);
     uint64_t rng = kc_seed() ^ 77;
     const int lengths[] = {1, 2, 5, FB_CHAIN_MAX_OPS};
     for (int i = 0; i < 8; i++) {
         const int binary = i % 2;
         const struct fb_chain ch = kc_random_chain(&rng, lengths[i / 2], binary);
-        const struct kc_job job = kc_job_in(kc_chain_job(&ch), c->dtype);
+        const struct kc_job job = kc_job_in(kc_chain_job(&ch), dtype);
         const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
                                  3 * FB_CPU_CHAIN_TILE + 17};
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             for (size_t o = 0; o < kc_offset_count; o++)
-                kc_check_case(impl_for(c), &job, sizes[s], kc_offsets[o]);
+                kc_check_case(impl, &job, sizes[s], kc_offsets[o]);
     }
 }
 
@@ -257,19 +196,53 @@ static void test_chain_crosses_tiles(void **state)
  * store layer's head: 0..3 floats, or 0..3 of the 7 halves a 16-bit head can hold), on sizes
  * that end a tile exactly, one short and one past, so that each tile and each thread's share
  * has its own head, body and tail. */
-static void test_streaming_stores_cross_tiles(void **state)
+static void check_streaming_stores_cross_tiles(const struct kc_impl *impl, enum fb_dtype dtype)
 {
-    const struct cpu_case *c = *state;
-    use_case(c);
-    const struct kc_job jobs[] = {kc_job_in(kc_op_job(FB_OPID_copy, 0.0f, 0.0f), c->dtype),
-                                  kc_job_in(kc_add_relu_job(), c->dtype)};
+    const struct kc_job jobs[] = {kc_job_in(kc_op_job(FB_OPID_copy, 0.0f, 0.0f), dtype),
+                                  kc_job_in(kc_add_relu_job(), dtype)};
     const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
                              2 * FB_CPU_CHAIN_TILE, 3 * FB_CPU_CHAIN_TILE + 17};
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             for (int off = 0; off < 4; off++)
-                kc_check_case(&cpu_streaming_impl, &jobs[j], sizes[s],
+                kc_check_case(impl, &jobs[j], sizes[s],
                               (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
+}
+
+/* The transcendental ops' measured error, printed with the set and the vector math in use. */
+static void measure_transcendental_ops_ulp(const struct kc_impl *impl)
+{
+    char label[160];
+    snprintf(label, sizeof label, "cpu (%s, %s)", fb_cpu_isa_name(fb_cpu_isa_in_use()),
+             fb_cpu_vector_math_description());
+    kc_report_max_ulps(impl, label, 24);
+}
+
+/* Every test of cpu_tests: the row's check on the implementation of its pass and store kind. */
+static void test_case(void **state)
+{
+    const struct cpu_case *k = *state;
+    use_case(k);
+    const struct cpu_test *c = k->t;
+    const bool one_region = c->check == ADD_RELU_IN_ONE_REGION || c->check == CHAINS_IN_ONE_REGION;
+    const struct kc_impl *impl = &impls[one_region][c->stores];
+    switch (c->check) {
+    case EVERY_OP:
+        for (int op = 0; op < FB_OPID_COUNT; op++)
+            kc_check_op(impl, (enum fb_op_id)op, c->dtype);
+        return;
+    case ADD_RELU:
+    case ADD_RELU_IN_ONE_REGION: kc_check_add_relu(impl, c->dtype); return;
+    case CHAINS:
+    case CHAINS_IN_ONE_REGION: kc_check_chains(impl, 0, c->dtype); return;
+    case CHAIN_CROSSES_TILES: check_chain_crosses_tiles(impl, c->dtype); return;
+    case STREAMING_CROSSES_TILES:
+        assert_int_equal(c->stores, FB_STORES_STREAMING);
+        check_streaming_stores_cross_tiles(impl, c->dtype);
+        return;
+    case ULP: measure_transcendental_ops_ulp(impl); return;
+    }
+    fail_msg("unknown check %d", (int)c->check);
 }
 
 /* The transcendental ops are vectorised through SLEEF where the build has it on x86-64, and
@@ -286,47 +259,95 @@ static void test_vector_math_is_what_the_build_says(void **state)
     assert_non_null(strstr(desc, expect_vector ? "SLEEF" : "libm expf"));
 }
 
-static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
-{
-    const struct cpu_case *c = *state;
-    use_case(c);
-    for (int op = 0; op < FB_OPID_COUNT; op++) {
-        if (fb_op_infos[op].ulp_bound == 0)
-            continue;
-        float worst_x;
-        int64_t worst = kc_measure_max_ulp(&cpu_impl, (enum fb_op_id)op, INT64_C(1) << 24,
-                                           &worst_x);
-        printf("cpu (%s, %s) %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); "
-               "bound %d\n",
-               fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_description(),
-               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
-    }
-}
-
+/* The tests, one row each (N, S: normal and streaming stores). */
 #define N FB_STORES_NORMAL
 #define S FB_STORES_STREAMING
-#define P FB_CPU_ISA_COUNT /* the picked set */
-static const struct cpu_case one = {1, FB_DTYPE_FP32, N, P}, two = {2, FB_DTYPE_FP32, N, P};
-static const struct cpu_case one_s = {1, FB_DTYPE_FP32, S, P}, two_s = {2, FB_DTYPE_FP32, S, P};
-static const struct cpu_case one_fp16 = {1, FB_DTYPE_FP16, N, P}, two_fp16 = {2, FB_DTYPE_FP16, N, P};
-static const struct cpu_case one_bf16 = {1, FB_DTYPE_BF16, N, P}, two_bf16 = {2, FB_DTYPE_BF16, N, P};
-static const struct cpu_case two_fp16_s = {2, FB_DTYPE_FP16, S, P}, two_bf16_s = {2, FB_DTYPE_BF16, S, P};
-/* The same cases with a named set (FB_TEST_CPU_ISA, set in main). */
-static struct cpu_case isa_two, isa_two_s, isa_two_fp16, isa_two_bf16_s;
+#define FP32 FB_DTYPE_FP32
+#define FP16 FB_DTYPE_FP16
+#define BF16 FB_DTYPE_BF16
+static const struct cpu_test cpu_tests[] = {
+    {"ops_meet_contract_on_1_thread", EVERY_OP, 1, FP32, N, FULL},
+    {"add_relu_meets_contract_on_1_thread", ADD_RELU, 1, FP32, N, FULL},
+    {"chains_meet_contract_on_1_thread", CHAINS, 1, FP32, N, FULL},
+    {"ops_meet_contract_on_2_threads", EVERY_OP, 2, FP32, N, BOTH},
+    {"add_relu_meets_contract_on_2_threads", ADD_RELU, 2, FP32, N, BOTH},
+    {"add_relu_in_one_region_meets_contract_on_1_thread", ADD_RELU_IN_ONE_REGION, 1, FP32, N, FULL},
+    {"add_relu_in_one_region_meets_contract_on_2_threads",
+     ADD_RELU_IN_ONE_REGION, 2, FP32, N, FULL},
+    {"chains_in_one_region_meet_contract_on_2_threads", CHAINS_IN_ONE_REGION, 2, FP32, N, FULL},
+    {"streaming_add_relu_in_one_region_meets_contract_on_2_threads",
+     ADD_RELU_IN_ONE_REGION, 2, FP32, S, FULL},
+    {"streaming_chains_in_one_region_meet_contract_on_2_threads",
+     CHAINS_IN_ONE_REGION, 2, FP32, S, FULL},
+    {"chain_crosses_tiles_on_1_thread", CHAIN_CROSSES_TILES, 1, FP32, N, FULL},
+    {"chain_crosses_tiles_on_2_threads", CHAIN_CROSSES_TILES, 2, FP32, N, BOTH},
+    {"streaming_ops_meet_contract_on_1_thread", EVERY_OP, 1, FP32, S, FULL},
+    {"streaming_add_relu_meets_contract_on_1_thread", ADD_RELU, 1, FP32, S, FULL},
+    {"streaming_chains_meet_contract_on_1_thread", CHAINS, 1, FP32, S, FULL},
+    {"streaming_ops_meet_contract_on_2_threads", EVERY_OP, 2, FP32, S, FULL},
+    {"streaming_add_relu_meets_contract_on_2_threads", ADD_RELU, 2, FP32, S, FULL},
+    {"streaming_crosses_tiles_on_1_thread", STREAMING_CROSSES_TILES, 1, FP32, S, FULL},
+    {"streaming_crosses_tiles_on_2_threads", STREAMING_CROSSES_TILES, 2, FP32, S, FULL},
+    {"transcendental_ops_within_ulp_bound", ULP, 2, FP32, N, BOTH},
+    /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the tiles' and threads' ends
+     * here) and misaligned starts at every size and offset of kernel_check */
+    {"ops_fp16_meet_contract_on_2_threads", EVERY_OP, 2, FP16, N, FULL},
+    {"add_relu_fp16_meets_contract_on_2_threads", ADD_RELU, 2, FP16, N, BOTH},
+    {"chains_fp16_meet_contract_on_1_thread", CHAINS, 1, FP16, N, FULL},
+    {"chain_fp16_crosses_tiles_on_2_threads", CHAIN_CROSSES_TILES, 2, FP16, N, FULL},
+    {"ops_bf16_meet_contract_on_2_threads", EVERY_OP, 2, BF16, N, FULL},
+    {"add_relu_bf16_meets_contract_on_2_threads", ADD_RELU, 2, BF16, N, FULL},
+    {"chains_bf16_meet_contract_on_1_thread", CHAINS, 1, BF16, N, FULL},
+    {"chain_bf16_crosses_tiles_on_2_threads", CHAIN_CROSSES_TILES, 2, BF16, N, FULL},
+    {"add_relu_fp16_in_one_region_meets_contract_on_2_threads",
+     ADD_RELU_IN_ONE_REGION, 2, FP16, N, FULL},
+    {"add_relu_bf16_in_one_region_meets_contract_on_2_threads",
+     ADD_RELU_IN_ONE_REGION, 2, BF16, N, FULL},
+    /* fp16 and bf16 with streaming stores (the 16-bit store layer, movntdq) */
+    {"streaming_ops_fp16_meet_contract_on_2_threads", EVERY_OP, 2, FP16, S, FULL},
+    {"streaming_add_relu_bf16_meets_contract_on_2_threads", ADD_RELU, 2, BF16, S, FULL},
+    {"streaming_chains_bf16_meet_contract_on_2_threads", CHAINS, 2, BF16, S, BOTH},
+    {"streaming_fp16_crosses_tiles_on_2_threads", STREAMING_CROSSES_TILES, 2, FP16, S, FULL},
+    {"streaming_bf16_crosses_tiles_on_2_threads", STREAMING_CROSSES_TILES, 2, BF16, S, FULL},
+    {"streaming_add_relu_fp16_in_one_region_meets_contract_on_2_threads",
+     ADD_RELU_IN_ONE_REGION, 2, FP16, S, FULL},
+    /* the named sets' own: chains on 2 threads, at fp32, with streaming stores, at fp16 */
+    {"chains_meet_contract_on_2_threads", CHAINS, 2, FP32, N, SET},
+    {"streaming_chains_meet_contract_on_2_threads", CHAINS, 2, FP32, S, SET},
+    {"chains_fp16_meet_contract_on_2_threads", CHAINS, 2, FP16, N, SET},
+};
 #undef N
 #undef S
-#undef P
+#undef FP32
+#undef FP16
+#undef BF16
 
-#define CPU_TEST(name, fn, c) {name, fn, NULL, NULL, (void *)&c}
+/* The tests of `run` with the instruction set isa, after the check of what the build says
+ * about vector math. (cmocka_run_group_tests counts a fixed array; these are picked at run
+ * time, so its function is called with the count.) */
+static int run_cpu_tests(const char *group, enum cpu_runs run, enum fb_cpu_isa isa)
+{
+    enum { COUNT = sizeof cpu_tests / sizeof cpu_tests[0] };
+    struct cpu_case cases[COUNT];
+    struct CMUnitTest tests[COUNT + 1] = {
+        cmocka_unit_test(test_vector_math_is_what_the_build_says)};
+    size_t n = 1;
+    for (size_t i = 0; i < COUNT; i++) {
+        if (!(cpu_tests[i].runs & run))
+            continue;
+        cases[i] = (struct cpu_case){&cpu_tests[i], isa};
+        tests[n++] = (struct CMUnitTest){cpu_tests[i].name, test_case, NULL, NULL, &cases[i]};
+    }
+    return _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+}
 
 /* FB_TEST_CPU_ISA=NAME (tests/kernels/meson.build: one test per set this build has; "picked"
  * for the one picked for this CPU, as the build without SLEEF runs it): the main checks with
  * that set instead of the full run: every op, add_relu and random chains (fp32; add_relu
  * also fp16, its F16C loop; chains also streaming, fp16 and bf16 streaming), chains across
- * tiles, the
- * transcendental ops' measured error (the threading around the loops is the same for every
- * set: the full run checks it). Exit 77 (skip) where the CPU lacks the set
- * or it is the picked one (the full run covers it). */
+ * tiles, the transcendental ops' measured error (the threading around the loops is the same
+ * for every set: the full run checks it). Exit 77 (skip) where the CPU lacks the set or it is
+ * the picked one (the full run covers it). */
 static int run_with_named_set(const char *name)
 {
     enum fb_cpu_isa isa = strcmp(name, "picked") == 0 ? picked_isa : FB_CPU_ISA_COUNT;
@@ -347,23 +368,7 @@ static int run_with_named_set(const char *name)
                name);
         return 77;
     }
-    isa_two = (struct cpu_case){2, FB_DTYPE_FP32, FB_STORES_NORMAL, isa};
-    isa_two_s = (struct cpu_case){2, FB_DTYPE_FP32, FB_STORES_STREAMING, isa};
-    isa_two_fp16 = (struct cpu_case){2, FB_DTYPE_FP16, FB_STORES_NORMAL, isa};
-    isa_two_bf16_s = (struct cpu_case){2, FB_DTYPE_BF16, FB_STORES_STREAMING, isa};
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vector_math_is_what_the_build_says),
-        CPU_TEST("ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, isa_two),
-        CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, isa_two),
-        CPU_TEST("chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two),
-        CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, isa_two),
-        CPU_TEST("streaming_chains_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_s),
-        CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, isa_two_fp16),
-        CPU_TEST("chains_fp16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_fp16),
-        CPU_TEST("streaming_chains_bf16_meet_contract_on_2_threads", test_random_chains_meet_contract, isa_two_bf16_s),
-        CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, isa_two),
-    };
-    return cmocka_run_group_tests_name(name, tests, NULL, NULL);
+    return run_cpu_tests(name, SET, isa);
 }
 
 int main(void)
@@ -375,55 +380,5 @@ int main(void)
     const char *named = getenv("FB_TEST_CPU_ISA");
     if (named && named[0])
         return run_with_named_set(named);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vector_math_is_what_the_build_says),
-        CPU_TEST("ops_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one),
-        CPU_TEST("add_relu_meets_contract_on_1_thread", test_add_relu_meets_contract, one),
-        CPU_TEST("chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one),
-        CPU_TEST("ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two),
-        CPU_TEST("add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two),
-        CPU_TEST("add_relu_in_one_region_meets_contract_on_1_thread",
-                 test_add_relu_in_one_region_meets_contract, one),
-        CPU_TEST("add_relu_in_one_region_meets_contract_on_2_threads",
-                 test_add_relu_in_one_region_meets_contract, two),
-        CPU_TEST("chains_in_one_region_meet_contract_on_2_threads",
-                 test_chains_in_one_region_meet_contract, two),
-        CPU_TEST("streaming_add_relu_in_one_region_meets_contract_on_2_threads",
-                 test_add_relu_in_one_region_meets_contract, two_s),
-        CPU_TEST("streaming_chains_in_one_region_meet_contract_on_2_threads",
-                 test_chains_in_one_region_meet_contract, two_s),
-        CPU_TEST("chain_crosses_tiles_on_1_thread", test_chain_crosses_tiles, one),
-        CPU_TEST("chain_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two),
-        CPU_TEST("streaming_ops_meet_contract_on_1_thread", test_every_op_of_the_table_meets_contract, one_s),
-        CPU_TEST("streaming_add_relu_meets_contract_on_1_thread", test_add_relu_meets_contract, one_s),
-        CPU_TEST("streaming_chains_meet_contract_on_1_thread", test_random_chains_meet_contract, one_s),
-        CPU_TEST("streaming_ops_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_s),
-        CPU_TEST("streaming_add_relu_meets_contract_on_2_threads", test_add_relu_meets_contract, two_s),
-        CPU_TEST("streaming_crosses_tiles_on_1_thread", test_streaming_stores_cross_tiles, one),
-        CPU_TEST("streaming_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two),
-        CPU_TEST("transcendental_ops_within_ulp_bound", test_transcendental_ops_stay_within_their_ulp_bound, two),
-        /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the tiles' and threads' ends
-         * here) and misaligned starts at every size and offset of kernel_check */
-        CPU_TEST("ops_fp16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_fp16),
-        CPU_TEST("add_relu_fp16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_fp16),
-        CPU_TEST("chains_fp16_meet_contract_on_1_thread", test_random_chains_meet_contract, one_fp16),
-        CPU_TEST("chain_fp16_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two_fp16),
-        CPU_TEST("ops_bf16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_bf16),
-        CPU_TEST("add_relu_bf16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_bf16),
-        CPU_TEST("chains_bf16_meet_contract_on_1_thread", test_random_chains_meet_contract, one_bf16),
-        CPU_TEST("chain_bf16_crosses_tiles_on_2_threads", test_chain_crosses_tiles, two_bf16),
-        CPU_TEST("add_relu_fp16_in_one_region_meets_contract_on_2_threads",
-                 test_add_relu_in_one_region_meets_contract, two_fp16),
-        CPU_TEST("add_relu_bf16_in_one_region_meets_contract_on_2_threads",
-                 test_add_relu_in_one_region_meets_contract, two_bf16),
-        /* fp16 and bf16 with streaming stores (the 16-bit store layer, movntdq) */
-        CPU_TEST("streaming_ops_fp16_meet_contract_on_2_threads", test_every_op_of_the_table_meets_contract, two_fp16_s),
-        CPU_TEST("streaming_add_relu_bf16_meets_contract_on_2_threads", test_add_relu_meets_contract, two_bf16_s),
-        CPU_TEST("streaming_chains_bf16_meet_contract_on_2_threads", test_random_chains_meet_contract, two_bf16_s),
-        CPU_TEST("streaming_fp16_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two_fp16),
-        CPU_TEST("streaming_bf16_crosses_tiles_on_2_threads", test_streaming_stores_cross_tiles, two_bf16),
-        CPU_TEST("streaming_add_relu_fp16_in_one_region_meets_contract_on_2_threads",
-                 test_add_relu_in_one_region_meets_contract, two_fp16_s),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_cpu_tests("tests", FULL, picked_isa);
 }

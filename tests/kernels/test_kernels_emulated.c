@@ -153,17 +153,9 @@ static void test_op_matches_reference(void **state)
 {
     const struct emu_case *c = *state;
     struct emu_ctx ctx = {.sm_count = c->sm_count};
-    const struct kc_impl impl = {
-        .name = c->sm_count == H200_SM_COUNT ? "emulated cuda (132 SMs)"
-                                             : "emulated cuda (2 SMs)",
-        .ctx = &ctx,
-        .alloc = kc_host_alloc,
-        .release = kc_host_release,
-        .poison = kc_host_poison,
-        .upload = kc_host_copy,
-        .download = kc_host_copy,
-        .run = emu_run,
-    };
+    const struct kc_impl impl = KC_HOST_IMPL(
+        c->sm_count == H200_SM_COUNT ? "emulated cuda (132 SMs)" : "emulated cuda (2 SMs)", &ctx,
+        emu_run);
     bool edges = true;
     if (c->op == EMU_CHAINS) {
         kc_check_chains(&impl, c->sm_count, c->dtype);
@@ -202,25 +194,8 @@ static void test_transcendental_ops_stay_within_their_ulp_bound(void **state)
 {
     (void)state;
     struct emu_ctx ctx = {.sm_count = H200_SM_COUNT};
-    const struct kc_impl impl = {
-        .name = "emulated cuda (132 SMs)",
-        .ctx = &ctx,
-        .alloc = kc_host_alloc,
-        .release = kc_host_release,
-        .poison = kc_host_poison,
-        .upload = kc_host_copy,
-        .download = kc_host_copy,
-        .run = emu_run,
-    };
-    for (int op = 0; op < FB_OPID_COUNT; op++) {
-        if (fb_op_infos[op].ulp_bound == 0)
-            continue;
-        float worst_x;
-        int64_t worst = kc_measure_max_ulp(&impl, (enum fb_op_id)op, INT64_C(1) << 22, &worst_x);
-        printf("emulated cuda %s: max error %" PRId64 " ulp over 2^22 inputs (at x = %.9g); "
-               "bound %d\n",
-               fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
-    }
+    const struct kc_impl impl = KC_HOST_IMPL("emulated cuda (132 SMs)", &ctx, emu_run);
+    kc_report_max_ulps(&impl, "emulated cuda", 22);
 }
 
 /* ---- the kernels' loops: every item read and written exactly once ---- */
@@ -299,12 +274,68 @@ static _Alignas(16) float plan_buf[16];
 #define AL2 ((const void *)&plan_buf[8])
 #define MIS ((const void *)&plan_buf[1])
 
-static void test_plan_launches_nothing_for_empty_input(void **state)
+/* fb_plan_launch's grid (fp32): n elements, inputs, the three pointers, the SM count, and
+ * the blocks of 128 threads it must give. A turn: on the vector path 4 float4 of one input
+ * or 2 of each of two, items = max(ceil((n / 4) / 4), n % 4); on the scalar path 4 floats of
+ * one input or 2 of each of two. At most 16 blocks per SM. */
+struct plan_case {
+    const char *what;
+    int64_t n;
+    int inputs;
+    const void *p0, *p1, *p2;
+    int sm_count, blocks;
+};
+
+#define H200 H200_SM_COUNT
+static const struct plan_case plan_cases[] = {
+    {"empty input, two inputs", 0, 2, AL0, AL1, AL2, H200, 0},
+    {"empty input, scalar path", 0, 1, MIS, AL1, NULL, H200, 0},
+    {"a negative size", -5, 1, AL0, NULL, NULL, H200, 0},
+    {"vector, one input: items 0, tail 3", 3, 1, AL0, AL1, NULL, H200, 1},
+    {"vector, one input: 128 items", 2048, 1, AL0, AL1, NULL, H200, 1},
+    {"vector, one input: 128 items, tail 3", 2051, 1, AL0, AL1, NULL, H200, 1},
+    {"vector, one input: 129 items", 2052, 1, AL0, AL1, NULL, H200, 2},
+    {"vector, two inputs: 128 items", 1024, 2, AL0, AL1, AL2, H200, 1},
+    {"vector, two inputs: 129 items", 1028, 2, AL0, AL1, AL2, H200, 2},
+    {"scalar, one input: 128 items", 512, 1, MIS, AL1, NULL, H200, 1},
+    {"scalar, one input: 129 items", 513, 1, MIS, AL1, NULL, H200, 2},
+    {"scalar, one input: 516 items", 2064, 1, MIS, AL1, NULL, H200, 5},
+    {"scalar, two inputs: 128 items", 256, 2, MIS, AL1, AL2, H200, 1},
+    {"scalar, two inputs: 129 items", 257, 2, MIS, AL1, AL2, H200, 2},
+    {"2^24, scalar: capped", INT64_C(1) << 24, 1, MIS, NULL, NULL, H200, 132 * 16},
+    {"2^24, vector: capped", INT64_C(1) << 24, 1, AL0, NULL, NULL, H200, 132 * 16},
+    {"2^24, two inputs: capped", INT64_C(1) << 24, 2, AL0, AL1, AL2, H200, 132 * 16},
+    {"2^24 on 2 SMs", INT64_C(1) << 24, 1, AL0, NULL, NULL, 2, 32},
+    {"2^24 on 1 SM", INT64_C(1) << 24, 1, AL0, NULL, NULL, 1, 16},
+    /* an unknown SM count (0 or negative) counts as one SM, never as no grid */
+    {"2^24 on 0 SMs", INT64_C(1) << 24, 1, AL0, NULL, NULL, 0, 16},
+    {"2^24 on -3 SMs", INT64_C(1) << 24, 1, AL0, NULL, NULL, -3, 16},
+    /* just under the cap is not capped: 2112 blocks of 128 threads x 4 floats = 1081344
+     * elements on the scalar path with one input; x 4 float4 = 4325376 on the vector path */
+    {"scalar, one input: the cap exactly", 1081344, 1, MIS, NULL, NULL, H200, 2112},
+    {"scalar, one input: 1 under the cap", 1081343, 1, MIS, NULL, NULL, H200, 2112},
+    {"scalar, one input: a block under the cap", 1080832, 1, MIS, NULL, NULL, H200, 2111},
+    {"vector, one input: the cap exactly", 4325376, 1, AL0, AL1, NULL, H200, 2112},
+    {"vector, one input: a block under the cap", 4323328, 1, AL0, AL1, NULL, H200, 2111},
+    {"vector, two inputs: the cap exactly", 2162688, 2, AL0, AL1, AL2, H200, 2112},
+    {"vector, two inputs: a block under the cap", 2161664, 2, AL0, AL1, AL2, H200, 2111},
+};
+#undef H200
+
+static void test_each_plan_gives_its_case_blocks(void **state)
 {
     (void)state;
-    assert_int_equal(fb_plan_launch(0, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 0);
-    assert_int_equal(fb_plan_launch(0, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 0);
-    assert_int_equal(fb_plan_launch(-5, 1, AL0, NULL, NULL, H200_SM_COUNT).blocks, 0);
+    for (size_t i = 0; i < sizeof plan_cases / sizeof plan_cases[0]; i++) {
+        const struct plan_case *c = &plan_cases[i];
+        const struct fb_launch_plan plan =
+            fb_plan_launch(c->n, c->inputs, c->p0, c->p1, c->p2, c->sm_count);
+        if (plan.blocks != c->blocks)
+            fail_msg("%s (n=%lld, %d inputs, %d SMs): %lld blocks, want %d", c->what,
+                     (long long)c->n, c->inputs, c->sm_count, (long long)plan.blocks, c->blocks);
+    }
+    assert_int_equal(fb_plan_launch(1, 1, MIS, NULL, NULL, H200_SM_COUNT).threads, 128);
+    assert_int_equal(FB_LOADS_PER_INPUT(1), 4);
+    assert_int_equal(FB_LOADS_PER_INPUT(2), 2);
 }
 
 static void test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned(void **state)
@@ -316,28 +347,6 @@ static void test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned(vo
     assert_false(fb_plan_launch(64, 2, AL0, MIS, AL2, 1).vector);
     assert_false(fb_plan_launch(64, 2, AL0, AL1, MIS, 1).vector);
     assert_false(fb_plan_launch(64, 1, AL0, (const void *)&plan_buf[2], NULL, 1).vector);
-}
-
-static void test_plan_gives_a_thread_four_loads_per_turn(void **state)
-{
-    (void)state;
-    /* Vector path, one input: items = max(ceil((n / 4) / 4), n % 4), 128 per block. */
-    assert_int_equal(fb_plan_launch(3, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);    /* 0, 3 */
-    assert_int_equal(fb_plan_launch(2048, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1); /* 128 */
-    assert_int_equal(fb_plan_launch(2051, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 1);
-    assert_int_equal(fb_plan_launch(2052, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2); /* 129 */
-    /* Vector path, two inputs: 2 float4 of each per turn. */
-    assert_int_equal(fb_plan_launch(1024, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 1); /* 128 */
-    assert_int_equal(fb_plan_launch(1028, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2); /* 129 */
-    /* Scalar path: 4 floats (one input) or 2 of each (two inputs) per turn. */
-    assert_int_equal(fb_plan_launch(512, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 1);
-    assert_int_equal(fb_plan_launch(513, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 2);
-    assert_int_equal(fb_plan_launch(2064, 1, MIS, AL1, NULL, H200_SM_COUNT).blocks, 5);
-    assert_int_equal(fb_plan_launch(256, 2, MIS, AL1, AL2, H200_SM_COUNT).blocks, 1);
-    assert_int_equal(fb_plan_launch(257, 2, MIS, AL1, AL2, H200_SM_COUNT).blocks, 2);
-    assert_int_equal(fb_plan_launch(1, 1, MIS, NULL, NULL, H200_SM_COUNT).threads, 128);
-    assert_int_equal(FB_LOADS_PER_INPUT(1), 4);
-    assert_int_equal(FB_LOADS_PER_INPUT(2), 2);
 }
 
 /* 16-bit elements: a vector holds 8, so the tail is n % 8 and a turn twice the elements. */
@@ -366,29 +375,6 @@ static void test_plan_for_16_bit_elements_counts_vectors_of_8(void **state)
     /* fp32 is fb_plan_launch_shaped */
     assert_int_equal(fb_plan_launch_typed(2052, 4, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks,
                      fb_plan_launch_shaped(2052, 4, 16, AL0, AL1, NULL, H200_SM_COUNT).blocks);
-}
-
-static void test_plan_caps_grid_at_16_blocks_per_sm(void **state)
-{
-    (void)state;
-    const int64_t n = INT64_C(1) << 24;
-    assert_int_equal(fb_plan_launch(n, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
-    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, H200_SM_COUNT).blocks, 132 * 16);
-    assert_int_equal(fb_plan_launch(n, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 132 * 16);
-    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 2).blocks, 32);
-    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 1).blocks, 16);
-    /* an unknown SM count (0 or negative) counts as one SM, never as no grid */
-    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, 0).blocks, 16);
-    assert_int_equal(fb_plan_launch(n, 1, AL0, NULL, NULL, -3).blocks, 16);
-    /* just under the cap is not capped: 2112 blocks of 128 threads x 4 floats = 1081344
-     * elements on the scalar path with one input; x 4 float4 = 4325376 on the vector path */
-    assert_int_equal(fb_plan_launch(1081344, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(1081343, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(1080832, 1, MIS, NULL, NULL, H200_SM_COUNT).blocks, 2111);
-    assert_int_equal(fb_plan_launch(4325376, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(4323328, 1, AL0, AL1, NULL, H200_SM_COUNT).blocks, 2111);
-    assert_int_equal(fb_plan_launch(2162688, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2112);
-    assert_int_equal(fb_plan_launch(2161664, 2, AL0, AL1, AL2, H200_SM_COUNT).blocks, 2111);
 }
 
 static void test_plan_handles_sizes_past_2_to_the_31_without_overflow(void **state)
@@ -472,11 +458,9 @@ int main(void)
         cmocka_unit_test(test_transcendental_ops_stay_within_their_ulp_bound),
         cmocka_unit_test(test_loop_touches_each_item_once_on_small_grids),
         cmocka_unit_test(test_loop_touches_each_item_once_around_turns_of_large_grids),
-        cmocka_unit_test(test_plan_launches_nothing_for_empty_input),
+        cmocka_unit_test(test_each_plan_gives_its_case_blocks),
         cmocka_unit_test(test_plan_picks_vector_only_when_every_pointer_is_16_byte_aligned),
-        cmocka_unit_test(test_plan_gives_a_thread_four_loads_per_turn),
         cmocka_unit_test(test_plan_for_16_bit_elements_counts_vectors_of_8),
-        cmocka_unit_test(test_plan_caps_grid_at_16_blocks_per_sm),
         cmocka_unit_test(test_plan_handles_sizes_past_2_to_the_31_without_overflow),
         cmocka_unit_test(test_thread_index_is_computed_in_64_bits),
         cmocka_unit_test(test_grid_stride_is_computed_in_64_bits),

@@ -8,7 +8,6 @@
  * hardware too. And eager add, relu as one CUDA graph launch through the CUDA backend's
  * run_group (eager_add_relu_graph), at every size and offset, 2 kernels counted per launch.
  * Where no device answers, the program says why and exits 77 (meson: SKIP). Suite 'gpu'. */
-#include <inttypes.h>
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
@@ -220,16 +219,7 @@ static void test_op_matches_reference(void **state)
     if (c->op == GPU_CHAINS) {
         kc_check_chains(&impl, ctx.sm_count, c->dtype);
     } else if (c->op == GPU_ULP) {
-        for (int op = 0; op < FB_OPID_COUNT; op++) {
-            if (fb_op_infos[op].ulp_bound == 0)
-                continue;
-            float worst_x;
-            int64_t worst = kc_measure_max_ulp(&impl, (enum fb_op_id)op, INT64_C(1) << 24,
-                                               &worst_x);
-            printf("cuda %s: max error %" PRId64 " ulp over 2^24 inputs (at x = %.9g); "
-                   "bound %d\n",
-                   fb_op_infos[op].name, worst, (double)worst_x, fb_op_infos[op].ulp_bound);
-        }
+        kc_report_max_ulps(&impl, "cuda", 24);
     } else if (c->op == GPU_ADD_RELU) {
         const struct kc_job job = kc_job_in(kc_add_relu_job(), c->dtype);
         kc_check_add_relu(&impl, c->dtype);

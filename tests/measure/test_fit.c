@@ -228,65 +228,75 @@ static void disturbed_launch_bound_points_do_not_move_l(void **state)
     assert_relative(fit.bandwidth.value, TRUE_B, 0.01);
 }
 
-static void cache_resident_points_do_not_bias_the_memory_bandwidth(void **state)
-{
-    (void)state;
-    static struct fb_fit_point pts[MAX_POINTS];
-    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
+/* What a fit of a synthetic sweep must give for one parameter: anything, "not fitted" (NaN),
+ * or a value in [lo, hi]. */
+struct want {
+    enum { ANY, NOT_FITTED, WITHIN } kind;
+    double lo, hi;
+};
+#define NEAR(value, tolerance) {WITHIN, (value) * (1 - (tolerance)), (value) * (1 + (tolerance))}
+#define NO_FIT {NOT_FITTED, 0, 0}
+
+/* copy, eager twice and fused from lo to hi elements (8 sizes a decade, no noise), fitted with
+ * the cache size `cache` (0: unknown) in warm or cold mode. */
+struct sweep_case {
+    const char *what;
+    double lo, hi;
+    uint64_t cache;
+    bool warm;
+    struct want launch, bandwidth, cache_bandwidth;
+    int bandwidth_points; /* -1: any */
+};
+
+static const struct sweep_case sweep_cases[] = {
     /* MID_B (1x-4x the cache) and TRUE_BC must not leak into B, nor MID_B into B_c */
-    struct fb_fit fit = fit_of(pts, k, CACHE, true);
-    assert_relative(fit.bandwidth.value, TRUE_B, 1e-9);
-    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-9);
-}
-
-static void a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth(void **state)
-{
-    (void)state;
-    static struct fb_fit_point pts[MAX_POINTS];
-    size_t k = add_variants(pts, 8, 1e5, 8, NULL); /* at most 2 MB per call */
-    struct fb_fit fit = fit_of(pts, k, CACHE, true);
-    assert_true(isnan(fit.bandwidth.value));
-    assert_int_equal(fit.bandwidth.points, 0);
-    assert_relative(fit.launch.value, TRUE_L, 1e-9);
-    assert_relative(fit.cache_bandwidth.value, TRUE_BC, 1e-9);
-}
-
-static void a_cold_run_fits_no_cache_bandwidth(void **state)
-{
-    (void)state;
-    static struct fb_fit_point pts[MAX_POINTS];
-    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
-    struct fb_fit fit = fit_of(pts, k, CACHE, false);
-    assert_true(isnan(fit.cache_bandwidth.value));
-    assert_relative(fit.bandwidth.value, TRUE_B, 1e-4); /* L a little off: see below */
+    {"cache-resident points do not bias the memory bandwidth", 8, 1e8, CACHE, true,
+     NEAR(TRUE_L, 1e-9), NEAR(TRUE_B, 1e-9), NEAR(TRUE_BC, 1e-9), -1},
+    /* at most 2 MB per call */
+    {"a sweep that stays in the cache fits no memory bandwidth", 8, 1e5, CACHE, true,
+     NEAR(TRUE_L, 1e-9), NO_FIT, NEAR(TRUE_BC, 1e-9), 0},
     /* without B_c the launch-bound points are chosen and corrected with B: the smallest ones
      * still qualify, and B's correction (4x too slow a rate there) stays under 10% of L */
-    assert_relative(fit.launch.value, TRUE_L, 0.05);
-}
-
-static void an_unknown_cache_size_fits_l_alone_from_the_smallest_sizes(void **state)
-{
-    (void)state;
-    static struct fb_fit_point pts[MAX_POINTS];
-    size_t k = add_variants(pts, 8, 1e8, 8, NULL);
-    struct fb_fit fit = fit_of(pts, k, 0, true);
-    assert_true(isnan(fit.bandwidth.value));
-    assert_true(isnan(fit.cache_bandwidth.value));
+    {"a cold run fits no cache bandwidth", 8, 1e8, CACHE, false, NEAR(TRUE_L, 0.05),
+     NEAR(TRUE_B, 1e-4), NO_FIT, -1},
     /* by time alone: the points within 20% of the smallest sizes' time per launch, whose
-     * bytes add up to 20% (median: a few %) */
-    assert_relative(fit.launch.value, TRUE_L, 0.05);
-    assert_true(fit.launch.value >= TRUE_L);
+     * bytes add up to 20% (median: a few %): at least L, never under it */
+    {"an unknown cache size fits L alone from the smallest sizes", 8, 1e8, 0, true,
+     {WITHIN, TRUE_L, TRUE_L * 1.05}, NO_FIT, NO_FIT, -1},
+    /* launches are under 0.2% of the time beyond 4x the cache: B without them is within it */
+    {"a sweep without small sizes fits no launch cost", 1e6, 1e8, CACHE, true, NO_FIT,
+     NEAR(TRUE_B, 0.002), {ANY, 0, 0}, -1},
+};
+
+static void assert_want(const char *what, const char *param, double got, struct want w)
+{
+    if (w.kind == NOT_FITTED && !isnan(got)) {
+        print_error("%s: %s = %.9g, expected not fitted (NaN)\n", what, param, got);
+        fail();
+    }
+    if (w.kind == WITHIN && !(got >= w.lo && got <= w.hi)) {
+        print_error("%s: %s = %.9g, expected in [%.9g, %.9g]\n", what, param, got, w.lo, w.hi);
+        fail();
+    }
 }
 
-static void a_sweep_without_small_sizes_fits_no_launch_cost(void **state)
+static void each_sweep_fits_as_its_case_says(void **state)
 {
     (void)state;
     static struct fb_fit_point pts[MAX_POINTS];
-    size_t k = add_variants(pts, 1e6, 1e8, 8, NULL);
-    struct fb_fit fit = fit_of(pts, k, CACHE, true);
-    assert_true(isnan(fit.launch.value));
-    /* launches are under 0.2% of the time beyond 4x the cache: B without them is within it */
-    assert_relative(fit.bandwidth.value, TRUE_B, 0.002);
+    for (size_t i = 0; i < sizeof sweep_cases / sizeof sweep_cases[0]; i++) {
+        const struct sweep_case *c = &sweep_cases[i];
+        const size_t k = add_variants(pts, c->lo, c->hi, 8, NULL);
+        const struct fb_fit fit = fit_of(pts, k, c->cache, c->warm);
+        assert_want(c->what, "L", fit.launch.value, c->launch);
+        assert_want(c->what, "B", fit.bandwidth.value, c->bandwidth);
+        assert_want(c->what, "B_c", fit.cache_bandwidth.value, c->cache_bandwidth);
+        if (c->bandwidth_points >= 0 && fit.bandwidth.points != (size_t)c->bandwidth_points) {
+            print_error("%s: B on %zu points, expected %d\n", c->what, fit.bandwidth.points,
+                        c->bandwidth_points);
+            fail();
+        }
+    }
 }
 
 static void invalid_points_are_ignored(void **state)
@@ -416,11 +426,7 @@ int main(void)
         cmocka_unit_test(flat_times_over_nearly_equal_bytes_fit_no_launch_cost),
         cmocka_unit_test(a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l),
         cmocka_unit_test(disturbed_launch_bound_points_do_not_move_l),
-        cmocka_unit_test(cache_resident_points_do_not_bias_the_memory_bandwidth),
-        cmocka_unit_test(a_sweep_that_stays_in_the_cache_fits_no_memory_bandwidth),
-        cmocka_unit_test(a_cold_run_fits_no_cache_bandwidth),
-        cmocka_unit_test(an_unknown_cache_size_fits_l_alone_from_the_smallest_sizes),
-        cmocka_unit_test(a_sweep_without_small_sizes_fits_no_launch_cost),
+        cmocka_unit_test(each_sweep_fits_as_its_case_says),
         cmocka_unit_test(invalid_points_are_ignored),
         cmocka_unit_test(no_points_fit_nothing),
         cmocka_unit_test(too_few_points_fit_nothing),

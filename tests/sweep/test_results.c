@@ -1,6 +1,8 @@
-/* The results store: copy_fraction filled from the same run's copy row, the up-front check
- * that the output is writable, and --resume's lookups: one row per point (every key axis),
- * reruns replacing their row, another config warned about, and 200k rows in linear time. */
+/* The results store: copy_fraction and speedup filled from the same run's rows, the up-front
+ * check that the output is writable, and --resume's lookups: one row per point (every key
+ * axis), reruns replacing their row, files of older layouts read as a table of cases, another
+ * config warned about, a second lock refused, and 200k rows in linear time. Every test gets
+ * a private directory (the fixture), removed with all that the store wrote there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,65 @@
 #include "measure/pairing.h"
 #include "output/summary.h"
 
+/* The fixture: *state is the test's directory ("$TMPDIR/fb-results-XXXXXX"). */
+static int make_dir(void **state)
+{
+    char *dir = malloc(96);
+    assert_non_null(dir);
+    fb_test_mkdtemp(dir, 96, "fb-results");
+    *state = dir;
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    fb_test_rmtree(*state); /* the files, their .partial and .lock with it */
+    free(*state);
+    return 0;
+}
+
+static void in_dir(char *path, size_t size, void **state, const char *name)
+{
+    const int n = snprintf(path, size, "%s/%s", (const char *)*state, name);
+    assert_true(n > 0 && (size_t)n < size);
+}
+
+static void write_file(void **state, const char *name, const char *text)
+{
+    char path[256];
+    in_dir(path, sizeof path, state, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A fresh store for NAME in the test's directory with the default config (hash `hash`). */
+static void open_store(struct fb_results *res, void **state, const char *name, uint64_t hash)
+{
+    char path[256];
+    in_dir(path, sizeof path, state, name);
+    struct fb_config cfg;
+    fb_config_defaults(&cfg);
+    snprintf(cfg.path, sizeof cfg.path, "configs/test-%llu.ini", (unsigned long long)hash);
+    cfg.content_hash = hash;
+    struct fb_device_info dev = {.name = "test cpu"};
+    fb_results_init(res, path, &cfg, "cpu", &dev, 1, "n/a");
+}
+
+/* open_store, then --resume's load of what NAME holds: the number of rows loaded. */
+static size_t load_store(struct fb_results *res, void **state, const char *name, uint64_t hash)
+{
+    open_store(res, state, name, hash);
+    struct fb_error err = {{0}};
+    size_t loaded = 0;
+    const int rc = fb_results_load(res, &loaded, &err);
+    if (rc != FB_OK)
+        print_error("%s: %s\n", name, err.msg);
+    assert_int_equal(rc, FB_OK);
+    return loaded;
+}
+
 static struct fb_record point(const char *variant, int64_t n, double gbps)
 {
     struct fb_record r;
@@ -38,72 +99,6 @@ static struct fb_record point(const char *variant, int64_t n, double gbps)
     return r;
 }
 
-static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **unused)
-{
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
-    char path[128];
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    struct fb_device_info dev = {.name = "test cpu"};
-    struct fb_results res;
-    fb_results_init(&res, path, &cfg, "cpu", &dev, 1, "n/a");
-    struct fb_error err;
-    struct fb_record copy = point("copy", 100, 10.0), fused = point("fused_add_relu", 100, 8.0);
-    struct fb_record lonely = point("fused_add_relu", 200, 8.0);
-    assert_int_equal(fb_results_add(&res, &copy, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &fused, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &lonely, &err), FB_OK);
-    assert_true(fabs(res.records[1].copy_fraction - 0.8) < 1e-12);
-    assert_true(isnan(res.records[2].copy_fraction)); /* no copy row at 200 */
-    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "fused_add_relu", "fp32", 100, "warm", "normal"));
-    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "eager_add_relu", "fp32", 100, "warm", "normal"));
-
-    /* what was written reads back the same */
-    struct fb_results again;
-    fb_results_init(&again, path, &cfg, "cpu", &dev, 1, "n/a");
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&again, &loaded, &err), FB_OK);
-    assert_int_equal(loaded, 3);
-    assert_true(fabs(again.records[1].copy_fraction - 0.8) < 1e-6);
-    fb_results_free(&again);
-    fb_results_free(&res);
-    unlink(path);
-    fb_test_rmtree(dir);
-}
-
-static void unwritable_output_is_a_usage_error_naming_the_path(void **unused)
-{
-    (void)unused;
-    char file[] = "/tmp/fb-notadir-XXXXXX";
-    int fd = mkstemp(file);
-    assert_true(fd >= 0);
-    close(fd);
-    char path[128];
-    snprintf(path, sizeof path, "%s/results.csv", file); /* parent is a regular file */
-    struct fb_error err;
-    struct fb_results_target target;
-    assert_int_equal(fb_results_judge(path, false, &target, &err), FB_ERR_USAGE);
-    assert_non_null(strstr(err.msg, file));
-    unlink(file);
-}
-
-/* A fresh store at dir/name with the default config (hash `hash`). */
-static void open_store(struct fb_results *res, const char *dir, const char *name,
-                       uint64_t hash)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    snprintf(cfg.path, sizeof cfg.path, "configs/test-%llu.ini", (unsigned long long)hash);
-    cfg.content_hash = hash;
-    struct fb_device_info dev = {.name = "test cpu"};
-    fb_results_init(res, path, &cfg, "cpu", &dev, 1, "n/a");
-}
-
 static struct fb_record cached(const char *variant, int64_t n, const char *cache)
 {
     struct fb_record r = point(variant, n, 1.0);
@@ -111,162 +106,280 @@ static struct fb_record cached(const char *variant, int64_t n, const char *cache
     return r;
 }
 
+static struct fb_record stored(const char *variant, int64_t n, double gbps, const char *stores)
+{
+    struct fb_record r = point(variant, n, gbps);
+    snprintf(r.stores, sizeof r.stores, "%s", stores);
+    return r;
+}
+
+static void add(struct fb_results *res, const struct fb_record *r)
+{
+    struct fb_error err = {{0}};
+    const int rc = fb_results_add(res, r, &err);
+    if (rc != FB_OK)
+        print_error("adding %s n=%lld: %s\n", r->variant, (long long)r->n, err.msg);
+    assert_int_equal(rc, FB_OK);
+}
+
+/* One --resume lookup (backend cpu, device "test cpu", fp32) and whether the store has it. */
+struct lookup {
+    const char *variant;
+    int64_t n;
+    const char *cache, *stores;
+    bool has_ok;
+};
+
+static void assert_lookups(const struct fb_results *res, const struct lookup *l, size_t count,
+                           const char *what)
+{
+    for (size_t i = 0; i < count; i++) {
+        const bool got = fb_results_has_ok(res, "cpu", "test cpu", l[i].variant, "fp32", l[i].n,
+                                           l[i].cache, l[i].stores);
+        if (got != l[i].has_ok) {
+            print_error("%s: lookup %s n=%lld %s %s: has_ok %d, want %d\n", what, l[i].variant,
+                        (long long)l[i].n, l[i].cache, l[i].stores, got, l[i].has_ok);
+            fail();
+        }
+    }
+}
+
+#define LOOKUPS(res, ...)                                                                      \
+    do {                                                                                       \
+        const struct lookup lookups_[] = {__VA_ARGS__};                                        \
+        assert_lookups(res, lookups_, sizeof lookups_ / sizeof lookups_[0], __func__);         \
+    } while (0)
+
+static void assert_close(double got, double want, double tol, const char *what)
+{
+    if (!(fabs(got - want) <= tol)) {
+        print_error("%s: got %.17g, want %.17g\n", what, got, want);
+        fail();
+    }
+}
+
+static void copy_fraction_comes_from_the_copy_row_at_the_same_size(void **state)
+{
+    struct fb_results res;
+    open_store(&res, state, "r.csv", 7);
+    const struct fb_record copy = point("copy", 100, 10.0);
+    const struct fb_record fused = point("fused_add_relu", 100, 8.0);
+    const struct fb_record lonely = point("fused_add_relu", 200, 8.0);
+    add(&res, &copy);
+    add(&res, &fused);
+    add(&res, &lonely);
+    assert_close(res.records[1].copy_fraction, 0.8, 1e-12, "copy_fraction at 100");
+    assert_true(isnan(res.records[2].copy_fraction)); /* no copy row at 200 */
+    LOOKUPS(&res, {"fused_add_relu", 100, "warm", "normal", true},
+            {"eager_add_relu", 100, "warm", "normal", false});
+    fb_results_free(&res);
+
+    /* what was written reads back the same */
+    assert_int_equal(load_store(&res, state, "r.csv", 7), 3);
+    assert_close(res.records[1].copy_fraction, 0.8, 1e-6, "copy_fraction read back");
+    fb_results_free(&res);
+}
+
+/* The speedup is filled once both rows of a pair are in, whichever came first (files before
+ * the speedup column: the legacy_files table). */
+static void speedup_is_derived_as_rows_arrive(void **state)
+{
+    struct fb_results res;
+    open_store(&res, state, "r.csv", 7);
+    struct fb_record eager = point("eager_add_relu", 100, 5.0);
+    struct fb_record fused = point("fused_add_relu", 100, 6.0);
+    eager.time_median_s = 3e-6;
+    fused.time_median_s = 2e-6;
+    add(&res, &eager);
+    assert_true(isnan(res.records[0].speedup)); /* its pair is not measured yet */
+    add(&res, &fused);
+    assert_close(res.records[0].speedup, 1.5, 1e-12, "speedup");
+    fb_results_free(&res);
+}
+
+static void unwritable_output_is_a_usage_error_naming_the_path(void **state)
+{
+    write_file(state, "file", "");
+    char file[256], path[288];
+    in_dir(file, sizeof file, state, "file");
+    snprintf(path, sizeof path, "%s/results.csv", file); /* parent is a regular file */
+    struct fb_error err;
+    struct fb_results_target target;
+    assert_int_equal(fb_results_judge(path, false, &target, &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, file));
+}
+
 /* Issue 10 item 5: resume warm, cold, warm used to give 6, 12, 18 rows (the lookup saw the
  * newest row only, of whatever cache mode). */
-static void resume_across_cache_modes_keeps_one_row_per_point(void **unused)
+static void resume_across_cache_modes_keeps_one_row_per_point(void **state)
 {
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
     const char *modes[] = {"warm", "cold", "warm", "cold"};
     const size_t want[] = {3, 6, 6, 6};
-    struct fb_error err;
     for (int run = 0; run < 4; run++) {
         struct fb_results res;
-        open_store(&res, dir, "r.csv", 7);
-        size_t loaded = 0;
-        assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
+        load_store(&res, state, "r.csv", 7);
         for (int64_t n = 8; n <= 32; n *= 2) {
             if (fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", n, modes[run], "normal"))
                 continue;
-            struct fb_record r = cached("copy", n, modes[run]);
-            assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+            const struct fb_record r = cached("copy", n, modes[run]);
+            add(&res, &r);
         }
         assert_int_equal(res.count, want[run]);
         assert_string_equal(res.resume_warning, ""); /* same config */
         fb_results_free(&res);
     }
-    char path[256];
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    unlink(path);
-    fb_test_rmtree(dir);
 }
 
 /* The store kind is an axis of the point: a streaming row never stands in for a normal one
- * on --resume, nor replaces it; pairs (copy_fraction) stay within a kind; a row of a file
- * from before the stores column is a normal-stores row. */
-static void resume_and_pairs_tell_store_kinds_apart(void **unused)
+ * on --resume, nor replaces it; pairs (copy_fraction) stay within a kind (a file from before
+ * the stores column: the legacy_files table). */
+static void resume_and_pairs_tell_store_kinds_apart(void **state)
 {
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
-    struct fb_error err;
     struct fb_results res;
-    open_store(&res, dir, "r.csv", 7);
-    struct fb_record copy_n = point("copy", 64, 10.0), fused_n = point("fused_add_relu", 64, 11.0);
-    struct fb_record copy_s = point("copy", 64, 16.0), fused_s = point("fused_add_relu", 64, 15.0);
-    snprintf(copy_n.stores, sizeof copy_n.stores, "normal");
-    snprintf(fused_n.stores, sizeof fused_n.stores, "normal");
-    snprintf(copy_s.stores, sizeof copy_s.stores, "streaming");
-    snprintf(fused_s.stores, sizeof fused_s.stores, "streaming");
-    assert_int_equal(fb_results_add(&res, &copy_n, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &fused_n, &err), FB_OK);
-    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm",
-                                   "streaming"));
-    assert_int_equal(fb_results_add(&res, &copy_s, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &fused_s, &err), FB_OK);
+    open_store(&res, state, "r.csv", 7);
+    const struct fb_record copy_n = stored("copy", 64, 10.0, "normal");
+    const struct fb_record fused_n = stored("fused_add_relu", 64, 11.0, "normal");
+    const struct fb_record copy_s = stored("copy", 64, 16.0, "streaming");
+    const struct fb_record fused_s = stored("fused_add_relu", 64, 15.0, "streaming");
+    add(&res, &copy_n);
+    add(&res, &fused_n);
+    LOOKUPS(&res, {"copy", 64, "warm", "streaming", false});
+    add(&res, &copy_s);
+    add(&res, &fused_s);
     assert_int_equal(res.count, 4); /* one row per (variant, stores), none replaced */
-    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm",
-                                  "streaming"));
-    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 64, "warm", "normal"));
+    LOOKUPS(&res, {"copy", 64, "warm", "streaming", true}, {"copy", 64, "warm", "normal", true});
     /* each fused row against the copy row of its own store kind */
     for (size_t i = 0; i < res.count; i++) {
         const struct fb_record *r = &res.records[i];
         if (strcmp(r->variant, "fused_add_relu") != 0)
             continue;
         const double want = strcmp(r->stores, "streaming") == 0 ? 15.0 / 16.0 : 11.0 / 10.0;
-        assert_true(fabs(r->copy_fraction - want) < 1e-12);
+        assert_close(r->copy_fraction, want, 1e-12, r->stores);
     }
     fb_results_free(&res);
-
-    /* a file without the column: its rows are normal-stores rows */
-    char path[256];
-    snprintf(path, sizeof path, "%s/old.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("backend,device,variant,dtype,n,time_median_s,cache,verified,status\n"
-          "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n",
-          f);
-    fclose(f);
-    open_store(&res, dir, "old.csv", 7);
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
-    assert_true(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 8, "warm", "normal"));
-    assert_false(fb_results_has_ok(&res, "cpu", "test cpu", "copy", "fp32", 8, "warm",
-                                   "streaming"));
-    fb_results_free(&res);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    unlink(path);
-    fb_test_rmtree(dir);
 }
 
-static void a_rerun_replaces_its_row_and_duplicates_merge_on_load(void **unused)
+static void a_rerun_replaces_its_row(void **state)
 {
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
-    struct fb_error err;
     struct fb_results res;
-    open_store(&res, dir, "r.csv", 7);
+    open_store(&res, state, "r.csv", 7);
     struct fb_record failed = cached("fused_add_relu", 8, "warm");
     failed.status = FB_POINT_FAILED;
-    struct fb_record other = cached("copy", 8, "warm");
+    const struct fb_record other = cached("copy", 8, "warm");
     struct fb_record ok = cached("fused_add_relu", 8, "warm");
     ok.time_median_s = 3e-6;
-    assert_int_equal(fb_results_add(&res, &failed, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &other, &err), FB_OK);
-    assert_int_equal(fb_results_add(&res, &ok, &err), FB_OK); /* the rerun */
+    add(&res, &failed);
+    add(&res, &other);
+    add(&res, &ok); /* the rerun */
     assert_int_equal(res.count, 2);
     assert_string_equal(res.records[0].variant, "fused_add_relu"); /* in the old row's place */
     assert_int_equal(res.records[0].status, FB_POINT_OK);
     /* the same key written as dtype float32 (older files) is the same point */
     struct fb_record alias = cached("copy", 8, "warm");
     snprintf(alias.dtype, sizeof alias.dtype, "float32");
-    assert_int_equal(fb_results_add(&res, &alias, &err), FB_OK);
+    add(&res, &alias);
     assert_int_equal(res.count, 2);
     fb_results_free(&res);
-
-    /* a file an older run left with duplicate rows: the later row of each point wins */
-    char path[256];
-    snprintf(path, sizeof path, "%s/dup.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("backend,device,variant,dtype,n,time_median_s,cache,verified,status\n"
-          "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n"
-          "cpu,test cpu,copy,fp32,8,1e-6,cold,1,ok\n"
-          "cpu,test cpu,copy,fp32,8,2e-6,warm,1,ok\n",
-          f);
-    fclose(f);
-    open_store(&res, dir, "dup.csv", 7);
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
-    assert_int_equal(loaded, 2);
-    assert_true(fabs(res.records[0].time_median_s - 2e-6) < 1e-15);
-    assert_string_equal(res.records[1].cache, "cold");
-    fb_results_free(&res);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    unlink(path);
-    fb_test_rmtree(dir);
 }
 
-static void resume_from_another_config_warns_and_records_both_hashes(void **unused)
+/* What one row of a loaded file must hold; NULL or NOT_CHECKED: whatever it holds. */
+#define NOT_CHECKED (-1.0) /* no time, speedup or fraction is negative */
+struct row_want {
+    const char *variant, *cache, *role, *pair;
+    double time_median_s, speedup, copy_fraction;
+};
+
+/* A file an older run (or an older fusebench) left: what --resume loads from it. */
+struct legacy_file {
+    const char *what, *csv;
+    size_t loaded;
+    struct row_want rows[3];
+    struct lookup lookups[2];
+};
+
+#define OLD_HEADER "backend,device,variant,dtype,n,time_median_s,cache,verified,status\n"
+
+static const struct legacy_file legacy_files[] = {
+    {"no stores column: its rows are normal-stores rows",
+     OLD_HEADER "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n",
+     1,
+     {{"copy", "warm", NULL, NULL, 1e-6, NOT_CHECKED, NOT_CHECKED}},
+     {{"copy", 8, "warm", "normal", true}, {"copy", 8, "warm", "streaming", false}}},
+    {"duplicate rows: the later row of each point wins, in the first one's place",
+     OLD_HEADER "cpu,test cpu,copy,fp32,8,1e-6,warm,1,ok\n"
+                "cpu,test cpu,copy,fp32,8,1e-6,cold,1,ok\n"
+                "cpu,test cpu,copy,fp32,8,2e-6,warm,1,ok\n",
+     2,
+     {{"copy", "warm", NULL, NULL, 2e-6, NOT_CHECKED, NOT_CHECKED},
+      {"copy", "cold", NULL, NULL, 1e-6, NOT_CHECKED, NOT_CHECKED}},
+     {{"copy", 8, "warm", "normal", true}, {"copy", 8, "cold", "normal", true}}},
+    {"no role, pair or speedup column: filled from the built-ins",
+     "# fusebench: 0.0.9\n"
+     "backend,device,variant,dtype,n,time_median_s,bandwidth_gbps,cache,verified,status\n"
+     "cpu,test cpu,copy,fp32,100,1e-6,10,warm,1,ok\n"
+     "cpu,test cpu,fused_add_relu,fp32,100,2e-6,8,warm,1,ok\n"
+     "cpu,test cpu,eager_add_threshold,fp32,100,5e-6,4,warm,1,ok\n",
+     3,
+     {{"copy", "warm", "copy_ceiling", NULL, 1e-6, NOT_CHECKED, NOT_CHECKED},
+      {"fused_add_relu", "warm", NULL, NULL, 2e-6, NOT_CHECKED, 0.8},
+      {"eager_add_threshold", "warm", "eager", "fused_add_relu", 5e-6, 2.5, NOT_CHECKED}},
+     {{"fused_add_relu", 100, "warm", "normal", true},
+      {"eager_add_relu", 100, "warm", "normal", false}}},
+};
+
+static void assert_text(const char *got, const char *want, const char *what, size_t row,
+                        const char *field)
 {
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
-    struct fb_error err;
+    if (want && strcmp(got, want) != 0) {
+        print_error("%s: row %zu %s: \"%s\", want \"%s\"\n", what, row, field, got, want);
+        fail();
+    }
+}
+
+static void assert_number(double got, double want, const char *what, size_t row,
+                          const char *field)
+{
+    if (want != NOT_CHECKED && !(fabs(got - want) <= 1e-12 * want)) {
+        print_error("%s: row %zu %s: got %.17g, want %.17g\n", what, row, field, got, want);
+        fail();
+    }
+}
+
+static void each_legacy_file_loads_as_its_case_says(void **state)
+{
+    for (size_t i = 0; i < sizeof legacy_files / sizeof legacy_files[0]; i++) {
+        const struct legacy_file *k = &legacy_files[i];
+        print_message("case: %s\n", k->what);
+        char name[32];
+        snprintf(name, sizeof name, "legacy-%zu.csv", i);
+        write_file(state, name, k->csv);
+        struct fb_results res;
+        assert_int_equal(load_store(&res, state, name, 7), k->loaded);
+        for (size_t r = 0; r < k->loaded; r++) {
+            const struct fb_record *got = &res.records[r];
+            const struct row_want *want = &k->rows[r];
+            assert_text(got->variant, want->variant, k->what, r, "variant");
+            assert_text(got->cache, want->cache, k->what, r, "cache");
+            assert_text(got->role, want->role, k->what, r, "role");
+            assert_text(got->pair, want->pair, k->what, r, "pair");
+            assert_number(got->time_median_s, want->time_median_s, k->what, r, "time_median_s");
+            assert_number(got->speedup, want->speedup, k->what, r, "speedup");
+            assert_number(got->copy_fraction, want->copy_fraction, k->what, r, "copy_fraction");
+        }
+        assert_lookups(&res, k->lookups, sizeof k->lookups / sizeof k->lookups[0], k->what);
+        fb_results_free(&res);
+    }
+}
+
+static void resume_from_another_config_warns_and_records_both_hashes(void **state)
+{
     struct fb_results res;
-    open_store(&res, dir, "r.csv", 0x1111);
-    struct fb_record r = cached("copy", 8, "warm");
-    assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+    open_store(&res, state, "r.csv", 0x1111);
+    const struct fb_record r = cached("copy", 8, "warm");
+    add(&res, &r);
     fb_results_free(&res);
 
-    open_store(&res, dir, "r.csv", 0x2222);
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
-    assert_int_equal(loaded, 1);
+    assert_int_equal(load_store(&res, state, "r.csv", 0x2222), 1);
     assert_non_null(strstr(res.resume_warning, "another config"));
     assert_non_null(strstr(res.resume_warning, "0000000000001111"));
     assert_non_null(strstr(res.resume_warning, "configs/test-4369.ini"));
@@ -280,10 +393,6 @@ static void resume_from_another_config_warns_and_records_both_hashes(void **unus
     assert_true(old_hash);
     assert_true(new_hash);
     fb_results_free(&res);
-    char path[256];
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    unlink(path);
-    fb_test_rmtree(dir);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -298,15 +407,12 @@ static double seconds_since(const struct timespec *t0)
  * too, where the quadratic version needs minutes. The clock decides nothing here: a run past
  * the expected time is reported ("slow:"), and the quadratic version meets meson's timeout
  * for this test (120 s, the hang guard). */
-static void resume_of_200k_rows_is_not_quadratic(void **unused)
+static void resume_of_200k_rows_is_not_quadratic(void **state)
 {
-    (void)unused;
     enum { ROWS = 200000 };
     const double expected_s = 10.0;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
     char path[256];
-    snprintf(path, sizeof path, "%s/big.csv", dir);
+    in_dir(path, sizeof path, state, "big.csv");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs("backend,device,variant,dtype,n,launches,time_median_s,bandwidth_gbps,cache,"
@@ -315,23 +421,19 @@ static void resume_of_200k_rows_is_not_quadratic(void **unused)
     for (int i = 0; i < ROWS; i++)
         fprintf(f, "cpu,test cpu,%s,fp32,%d,1,%.6g,1.5,warm,1,ok\n", variants[i % 4],
                 8 + i / 4, 1e-6 + 1e-9 * i);
-    fclose(f);
+    assert_int_equal(fclose(f), 0);
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct fb_results res;
-    open_store(&res, dir, "big.csv", 7);
-    struct fb_error err;
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
-    assert_int_equal(loaded, ROWS);
+    assert_int_equal(load_store(&res, state, "big.csv", 7), ROWS);
     size_t found = 0;
     for (int i = 0; i < ROWS; i++)
         found += fb_results_has_ok(&res, "cpu", "test cpu", variants[i % 4], "fp32",
                                    8 + i / 4, "warm", "normal");
     assert_int_equal(found, ROWS);
-    struct fb_record r = cached("copy", 1, "warm");
-    assert_int_equal(fb_results_add(&res, &r, &err), FB_OK);
+    const struct fb_record r = cached("copy", 1, "warm");
+    add(&res, &r);
     FILE *devnull = fopen("/dev/null", "w");
     assert_non_null(devnull);
     fb_summary_print(devnull, res.records, res.count);
@@ -342,19 +444,14 @@ static void resume_of_200k_rows_is_not_quadratic(void **unused)
         print_message("slow: the 200k-row resume path took %.1f s (expected under %.0f s)\n",
                       took, expected_s);
     fb_results_free(&res);
-    unlink(path);
-    fb_test_rmtree(dir);
 }
 
 /* A second lock on one results file is refused, naming the holder's pid; the holder is
  * another process (POSIX record locks never conflict within one process). */
-static void a_second_lock_is_refused_naming_the_holder(void **unused)
+static void a_second_lock_is_refused_naming_the_holder(void **state)
 {
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-lock");
-    char path[128], lockfile[160];
-    snprintf(path, sizeof path, "%s/r.csv", dir);
+    char path[256], lockfile[288];
+    in_dir(path, sizeof path, state, "r.csv");
     snprintf(lockfile, sizeof lockfile, "%s.lock", path);
     int ready[2], done[2];
     assert_int_equal(pipe(ready), 0);
@@ -392,70 +489,23 @@ static void a_second_lock_is_refused_naming_the_holder(void **unused)
         close(ready[i]);
         close(done[i]);
     }
-    fb_test_rmtree(dir);
 }
 
-/* The speedup is filled once both rows of a pair are in, whichever came first; a file written
- * before the role, pair and speedup columns gets them on --resume (from the built-ins). */
-static void speedup_is_derived_as_rows_arrive_and_for_older_files_on_load(void **unused)
-{
-    (void)unused;
-    char dir[96];
-    fb_test_mkdtemp(dir, sizeof dir, "fb-results");
-    char path[128];
-    snprintf(path, sizeof path, "%s/r.csv", dir);
-    struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    struct fb_device_info dev = {.name = "test cpu"};
-    struct fb_results res;
-    fb_results_init(&res, path, &cfg, "cpu", &dev, 1, "n/a");
-    struct fb_error err;
-    struct fb_record eager = point("eager_add_relu", 100, 5.0);
-    struct fb_record fused = point("fused_add_relu", 100, 6.0);
-    eager.time_median_s = 3e-6;
-    fused.time_median_s = 2e-6;
-    assert_int_equal(fb_results_add(&res, &eager, &err), FB_OK);
-    assert_true(isnan(res.records[0].speedup)); /* its pair is not measured yet */
-    assert_int_equal(fb_results_add(&res, &fused, &err), FB_OK);
-    assert_true(fabs(res.records[0].speedup - 1.5) < 1e-12);
-    fb_results_free(&res);
-    unlink(res.partial_path);
-
-    /* an older file: no role, pair or speedup column */
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("# fusebench: 0.0.9\n"
-          "backend,device,variant,dtype,n,time_median_s,bandwidth_gbps,cache,verified,status\n"
-          "cpu,test cpu,copy,fp32,100,1e-6,10,warm,1,ok\n"
-          "cpu,test cpu,fused_add_relu,fp32,100,2e-6,8,warm,1,ok\n"
-          "cpu,test cpu,eager_add_threshold,fp32,100,5e-6,4,warm,1,ok\n", f);
-    fclose(f);
-    fb_results_init(&res, path, &cfg, "cpu", &dev, 1, "n/a");
-    size_t loaded = 0;
-    assert_int_equal(fb_results_load(&res, &loaded, &err), FB_OK);
-    assert_int_equal(loaded, 3);
-    assert_string_equal(res.records[0].role, "copy_ceiling");
-    assert_string_equal(res.records[2].role, "eager");
-    assert_string_equal(res.records[2].pair, "fused_add_relu");
-    assert_true(fabs(res.records[2].speedup - 2.5) < 1e-12);
-    assert_true(fabs(res.records[1].copy_fraction - 0.8) < 1e-12);
-    fb_results_free(&res);
-    unlink(path);
-    fb_test_rmtree(dir);
-}
+#define IN_DIR(fn) cmocka_unit_test_setup_teardown(fn, make_dir, remove_dir)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(resume_across_cache_modes_keeps_one_row_per_point),
-        cmocka_unit_test(resume_and_pairs_tell_store_kinds_apart),
-        cmocka_unit_test(a_rerun_replaces_its_row_and_duplicates_merge_on_load),
-        cmocka_unit_test(resume_from_another_config_warns_and_records_both_hashes),
-        cmocka_unit_test(resume_of_200k_rows_is_not_quadratic),
-        cmocka_unit_test(copy_fraction_comes_from_the_copy_row_at_the_same_size),
-        cmocka_unit_test(speedup_is_derived_as_rows_arrive_and_for_older_files_on_load),
-        cmocka_unit_test(unwritable_output_is_a_usage_error_naming_the_path),
-        cmocka_unit_test(a_second_lock_is_refused_naming_the_holder),
+        IN_DIR(resume_across_cache_modes_keeps_one_row_per_point),
+        IN_DIR(resume_and_pairs_tell_store_kinds_apart),
+        IN_DIR(a_rerun_replaces_its_row),
+        IN_DIR(each_legacy_file_loads_as_its_case_says),
+        IN_DIR(resume_from_another_config_warns_and_records_both_hashes),
+        IN_DIR(resume_of_200k_rows_is_not_quadratic),
+        IN_DIR(copy_fraction_comes_from_the_copy_row_at_the_same_size),
+        IN_DIR(speedup_is_derived_as_rows_arrive),
+        IN_DIR(unwritable_output_is_a_usage_error_naming_the_path),
+        IN_DIR(a_second_lock_is_refused_naming_the_holder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

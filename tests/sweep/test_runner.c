@@ -103,6 +103,14 @@ static struct fb_backend_ops recording_backend(void)
 #define FAKE_KERNEL_TIME_S 1e-9
 static int probe_passes, probe_passes_with_flush;
 
+/* One call as the probe makes it: its flush (cold mode), then the call. */
+static int flush_and_run(const struct fb_probe_call *call, struct fb_error *err)
+{
+    if (call->flush && call->flush(call->ctx, err) != FB_OK)
+        return FB_ERR_RUNTIME;
+    return call->run(call->ctx, err);
+}
+
 static int fake_kernel_pass(void *self, const struct fb_probe_call *call, int calls,
                             int declared_launches, int64_t *launches_per_call,
                             double *kernel_time_s, struct fb_error *err)
@@ -111,12 +119,9 @@ static int fake_kernel_pass(void *self, const struct fb_probe_call *call, int ca
     record('K');
     probe_passes++;
     probe_passes_with_flush += call->flush != NULL;
-    for (int i = 0; i < calls; i++) {
-        if (call->flush && call->flush(call->ctx, err) != FB_OK)
+    for (int i = 0; i < calls; i++)
+        if (flush_and_run(call, err) != FB_OK)
             return FB_ERR_RUNTIME;
-        if (call->run(call->ctx, err) != FB_OK)
-            return FB_ERR_RUNTIME;
-    }
     record('k');
     *launches_per_call = declared_launches;
     *kernel_time_s = FAKE_KERNEL_TIME_S;
@@ -130,9 +135,7 @@ static int fake_traffic_pass(void *self, const struct fb_probe_call *call, int64
     record('D');
     probe_passes++;
     probe_passes_with_flush += call->flush != NULL;
-    if (call->flush && call->flush(call->ctx, err) != FB_OK)
-        return FB_ERR_RUNTIME;
-    if (call->run(call->ctx, err) != FB_OK)
+    if (flush_and_run(call, err) != FB_OK)
         return FB_ERR_RUNTIME;
     record('d');
     *dram_read = 1000;
@@ -172,36 +175,48 @@ static const struct fb_record *find(const struct collected *c, const char *varia
     return NULL;
 }
 
-/* Runs a tiny sweep (sizes 1000 and 4099, every variant) on ops, in `cache` mode, with
- * `probe` (may be NULL). */
 static int max_reps_override; /* > 0: replaces max_reps 5 */
 
-static int run_sweep_with(const struct fb_backend_ops *ops, enum fb_cache_mode cache,
-                          const struct fb_probe *probe, struct collected *out, int *failed)
+/* A tiny sweep's config: sizes 1000 and 4099, every variant, in `cache` mode. */
+static void tiny_config(struct fb_config *cfg, enum fb_cache_mode cache)
 {
-    static struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    cfg.n_sizes = 2;
-    cfg.sizes[0] = 1000;
-    cfg.sizes[1] = 4099;
-    cfg.warmup = 1;
-    cfg.min_reps = 3;
-    cfg.max_reps = max_reps_override > 0 ? max_reps_override : 5;
-    cfg.min_time_s = 0.0;
-    cfg.max_time_s = 0.01;
-    cfg.cache = cache;
+    fb_config_defaults(cfg);
+    cfg->n_sizes = 2;
+    cfg->sizes[0] = 1000;
+    cfg->sizes[1] = 4099;
+    cfg->warmup = 1;
+    cfg->min_reps = 3;
+    cfg->max_reps = max_reps_override > 0 ? max_reps_override : 5;
+    cfg->min_time_s = 0.0;
+    cfg->max_time_s = 0.01;
+    cfg->cache = cache;
+}
+
+/* Runs the sweep of cfg on ops with `probe` (may be NULL), its records into out. */
+static int run_sweep_of(const struct fb_config *cfg, const struct fb_backend_ops *ops,
+                        const struct fb_probe *probe, struct collected *out, int *failed)
+{
     void *state = NULL;
     struct fb_error err;
     const struct fb_backend_params params = {0, 0};
     assert_int_equal(ops->init(&state, &params, &err), FB_OK);
     struct fb_device_info dev;
     assert_int_equal(ops->describe(state, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {&cfg, ops, state, &dev, probe, 42, NULL};
+    const struct fb_sweep sweep = {cfg, ops, state, &dev, probe, 42, NULL};
     const struct fb_sweep_callbacks cb = {out, NULL, NULL, collect};
     memset(out, 0, sizeof *out);
     int rc = fb_sweep_run(&sweep, &cb, failed, &err);
     ops->fini(state);
     return rc;
+}
+
+/* Runs a tiny sweep on ops, in `cache` mode, with `probe` (may be NULL). */
+static int run_sweep_with(const struct fb_backend_ops *ops, enum fb_cache_mode cache,
+                          const struct fb_probe *probe, struct collected *out, int *failed)
+{
+    static struct fb_config cfg;
+    tiny_config(&cfg, cache);
+    return run_sweep_of(&cfg, ops, probe, out, failed);
 }
 
 static int run_sweep(const struct fb_backend_ops *ops, struct collected *out, int *failed)
@@ -738,9 +753,7 @@ static void records_carry_their_format(void **state)
     }
 }
 
-/* A sweep over fp32, fp16 and bf16 on the CPU backend: every point verified against the
- * reference at its own dtype, in config order (dtypes outer), the model bytes in that dtype's
- * element size, the speedup paired within the dtype. */
+/* The CPU backend's step, but one bit of add_relu's result wrong at fp16 (a dtype case). */
 static int off_by_one_ulp_in_fp16(void *state, const struct fb_step *step,
                                   const struct fb_format *format,
                                   void *const buffers[FB_BUF_COUNT], int64_t n,
@@ -759,101 +772,80 @@ static void run_dtype_sweep(const struct fb_backend_ops *ops, const char *dtypes
                             struct collected *out, int *failed)
 {
     static struct fb_config cfg;
-    fb_config_defaults(&cfg);
+    tiny_config(&cfg, FB_CACHE_WARM);
     struct fb_error err;
     assert_int_equal(fb_config_override(&cfg, "dtype", dtypes, &err), FB_OK);
     assert_int_equal(fb_config_override(&cfg, "variants",
                                         "copy,memcpy,eager_add_relu,fused_add_relu", &err),
                      FB_OK);
-    cfg.n_sizes = 2;
-    cfg.sizes[0] = 1000;
-    cfg.sizes[1] = 4099;
-    cfg.warmup = 1;
-    cfg.min_reps = 3;
-    cfg.max_reps = 5;
-    cfg.min_time_s = 0.0;
-    cfg.max_time_s = 0.01;
-    void *state = NULL;
-    const struct fb_backend_params params = {0, 0};
-    assert_int_equal(ops->init(&state, &params, &err), FB_OK);
-    struct fb_device_info dev;
-    assert_int_equal(ops->describe(state, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {&cfg, ops, state, &dev, NULL, 42, NULL};
-    const struct fb_sweep_callbacks cb = {out, NULL, NULL, collect};
-    memset(out, 0, sizeof *out);
-    assert_int_equal(fb_sweep_run(&sweep, &cb, failed, &err), FB_OK);
-    ops->fini(state);
+    assert_int_equal(run_sweep_of(&cfg, ops, NULL, out, failed), FB_OK);
 }
 
-static void every_dtype_is_verified_and_counts_its_own_bytes(void **state)
-{
-    (void)state;
-    struct fb_backend_ops ops = fb_cpu_backend;
-    ops.read_disturbance = NULL;
-    struct collected out;
-    int failed = 0;
-    run_dtype_sweep(&ops, "fp32,fp16,bf16", &out, &failed);
-    assert_int_equal(failed, 0);
-    assert_int_equal(out.count, 2 * 3 * 4);
-    static const char *const order[] = {"fp32", "fp16", "bf16"};
-    for (int i = 0; i < out.count; i++) {
-        const struct fb_record *r = &out.records[i];
-        /* per size: the 4 variants of fp32, then fp16's, then bf16's */
-        assert_string_equal(r->dtype, order[(i % 12) / 4]);
-        assert_true(r->status == FB_POINT_OK || r->status == FB_POINT_NOISY);
-        assert_true(r->verified);
-        const int64_t size = strcmp(r->dtype, "fp32") == 0 ? 4 : 2;
-        const int64_t elements = strcmp(r->variant, "eager_add_relu") == 0   ? 5
-                                 : strcmp(r->variant, "fused_add_relu") == 0 ? 3
-                                                                             : 2;
-        assert_int_equal(r->bytes_model, elements * size * r->n);
-    }
-}
+/* The dtype sweeps on the CPU backend: the config's dtypes (in order), the step run (NULL:
+ * the CPU backend's own) and how many points fail. Per size, the 4 variants of each dtype in
+ * config order, every point verified at its own dtype with the model bytes in that dtype's element size;
+ * but those the broken step hits, fp16's eager and fused add_relu, which fail naming
+ * "(fp16)". 16-bit dtypes alone: the buffers are n x 2 bytes (no fp32 to size them for), and
+ * every step, memcpy's n x 2 bytes included, stays inside them (ASan in CI would see a step
+ * that moved n x 4). */
+typedef int (*run_step_fn)(void *, const struct fb_step *, const struct fb_format *,
+                           void *const[FB_BUF_COUNT], int64_t, struct fb_error *);
+struct dtype_case {
+    const char *what, *dtypes;
+    const char *order[3];
+    int n_dtypes;
+    run_step_fn step;
+    int failed;
+};
 
-static void a_wrong_fp16_bit_fails_the_fp16_point_only(void **state)
-{
-    (void)state;
-    struct fb_backend_ops ops = fb_cpu_backend;
-    ops.read_disturbance = NULL;
-    ops.run_step = off_by_one_ulp_in_fp16;
-    struct collected out;
-    int failed = 0;
-    run_dtype_sweep(&ops, "fp32,fp16,bf16", &out, &failed);
-    assert_int_equal(failed, 2 * 2); /* eager and fused add_relu at fp16, both sizes */
-    for (int i = 0; i < out.count; i++) {
-        const struct fb_record *r = &out.records[i];
-        const bool hit = strcmp(r->dtype, "fp16") == 0 && strstr(r->variant, "add_relu");
-        assert_int_equal(r->status == FB_POINT_FAILED, hit);
-        if (hit)
-            assert_non_null(strstr(r->reason, "(fp16)"));
-    }
-}
+static const struct dtype_case dtype_cases[] = {
+    {"every dtype verified, counting its own bytes", "fp32,fp16,bf16", {"fp32", "fp16", "bf16"},
+     3, NULL, 0},
+    {"16-bit dtypes alone fit their buffers", "bf16,fp16", {"bf16", "fp16"}, 2, NULL, 0},
+    {"a wrong fp16 bit fails the fp16 points only (eager and fused add_relu, both sizes)",
+     "fp32,fp16,bf16", {"fp32", "fp16", "bf16"}, 3, off_by_one_ulp_in_fp16, 2 * 2},
+};
 
-/* 16-bit dtypes alone: the buffers are n x 2 bytes (no fp32 to size them for), and every
- * step, memcpy's n x 2 bytes included, stays inside them (ASan in CI would see a step that
- * moved n x 4). */
-static void sixteen_bit_dtypes_alone_fit_their_buffers(void **state)
+static void each_dtype_sweep_verifies_its_points_as_its_case_says(void **state)
 {
     (void)state;
-    struct fb_backend_ops ops = fb_cpu_backend;
-    ops.read_disturbance = NULL;
-    struct collected out;
-    int failed = 0;
-    run_dtype_sweep(&ops, "bf16,fp16", &out, &failed);
-    assert_int_equal(failed, 0);
-    assert_int_equal(out.count, 2 * 2 * 4);
-    for (int i = 0; i < out.count; i++) {
-        assert_true(out.records[i].verified);
-        assert_string_equal(out.records[i].dtype, (i % 8) < 4 ? "bf16" : "fp16");
+    for (size_t c = 0; c < sizeof dtype_cases / sizeof dtype_cases[0]; c++) {
+        const struct dtype_case *k = &dtype_cases[c];
+        print_message("case: %s\n", k->what);
+        struct fb_backend_ops ops = fb_cpu_backend;
+        ops.read_disturbance = NULL;
+        if (k->step)
+            ops.run_step = k->step;
+        struct collected out;
+        int failed = 0;
+        run_dtype_sweep(&ops, k->dtypes, &out, &failed);
+        assert_int_equal(failed, k->failed);
+        assert_int_equal(out.count, 2 * k->n_dtypes * 4);
+        for (int i = 0; i < out.count; i++) {
+            const struct fb_record *r = &out.records[i];
+            assert_string_equal(r->dtype, k->order[(i % (4 * k->n_dtypes)) / 4]);
+            const bool hit = k->step && strcmp(r->dtype, "fp16") == 0 &&
+                             strstr(r->variant, "add_relu");
+            assert_int_equal(r->status == FB_POINT_FAILED, hit);
+            if (hit) {
+                assert_non_null(strstr(r->reason, "(fp16)"));
+                continue;
+            }
+            assert_true(r->status == FB_POINT_OK || r->status == FB_POINT_NOISY);
+            assert_true(r->verified);
+            const int64_t size = strcmp(r->dtype, "fp32") == 0 ? 4 : 2;
+            const int64_t elements = strcmp(r->variant, "eager_add_relu") == 0   ? 5
+                                     : strcmp(r->variant, "fused_add_relu") == 0 ? 3
+                                                                                 : 2;
+            assert_int_equal(r->bytes_model, elements * size * r->n);
+        }
     }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sixteen_bit_dtypes_alone_fit_their_buffers),
-        cmocka_unit_test(every_dtype_is_verified_and_counts_its_own_bytes),
-        cmocka_unit_test(a_wrong_fp16_bit_fails_the_fp16_point_only),
+        cmocka_unit_test(each_dtype_sweep_verifies_its_points_as_its_case_says),
         cmocka_unit_test(correct_backend_gives_ok_points_with_counted_launches),
         cmocka_unit_test(a_format_the_backend_refuses_stops_the_sweep_before_any_point),
         cmocka_unit_test(records_carry_their_format),
