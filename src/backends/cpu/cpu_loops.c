@@ -11,16 +11,19 @@
  *   or two ops is one loop from a (and b) to c, the same loop a handwritten kernel would be:
  *   the generic fused add, relu is the handwritten add_relu's loop, and an eager pass
  *   (one op) is the loop it always was.
- * - Longer chains go tile by tile (FB_CPU_CHAIN_TILE elements): the first pair reads a and b
- *   into an L1-resident tile, each next pair rewrites it in place, the last writes c; so a
- *   chain of k ops makes ceil(k / 2) passes over each tile, and k / 2 - 1 round trips through
- *   L1 (not memory) cost it more than one loop would.
- * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the pairs run
+ * - Longer chains of exact ops (no transcendental op) go strip by strip: 8 vectors held in
+ *   registers, every op of the chain applied to the strip in turn (exact_strip), so the chain
+ *   loads its inputs and stores its result once, as one handwritten loop would.
+ * - Longer chains with a transcendental op go tile by tile (FB_CPU_CHAIN_TILE elements): the
+ *   first pair reads a and b into an L1-resident tile, each next pair rewrites it in place,
+ *   the last writes c: ceil(k / 2) passes over each tile, whose round trips through L1 are
+ *   small beside the vector exp's cost (a call, which would spill a strip's registers).
+ * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the chain runs
  *   over those, and the result is rounded once into c (kernels/dtype_convert.h); fp16 with
  *   F16C (vcvtph2ps / vcvtps2ph, 8 or 16 elements an instruction), bf16 with the portable
  *   code (a shift to widen, integer rounding to narrow), which gcc vectorises at the set's
- *   width.
- * - Streaming stores: the last pair writes the tile (16-bit: the rounded tile), and the store
+ *   width. A 16-bit copy moves the bits, with no conversion (range_copy16).
+ * - Streaming stores: the pass writes the tile (16-bit: the rounded tile), and the store
  *   layer streams it to c (cpu_store.h). The caller fences.
  * The exact ops give the same bits whatever the set and whatever the path; the transcendental
  * ops are within the table's bounds (cpu_math.h). */
