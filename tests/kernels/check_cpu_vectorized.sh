@@ -13,9 +13,14 @@
 #     (kernels/elementwise_contract.h), so those pairs run scalar
 #   the handwritten add_relu loop                       1
 #   the portable 16-bit conversions                      4 (widen and narrow, fp16 and bf16)
-# Every pass is made of these: an eager op is the pair (op, copy); a chain is pairs; 16-bit
-# passes add the conversions (fp16's F16C path is written with intrinsics); the streaming
-# store layer's movntdq loop is written with intrinsics, in cpu_store.c.
+#   the 16-bit copy (its bits moved)                     1
+#   the exact chains' strips in registers: one loop of one vector per op of the strip's
+#     switches and vector of the strip (FB_CPU_STRIP_VECTORS, read from cpu_loops.c): the
+#     exact ops as a chain's first op, the exact unary ones as a later op, copy left out in
+#     both (its input unchanged is no loop to vectorise)
+# Every pass is made of these: an eager op is the pair (op, copy); a chain is pairs or a
+# strip; 16-bit passes add the conversions (fp16's F16C path is written with intrinsics); the
+# streaming store layer's movntdq loop is written with intrinsics, in cpu_store.c.
 #   check_cpu_vectorized.sh CC SOURCE_ROOT BUILD_ROOT NAME:BYTES:FLAGS...
 # (one NAME:BYTES:FLAGS per set: its name, its vector width in bytes, its compiler flags).
 # Exit 77 (skip) when the compiler is not gcc (-fopt-info is gcc's).
@@ -33,6 +38,10 @@ count() { printf '%s\n' "$table" | awk "$1" | grep -c .; }
 all=$(count '{print $1}') unary=$(count '$2 == 1 {print $1}')
 exact=$(count '$3 == 0 {print $1}') exact_unary=$(count '$2 == 1 && $3 == 0 {print $1}')
 [ "$exact" -ge 2 ] && [ "$unary" -ge 2 ] || { echo "FAIL: could not read the op table"; exit 1; }
+strip_vectors=$(sed -n 's/^#define FB_CPU_STRIP_VECTORS \([0-9]*\).*/\1/p' \
+    "$root/src/backends/cpu/cpu_loops.c")
+[ -n "$strip_vectors" ] || { echo "FAIL: no FB_CPU_STRIP_VECTORS in cpu_loops.c"; exit 1; }
+strips=$((strip_vectors * (exact - 1 + exact_unary - 1)))
 # Whether the transcendental ops are vectorised here: SLEEF in the build, and x86-64
 # (cpu_math.h's condition), unless the set's flags build the fallback.
 vector_exp=0
@@ -51,14 +60,14 @@ for spec in "$@"; do
         pairs=$((exact * exact_unary))
         what="the exact pairs: $exact x $exact_unary (no vector exp in this build)"
     fi
-    expected=$((pairs + 1 + 4))
+    expected=$((pairs + 1 + 4 + 1 + strips))
     # shellcheck disable=SC2086 # flags are words
     report=$("$cc" -std=c11 -O3 -fopenmp $flags -fopt-info-vec-optimized -I"$build" \
         -I"$root/src" -I"$root/kernels" -c "$root/src/backends/cpu/cpu_loops.c" -o /dev/null 2>&1) || {
         echo "$report"; echo "FAIL: cpu_loops.c did not compile for $name"; exit 1; }
     loops=$(printf '%s\n' "$report" | grep -c "loop vectorized using $bytes byte vectors")
     echo "$name: $loops loops vectorised with $bytes-byte vectors (expected $expected: $pairs pairs," \
-         "$what; add_relu; 4 conversions)"
+         "$what; add_relu; 4 conversions; the 16-bit copy; $strips in the exact strips)"
     if [ "$loops" -ne "$expected" ]; then
         echo "$report"
         echo "FAIL: $name"

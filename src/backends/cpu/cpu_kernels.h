@@ -2,8 +2,8 @@
  * with the element operations of kernels/elementwise_ops.h, so exactly what the CUDA kernels
  * compute. Each pass splits [0, n) statically over the team's threads, in shares of whole
  * 16-element groups (64 bytes of fp32), the same split for every pass, and each thread runs
- * the loops of cpu_loops.h over its share: ops in pairs in registers, tiles for longer
- * chains, 16-bit storage and streaming stores, at the widest instruction set this build has
+ * the loops of cpu_loops.h over its share: ops in pairs or strips in registers, tiles for
+ * longer chains with a transcendental op, 16-bit storage and streaming stores, at the widest instruction set this build has
  * and the CPU supports (baseline SSE2, AVX2, AVX-512: chosen at run time, once;
  * fb_cpu_use_isa picks another). n may be 0 (the pass still forks and joins: that cost is
  * the CPU's launch overhead).
@@ -39,9 +39,9 @@ void fb_cpu_add_relu(const void *a, const void *b, void *c, int64_t n,
                      const struct fb_format *format);
 
 /* The generic fused pass: c = the chain's ops applied to a (and b, when the first op is
- * binary) in one parallel pass, the intermediates in registers (two ops a loop) and, for
- * chains of more than two ops, in an L1-resident tile between the loops, never in memory
- * (cpu_loops.c says how). With fp16 or bf16 storage the chain's intermediates stay fp32
+ * binary) in one parallel pass, the intermediates in registers (two ops a loop, or a strip
+ * of vectors for a longer exact chain) or, for a longer chain with a transcendental op, in an
+ * L1-resident tile between the loops, never in memory (cpu_loops.c says how). With fp16 or bf16 storage the chain's intermediates stay fp32
  * (one rounding, at the store), where the eager chain rounds each temporary it stores. */
 void fb_cpu_chain(const struct fb_chain *chain, const void *a, const void *b, void *c,
                   int64_t n, const struct fb_format *format);

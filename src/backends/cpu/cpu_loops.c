@@ -11,16 +11,19 @@
  *   or two ops is one loop from a (and b) to c, the same loop a handwritten kernel would be:
  *   the generic fused add, relu is the handwritten add_relu's loop, and an eager pass
  *   (one op) is the loop it always was.
- * - Longer chains go tile by tile (FB_CPU_CHAIN_TILE elements): the first pair reads a and b
- *   into an L1-resident tile, each next pair rewrites it in place, the last writes c; so a
- *   chain of k ops makes ceil(k / 2) passes over each tile, and k / 2 - 1 round trips through
- *   L1 (not memory) cost it more than one loop would.
- * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the pairs run
+ * - Longer chains of exact ops (no transcendental op) go strip by strip: 8 vectors held in
+ *   registers, every op of the chain applied to the strip in turn (exact_strip), so the chain
+ *   loads its inputs and stores its result once, as one handwritten loop would.
+ * - Longer chains with a transcendental op go tile by tile (FB_CPU_CHAIN_TILE elements): the
+ *   first pair reads a and b into an L1-resident tile, each next pair rewrites it in place,
+ *   the last writes c: ceil(k / 2) passes over each tile, whose round trips through L1 are
+ *   small beside the vector exp's cost (a call, which would spill a strip's registers).
+ * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the chain runs
  *   over those, and the result is rounded once into c (kernels/dtype_convert.h); fp16 with
  *   F16C (vcvtph2ps / vcvtps2ph, 8 or 16 elements an instruction), bf16 with the portable
  *   code (a shift to widen, integer rounding to narrow), which gcc vectorises at the set's
- *   width.
- * - Streaming stores: the last pair writes the tile (16-bit: the rounded tile), and the store
+ *   width. A 16-bit copy moves the bits, with no conversion (range_copy16).
+ * - Streaming stores: the pass writes the tile (16-bit: the rounded tile), and the store
  *   layer streams it to c (cpu_store.h). The caller fences.
  * The exact ops give the same bits whatever the set and whatever the path; the transcendental
  * ops are within the table's bounds (cpu_math.h). */
@@ -110,7 +113,7 @@ static const struct fb_chain_op copy_op = {.op = FB_OPID_copy};
 
 /* The chain's ops over len elements, in pairs: the first pair reads x (and y: the chain's
  * first op is binary), the next ones rewrite tile in place, the last writes dst (which may be
- * tile). With one or two ops that is a single loop from x to dst, tile untouched. */
+ * tile). */
 static void chain_pairs(const struct fb_chain *chain, const float *x, const float *restrict y,
                         float *tile, float *dst, int64_t len)
 {
@@ -119,6 +122,173 @@ static void chain_pairs(const struct fb_chain *chain, const float *x, const floa
         float *out = k + 2 >= chain->n_ops ? dst : tile;
         pair_pass(&chain->ops[k], second, k == 0 ? x : tile, k == 0 ? y : NULL, out, len);
     }
+}
+
+/* ---- exact chains in registers ----------------------------------------------------------- */
+
+/* An exact chain (no transcendental op) of more than two ops goes strip by strip: a strip is
+ * FB_CPU_STRIP_VECTORS vectors of the set's width held in registers (plain C variables of a
+ * gcc vector type: an array would live in memory), and every op of the chain is applied to
+ * the whole strip in turn, dispatched once per op and strip. So the chain loads a (and b)
+ * once and stores c once, as a handwritten loop does, where pairs over a tile store and
+ * reload the tile between pairs. Each op is applied through its element function, lane by
+ * lane (lanes), so the bits are those of every other path. A transcendental op calls the
+ * vector exp, and a call clobbers every vector register: such chains stay with pairs over a
+ * tile (chain_pass), whose round trips through L1 are small beside the exp. */
+#if FB_CPU_ISA_LEVEL == 2
+#define FB_CPU_VECTOR_FLOATS 16
+#elif FB_CPU_ISA_LEVEL == 1
+#define FB_CPU_VECTOR_FLOATS 8
+#else
+#define FB_CPU_VECTOR_FLOATS 4 /* SSE2 */
+#endif
+/* 8 vectors (check_cpu_vectorized.sh reads this line): enough work to spread the dispatch
+ * over, and 8 of the 16 (SSE2, AVX2) or 32 (AVX-512) vector registers, the rest left for an
+ * op's temporaries. */
+#define FB_CPU_STRIP_VECTORS 8
+#define FB_CPU_STRIP (FB_CPU_STRIP_VECTORS * FB_CPU_VECTOR_FLOATS)
+#define FB_CPU_EACH_VECTOR(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+
+typedef float strip_vec __attribute__((vector_size(FB_CPU_VECTOR_FLOATS * sizeof(float))));
+
+/* op(x, y) lane by lane with the op's element function: a loop of one vector, which gcc
+ * vectorises into the op's vector instructions (op is a constant wherever this is inlined).
+ * Subscripts of the vector type, not a copy through arrays: a copy gives the values an
+ * integer mode, and gcc then moves every register once per op. */
+FB_CPU_INLINE strip_vec lanes(enum fb_op_id op, strip_vec x, strip_vec y, struct fb_op_params p)
+{
+    strip_vec r;
+#pragma omp simd
+    for (int i = 0; i < FB_CPU_VECTOR_FLOATS; i++)
+        r[i] = fb_op_apply(op, x[i], y[i], p);
+    return r;
+}
+
+/* One vector from x, unaligned. */
+FB_CPU_INLINE strip_vec load_vec(const float *x)
+{
+    strip_vec v;
+    __builtin_memcpy(&v, x, sizeof v);
+    return v;
+}
+
+/* Whether the op is exact (ULP_BOUND 0), as the table says. */
+#define FB_CPU_IS_EXACT(name, arity, n_params, param_names, ulp) [FB_OPID_##name] = (ulp) == 0,
+static const bool op_is_exact[FB_OPID_COUNT] = {FB_OP_TABLE(FB_CPU_IS_EXACT)};
+#undef FB_CPU_IS_EXACT
+
+static bool chain_is_exact(const struct fb_chain *chain)
+{
+    for (int k = 0; k < chain->n_ops; k++)
+        if (!op_is_exact[chain->ops[k].op])
+            return false;
+    return true;
+}
+
+/* The exact chain, of more than two ops, over one strip: x[0..FB_CPU_STRIP) (and y, read by a
+ * binary first op only) into out. The first op reads its operands from memory, each later
+ * one (unary: fb_chain_check) rewrites the registers v0..v7, the last are stored. */
+FB_CPU_INLINE void exact_strip(const struct fb_chain *chain, const float *x, const float *y,
+                               float *out)
+{
+    static const strip_vec zero = {0};
+    strip_vec v0, v1, v2, v3, v4, v5, v6, v7;
+#define FB_CPU_FIRST(r)                                                                        \
+    v##r = lanes(id, load_vec(x + (r) * FB_CPU_VECTOR_FLOATS),                                 \
+                 load_vec(y + (r) * FB_CPU_VECTOR_FLOATS), o->params);
+#define FB_CPU_NEXT(r) v##r = lanes(id, v##r, zero, o->params);
+#define FB_CPU_STORE(r) __builtin_memcpy(out + (r) * FB_CPU_VECTOR_FLOATS, &v##r, sizeof v##r);
+    const struct fb_chain_op *o = &chain->ops[0];
+    switch (o->op) {
+#define FB_CPU_STRIP_FIRST(name, arity, n_params, param_names, ulp)                            \
+    case FB_OPID_##name: {                                                                     \
+        const enum fb_op_id id = FB_OPID_##name;                                               \
+        if ((ulp) > 0)                                                                         \
+            __builtin_unreachable(); /* an exact chain (chain_pass) */                         \
+        FB_CPU_EACH_VECTOR(FB_CPU_FIRST)                                                       \
+        break;                                                                                 \
+    }
+        FB_OP_TABLE(FB_CPU_STRIP_FIRST)
+#undef FB_CPU_STRIP_FIRST
+    default:
+        __builtin_unreachable(); /* a known op (fb_chain_check) */
+    }
+    /* n_ops > 2 (chain_pass), so the loop runs at least once: a do-while, whose only exit
+     * carries the strip to the stores in the same registers */
+    int k = 1;
+    do {
+        o = &chain->ops[k];
+        switch (o->op) {
+#define FB_CPU_STRIP_NEXT(name, arity, n_params, param_names, ulp)                             \
+    case FB_OPID_##name: {                                                                     \
+        const enum fb_op_id id = FB_OPID_##name;                                               \
+        if ((arity) == 2 || (ulp) > 0)                                                         \
+            __builtin_unreachable(); /* only the first op is binary; an exact chain */         \
+        FB_CPU_EACH_VECTOR(FB_CPU_NEXT)                                                        \
+        break;                                                                                 \
+    }
+            FB_OP_TABLE(FB_CPU_STRIP_NEXT)
+#undef FB_CPU_STRIP_NEXT
+        default:
+            __builtin_unreachable();
+        }
+    } while (++k < chain->n_ops);
+    FB_CPU_EACH_VECTOR(FB_CPU_STORE)
+#undef FB_CPU_FIRST
+#undef FB_CPU_NEXT
+#undef FB_CPU_STORE
+}
+
+/* The exact chain over len elements, x (and y) into out, one strip at a time. The last
+ * len % FB_CPU_STRIP elements: when there is a whole strip before them and out is not an
+ * input, as the last strip of the range (overlapping the one before, whose elements it
+ * computes again to the same bits); else through a padded strip (the padding's results are
+ * dropped). out may be x (each strip is read before it is written). */
+__attribute__((noinline)) static void exact_strips(const struct fb_chain *chain, const float *x,
+                                                   const float *y, float *out, int64_t len)
+{
+    const float *y_or_x = y ? y : x; /* a unary first op reads no y: any readable strip */
+    float px[FB_CPU_STRIP] __attribute__((aligned(64)));
+    float py[FB_CPU_STRIP] __attribute__((aligned(64)));
+    float pout[FB_CPU_STRIP] __attribute__((aligned(64)));
+    int64_t padded = 0; /* elements computed in the padded strip */
+    for (int64_t s = 0; s < len; s += FB_CPU_STRIP) {
+        int64_t at = s; /* where this strip starts */
+        const float *xs = px, *ys = py;
+        float *os = pout;
+        if (len - s < FB_CPU_STRIP && s > 0 && out != x && out != y) {
+            at = len - FB_CPU_STRIP; /* the last strip of the range, overlapping */
+        } else if (len - s < FB_CPU_STRIP) {
+            padded = len - s;
+            __builtin_memset(px, 0, sizeof px);
+            __builtin_memset(py, 0, sizeof py);
+            __builtin_memcpy(px, x + s, (size_t)padded * sizeof(float));
+            __builtin_memcpy(py, y_or_x + s, (size_t)padded * sizeof(float));
+        }
+        if (!padded) {
+            xs = x + at;
+            ys = y_or_x + at;
+            os = out + at;
+        }
+        exact_strip(chain, xs, ys, os); /* the one place it is inlined */
+        if (padded)
+            __builtin_memcpy(out + s, pout, (size_t)padded * sizeof(float));
+    }
+}
+
+/* The chain over len elements of x (and y: its first op is binary) into dst, in one pass
+ * over them: one or two ops are one pair loop (a single op paired with copy), the loop a
+ * handwritten kernel would be; an exact chain of more goes strip by strip in registers; a
+ * longer chain with a transcendental op goes in pairs over tile (which may be dst). */
+static void chain_pass(const struct fb_chain *chain, const float *x, const float *restrict y,
+                       float *tile, float *dst, int64_t len)
+{
+    if (chain->n_ops <= 2)
+        pair_pass(&chain->ops[0], chain->n_ops == 2 ? &chain->ops[1] : &copy_op, x, y, dst, len);
+    else if (chain_is_exact(chain))
+        exact_strips(chain, x, y, dst, len);
+    else
+        chain_pairs(chain, x, y, tile, dst, len);
 }
 
 /* ---- the handwritten fused kernel -------------------------------------------------------- */
@@ -336,11 +506,12 @@ static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
 {
     const float *a = w->a, *b = w->b;
     float *c = w->c;
-    if (!w->streaming && (w->add_relu || w->chain->n_ops <= 2)) { /* one loop, no tile */
+    const bool needs_tile = !w->add_relu && w->chain->n_ops > 2 && !chain_is_exact(w->chain);
+    if (!w->streaming && !needs_tile) { /* one loop from a (and b) to c */
         if (w->add_relu)
             add_relu_loop(a + lo, b + lo, c + lo, hi - lo);
         else
-            chain_pairs(w->chain, a + lo, b ? b + lo : NULL, NULL, c + lo, hi - lo);
+            chain_pass(w->chain, a + lo, b ? b + lo : NULL, NULL, c + lo, hi - lo);
         return;
     }
     float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
@@ -350,9 +521,39 @@ static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
         if (w->add_relu)
             add_relu_loop(a + s, b + s, dst, len);
         else
-            chain_pairs(w->chain, a + s, b ? b + s : NULL, tile, dst, len);
+            chain_pass(w->chain, a + s, b ? b + s : NULL, tile, dst, len);
         if (w->streaming)
             fb_cpu_store_tile(c + s, tile, len, true);
+    }
+}
+
+/* The copy of 16-bit arrays moves their bits, as fp32's copy (the pair loop copy, copy) moves
+ * its bits: the copy is the dtype's bandwidth ceiling, and a widen and a narrow would make it
+ * a measure of the conversions instead. The bits are the converted path's for every input but
+ * a signalling NaN, which stays unquieted: any NaN matches a NaN
+ * (kernels/elementwise_contract.h). x may be out, as in pair_loop. */
+__attribute__((noinline)) static void copy16_loop(const uint16_t *x, uint16_t *out, int64_t len)
+{
+#pragma omp simd
+    for (int64_t t = 0; t < len; t++)
+        out[t] = x[t];
+}
+
+/* A 16-bit copy pass, laid out as fp32's (range_fp32): one loop, or tile by tile for
+ * streaming stores. */
+static void range_copy16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
+{
+    const uint16_t *a = w->a;
+    uint16_t *c = w->c;
+    if (!w->streaming) {
+        copy16_loop(a + lo, c + lo, hi - lo);
+        return;
+    }
+    uint16_t tile16[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
+    for (int64_t s = lo; s < hi; s += FB_CPU_CHAIN_TILE) {
+        const int64_t len = tile_len(s, hi);
+        copy16_loop(a + s, tile16, len);
+        fb_cpu_store_tile16(c + s, tile16, len, true);
     }
 }
 
@@ -360,6 +561,10 @@ static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
 static void range_16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
 {
     const struct fb_chain *chain = w->add_relu ? &add_relu_chain : w->chain;
+    if (chain->n_ops == 1 && chain->ops[0].op == FB_OPID_copy) {
+        range_copy16(w, lo, hi);
+        return;
+    }
     const uint16_t *a = w->a, *b = w->b;
     uint16_t *c = w->c;
     const bool f16c = true;
@@ -386,7 +591,7 @@ static void range_16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
         widen16(w->dtype, f16c, a + s, tile_a, len);
         if (b)
             widen16(w->dtype, f16c, b + s, tile_b, len);
-        chain_pairs(chain, tile_a, b ? tile_b : NULL, tile, tile, len);
+        chain_pass(chain, tile_a, b ? tile_b : NULL, tile, tile, len);
         if (w->streaming) {
             narrow16(w->dtype, f16c, tile, tile16, len);
             fb_cpu_store_tile16(c + s, tile16, len, true);
