@@ -302,8 +302,9 @@ def check_chain(kernel, arch, exact, inputs, dtype, math, rounding, math_only):
             problems.append("%s: %.1f instructions per element for %s + %d x %s (%d ops); the "
                             "H200 budget is %.1f%s" % (
                                 where, value, first, n - 1, later, n, limit,
-                                " + %.1f for the ops' own arithmetic, the rounding%s"
-                                % (allowed - limit, "" if exact else " and the dispatch")
+                                " + %.1f for the ops' own arithmetic%s%s"
+                                % (allowed - limit, ", the rounding" if rounding else "",
+                                   "" if exact else ", the dispatch")
                                 if allowed > limit else ""))
             break
     own = math[later] if math and later in math else op_arithmetic(arch, later)
