@@ -190,7 +190,7 @@ def table_kernel_per_element(binary, arch, op, dtype):
             _ordinal, offset, size = max(kernel.params)
             t = sass_trace.turn(kernel, sass_trace.Params(offset + size))
             ulp = {n: u for n, _a, u in ptx_audit.OP_TABLE}[op]
-            loads = 2 if ulp > 0 else 4  # FB_OP_LOADS_PER_INPUT(1, ulp)
+            loads = ptx_audit.op_loads_per_input(1, ulp)
             return t.count / (loads * 16 // DTYPE_BYTES[dtype])
     return None
 
@@ -315,7 +315,7 @@ def check_chain(kernel, arch, exact, inputs, dtype, math, rounding, math_only):
 
 
 def audit(binary, archs, out, only=None):
-    """Prints the tables; returns (problems, rows: (arch, exact, inputs, dtype, first, later,
+    """Prints the tables; returns (problems, rows: (arch, kind, inputs, dtype, first, later,
     {n: per element}, budget at 16 ops with the ops' allowance, the dispatch: per element per
     later op beyond its own arithmetic or math)). only: a set of (exact, inputs, dtype) to
     count, the others left out (the self-test's)."""
