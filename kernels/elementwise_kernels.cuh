@@ -85,9 +85,10 @@
 #endif
 /* sm_120 (RTX 50xx, DGX Spark): the generic kernel's exact unary chain on bf16, 64 widened
  * lanes (FB_CHAIN_WIDE_REGISTERS, the one kernel that declares more than 64), spilled 16
- * bytes at 88 registers (sass_audit.py on the default build); 8 more cost it no residency
- * there: 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
+ * bytes at 88 registers (sass_audit.py on the default build); sm_75 (Turing) 8 bytes, once
+ * its bf16 rounding was the integer one below. 8 more cost it no residency on either:
+ * 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 1200 || __CUDA_ARCH__ < 800)
 #define FB_ARCH_WIDE_EXTRA 8
 #else
 #define FB_ARCH_WIDE_EXTRA 0
@@ -201,9 +202,28 @@ __device__ inline __half fb_narrow(__half, float v)
 {
     return __float2half_rn(v);
 }
+/* Rounding to bf16 on Turing (sm_75), which has no bf16 conversion (cvt.rn.bf16.f32 is
+ * sm_80's): the toolkit's emulation there (a remainder compared with half, then an
+ * increment) made the generic kernel's bf16 chains issue 11 instructions per element more
+ * than its fp16 ones (tests/kernels/sass_count.py). Here the fp32 bits whose top half is v
+ * rounded to nearest even (kernels/dtype_convert.h's rule: add 0x7fff plus the lowest kept
+ * bit) or, for a NaN, the toolkit's NaN 0x7fff; two lanes are then packed by one byte
+ * permute of their top halves. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define FB_BF16_INTEGER_ROUNDING
+__device__ inline uint32_t fb_bf16_rounded_word(float v)
+{
+    const uint32_t u = __float_as_uint(v);
+    return v != v ? 0x7fff0000u : u + 0x7fffu + ((u >> 16) & 1u);
+}
+#endif
 __device__ inline __nv_bfloat16 fb_narrow(__nv_bfloat16, float v)
 {
+#ifdef FB_BF16_INTEGER_ROUNDING
+    return __ushort_as_bfloat16((unsigned short)(fb_bf16_rounded_word(v) >> 16));
+#else
     return __float2bfloat16_rn(v);
+#endif
 }
 
 /* A lane's 16 bits widened, and a float rounded to 16 bits, for each vector type. */
@@ -215,13 +235,20 @@ __device__ inline float fb_lane_widen(const fb_bf16x8 &, unsigned short bits)
 {
     return __bfloat162float(__ushort_as_bfloat16(bits));
 }
-__device__ inline unsigned short fb_lane_narrow(const fb_fp16x8 &, float v)
+/* Two floats rounded to 16 bits each, lo into the low half of the word. */
+__device__ inline uint32_t fb_pair_narrow(const fb_fp16x8 &, float lo, float hi)
 {
-    return __half_as_ushort(__float2half_rn(v));
+    return (uint32_t)__half_as_ushort(__float2half_rn(lo)) |
+           ((uint32_t)__half_as_ushort(__float2half_rn(hi)) << 16);
 }
-__device__ inline unsigned short fb_lane_narrow(const fb_bf16x8 &, float v)
+__device__ inline uint32_t fb_pair_narrow(const fb_bf16x8 &, float lo, float hi)
 {
-    return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+#ifdef FB_BF16_INTEGER_ROUNDING
+    return __byte_perm(fb_bf16_rounded_word(lo), fb_bf16_rounded_word(hi), 0x7632);
+#else
+    return (uint32_t)__bfloat16_as_ushort(__float2bfloat16_rn(lo)) |
+           ((uint32_t)__bfloat16_as_ushort(__float2bfloat16_rn(hi)) << 16);
+#endif
 }
 /* An op applied to one item: a float, each lane of a float4, a 16-bit element or each lane
  * of a vector of 8 (widened, computed in float, rounded once). */
@@ -277,7 +304,7 @@ __device__ inline V fb_apply8(const Op &op, const V &x)
     for (int k = 0; k < 4; k++) {
         const float lo = op(fb_lane_widen(kind, (unsigned short)w[k]));
         const float hi = op(fb_lane_widen(kind, (unsigned short)(w[k] >> 16)));
-        w[k] = (uint32_t)fb_lane_narrow(kind, lo) | ((uint32_t)fb_lane_narrow(kind, hi) << 16);
+        w[k] = fb_pair_narrow(kind, lo, hi);
     }
     V out;
     out.bits = make_uint4(w[0], w[1], w[2], w[3]);
@@ -295,7 +322,7 @@ __device__ inline V fb_apply8(const Op &op, const V &a, const V &b)
                             fb_lane_widen(kind, (unsigned short)u[k]));
         const float hi = op(fb_lane_widen(kind, (unsigned short)(w[k] >> 16)),
                             fb_lane_widen(kind, (unsigned short)(u[k] >> 16)));
-        w[k] = (uint32_t)fb_lane_narrow(kind, lo) | ((uint32_t)fb_lane_narrow(kind, hi) << 16);
+        w[k] = fb_pair_narrow(kind, lo, hi);
     }
     V out;
     out.bits = make_uint4(w[0], w[1], w[2], w[3]);
@@ -463,8 +490,7 @@ __device__ inline void fb_from_lanes8(V &y, const float *v)
     uint32_t w[4];
 #pragma unroll
     for (int k = 0; k < 4; k++)
-        w[k] = (uint32_t)fb_lane_narrow(y, v[2 * k]) |
-               ((uint32_t)fb_lane_narrow(y, v[2 * k + 1]) << 16);
+        w[k] = fb_pair_narrow(y, v[2 * k], v[2 * k + 1]);
     y.bits = make_uint4(w[0], w[1], w[2], w[3]);
 }
 __device__ inline void fb_from_lanes(fb_fp16x8 &y, const float *v)

@@ -109,6 +109,12 @@ def read_op_table(path):
     return ops
 
 
+def op_loads_per_input(arity, ulp):
+    """P of a table op's kernels (FB_OP_LOADS_PER_INPUT, elementwise_kernels.cuh): 4 / arity,
+    or 2 for a transcendental op, which would spill at 4."""
+    return 2 if ulp > 0 else LOADS_PER_INPUT[arity]
+
+
 def build_expected(ops):
     """Every kernel the PTX must hold, derived from the op table: per op of the table its
     unary or binary kernel pair (P loads per input: 4 / arity, or 2 for a transcendental op,
@@ -119,7 +125,7 @@ def build_expected(ops):
     del OP_ORDER[:]
     kernels = []  # (functor, inputs, P, max registers); P None: the generic kernel's
     for name, arity, ulp in ops:
-        p = 2 if ulp > 0 else LOADS_PER_INPUT[arity]
+        p = op_loads_per_input(arity, ulp)
         kernels.append(("fb_%s_op" % name, arity, p, MAX_REGISTERS))
     kernels.append(("fb_add_relu_op", 2, LOADS_PER_INPUT[2], MAX_REGISTERS))
     for inputs in (1, 2):

@@ -46,7 +46,7 @@ def register_cap(arch, declared):
     """fb_arch_registers() of kernels/elementwise_kernels.cuh for a kernel that declares
     `declared` registers (its Hopper cap)."""
     floor = 64 if arch < 80 else (56 if arch >= 100 else ptx_audit.MAX_REGISTERS)
-    if declared > 64 and arch >= 120:
+    if declared > 64 and (arch >= 120 or arch < 80):
         return declared + 8  # FB_ARCH_WIDE_EXTRA
     return max(declared, floor)
 

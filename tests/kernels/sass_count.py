@@ -30,13 +30,17 @@ Each later op is one turn of the loop over the ops, entered afresh: the worst ch
 is the worst first op plus n - 1 worst later ops, and the test checks that from 2 ops on each
 op adds exactly the same count (else the path is not the chain's; the lengths between those
 traced, LENGTHS, follow from that line). The exact kernel must stay below the budget at every
-length, dtype and architecture, plus, for an op whose own arithmetic takes more than one
-instruction per element (OP_ARITHMETIC: threshold's compare and select), that extra, which
-a handwritten kernel of the same chain would issue too; "costliest" above is the count beyond
-that allowance. The kernel with transcendental ops
-is counted and printed but not bounded: its ops' own arithmetic (libdevice's expf, a divide)
-costs tens of instructions per element per op, so such a chain is compute-bound by its math,
-handwritten or not (the table shows how far).
+length, dtype and architecture, plus what a handwritten kernel of the same chain would
+issue too, in one table of exceptions each with its reason: for an op whose own arithmetic
+takes more than one instruction per element, that extra (OP_ARITHMETIC: threshold's compare
+and select; OP_ARITHMETIC_BY_ARCH: relu on sm_75, without a NaN-propagating max), and a
+storage type's rounding where the architecture has no conversion instruction for it
+(STORE_ROUNDING_BY_ARCH: bf16 on sm_75, costed from the copy kernels' SASS); "costliest"
+above is the count beyond that allowance. The kernel with transcendental ops cannot be held
+to a memory-bound budget: its ops' own math (libdevice's expf, a divide: 44 to 55
+instructions per element each, costed from their single-op kernels' SASS) makes every chain
+it runs compute-bound, handwritten or not. What it adds is held: below the budget plus
+every op's own arithmetic or math plus TRANSCENDENTAL_DISPATCH per op after the first.
 
 Usage:
     sass_count.py --op-table OP_TABLE.h --archs 75,80,... [--cuobjdump PATH] [--nvcc PATH]
@@ -63,20 +67,16 @@ H200_SMS = 132
 H200_CLOCK_HZ = 1.98e9
 ISSUE_PER_SM_PER_CYCLE = 4 * 32  # 4 schedulers x one warp instruction (32 threads)
 H200_BYTES_PER_S = 4.8e12
-# The budget is the H200's, whose code is sm_90's; it is enforced there and on the newer
-# architectures (which pass it too). sm_75 and sm_80 are counted and printed, not bounded:
-# Turing's bf16 conversions are emulated (17 instructions per element for one op) and its
-# fp16 / bf16 chains pass the H200's figure from 6 to 11 ops, and on sm_80 the traces take
-# branches on unknown values (data) that the interpreter can only guess (docs/gpus.md).
-BOUNDED_FROM_ARCH = 90
+# The budget is the H200's (its code is sm_90's), held on every architecture built: the
+# generic kernel must not be what makes a chain issue-bound on any of them.
 MAX_OPS = 16  # FB_CHAIN_MAX_OPS, kernels/op_table.h
 CHAIN_BYTES = 4 + MAX_OPS * 12  # struct fb_chain: n_ops, then {op id, 2 floats} per op
 DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 # Parameters for the ops that take them (they only reach data, never the path).
 OP_PARAMS = (0.5, 0.25)
 # Lengths traced: the others follow, as every length's count is checked to lie on one line.
-# The kernel with transcendental ops, not bounded, is traced to 4 ops (a turn of 16 gelus is
-# ~13000 instructions, a minute of this interpreter on a loaded machine).
+# The kernel with transcendental ops is traced to 4 ops (a turn of 16 gelus is ~13000
+# instructions, a minute of this interpreter on a loaded machine).
 LENGTHS = (1, 2, 3, 4, 8, 16)
 LENGTHS_TRANSCENDENTAL = (1, 2, 3, 4)
 # Instructions per element of an exact op's own arithmetic, where not one (SASS of the
@@ -85,6 +85,35 @@ LENGTHS_TRANSCENDENTAL = (1, 2, 3, 4)
 # is allowed the budget plus what its ops take beyond one each, which a handwritten kernel of
 # the same chain would issue too.
 OP_ARITHMETIC = {"copy": 0, "threshold": 2}
+# Per architecture, where its hardware takes more (the one table of exceptions):
+# - sm_75: relu is FSETP.GTU + FSEL, as threshold: Turing has no NaN-propagating max
+#   (FMNMX.NAN is sm_80's; the plain FMNMX turns relu(NaN) into 0), so its handwritten
+#   relu kernel issues the same two.
+OP_ARITHMETIC_BY_ARCH = {75: {"relu": 2}}
+# Per architecture, storage types whose rounding takes more than one conversion instruction,
+# allowed what it costs beyond fp16's, per element, as the SASS of the table's copy kernels
+# shows it (bf16 copy less fp16 copy: the same loop, only the conversions differ), which a
+# handwritten kernel of the chain would issue too:
+# - sm_75: bf16. Turing has no bf16 conversion (cvt.rn.bf16.f32 is sm_80's): its rounding
+#   is integer arithmetic (elementwise_kernels.cuh, fb_bf16_rounded_word: a shift, a mask,
+#   an add, the NaN compare and select, half a byte permute), about 4 instructions per
+#   element more than fp16's F2F.
+STORE_ROUNDING_BY_ARCH = {75: ("bf16",)}
+# The kernel with transcendental ops: each chain it runs holds one at least, whose own math
+# (44 to 55 instructions per element, transcendental_math) makes it compute-bound on any
+# GPU, so no memory-bound budget can hold it. What is held is what the kernel adds: the
+# budget plus every op's own arithmetic or math plus, per op after the first, at most
+# TRANSCENDENTAL_DISPATCH per element. Its turn holds 16 lanes (elementwise_kernels.cuh:
+# more spilled), so the switch costs about 1.2 per element per op; a gelu or sigmoid in the
+# chain's code costs up to 3.9 per element more than in its single-op kernel (sm_100 ..
+# sm_120, binary fp16 / bf16): 4 is the ceiling over those, a guard against growth, not a
+# figure derived from the hardware.
+TRANSCENDENTAL_DISPATCH = 4.0
+
+
+def op_arithmetic(arch, op):
+    """Instructions per element of an exact op's own arithmetic on arch."""
+    return OP_ARITHMETIC_BY_ARCH.get(arch, {}).get(op, OP_ARITHMETIC.get(op, 1))
 
 
 def budget(dtype, inputs):
@@ -145,19 +174,69 @@ def candidate_ops(exact, inputs):
             [name for name, arity in allowed if arity == 1])
 
 
-def allowance(ops):
-    """Instructions per element beyond the budget a chain's own arithmetic takes."""
-    return sum(max(0, OP_ARITHMETIC.get(op, 1) - 1) for op in ops)
+def allowance(arch, ops, math=None):
+    """Instructions per element beyond the budget a chain's own arithmetic takes: beyond one
+    per exact op, and (math: {op: per element}) a transcendental op's whole math."""
+    return sum(math[op] if math and op in math else max(0, op_arithmetic(arch, op) - 1)
+               for op in ops)
 
 
-def count_kernel(kernel, exact, inputs, dtype):
+def table_kernel_per_element(binary, arch, op, dtype):
+    """Instructions per element in one turn of the main loop of the table's own unary vector
+    kernel of op (fb_unary_vector_kernel<fb_<op>_op, T>), or None if it is not there."""
+    for name, kernel in binary.by_arch.get(arch, {}).items():
+        key = ptx_audit.demangle(name)
+        if key == ("fb_unary_vector_kernel", "fb_%s_op" % op, dtype) and kernel.params:
+            _ordinal, offset, size = max(kernel.params)
+            t = sass_trace.turn(kernel, sass_trace.Params(offset + size))
+            ulp = {n: u for n, _a, u in ptx_audit.OP_TABLE}[op]
+            loads = ptx_audit.op_loads_per_input(1, ulp)
+            return t.count / (loads * 16 // DTYPE_BYTES[dtype])
+    return None
+
+
+def store_rounding(binary, arch, dtype):
+    """Instructions per element allowed for dtype's rounding on arch (STORE_ROUNDING_BY_ARCH):
+    its copy kernel less fp16's, or 0."""
+    if dtype not in STORE_ROUNDING_BY_ARCH.get(arch, ()):
+        return 0.0
+    costs = [table_kernel_per_element(binary, arch, "copy", d) for d in (dtype, "fp16")]
+    if None in costs:
+        raise sass_trace.TraceError("sm_%d: no %s and fp16 copy kernels to cost the rounding "
+                                    "by" % (arch, dtype))
+    return max(0.0, costs[0] - costs[1])
+
+
+def transcendental_math(binary, arch, dtype):
+    """{op: instructions per element of its own math} for the transcendental ops, from the
+    SASS of their single-op kernels: the op's kernel less the copy kernel (the loads, the
+    stores, the conversions and the loop), on the same architecture and dtype."""
+    copy_cost = table_kernel_per_element(binary, arch, "copy", dtype)
+    math = {}
+    for name, _arity, ulp in ptx_audit.OP_TABLE:
+        if ulp > 0:
+            cost = table_kernel_per_element(binary, arch, name, dtype)
+            if cost is None or copy_cost is None:
+                raise sass_trace.TraceError("sm_%d: no %s kernel of %s to cost %s by"
+                                            % (arch, dtype, "copy" if copy_cost is None
+                                               else name, name))
+            math[name] = cost - copy_cost
+    return math
+
+
+def count_kernel(kernel, exact, inputs, dtype, math, math_only=False):
     """(first op, later op, {n: instructions per turn} for n in LENGTHS, guesses): of the
-    chains first + (n - 1) x later, the one whose count beyond its allowance is largest."""
+    chains first + (n - 1) x later, the one whose count beyond its allowance is largest
+    (math_only: of the chains of transcendental ops, those of math, after a binary first op
+    where the kernel is binary)."""
     firsts, laters = candidate_ops(exact, inputs)
+    if math_only:
+        firsts = [f for f in firsts if f in math] or firsts
+        laters = [op for op in laters if op in math]
     per = elements_per_turn(exact, inputs, dtype)
 
     def cost(ops):
-        return trace(kernel, ops).count - per * allowance(ops)
+        return trace(kernel, ops).count - per * allowance(kernel.arch, ops, math)
     first = max(firsts, key=lambda f: cost([f]))
     later = max(laters, key=lambda op: cost([first, op]))
     counts, guesses = {}, 0
@@ -168,12 +247,34 @@ def count_kernel(kernel, exact, inputs, dtype):
     return first, later, counts, guesses
 
 
-def check_kernel(kernel, arch, exact, inputs, dtype):
-    """(problems, row) of one generic vector kernel."""
-    where = "sm_%d %s %s %s" % (arch, "exact" if exact else "transcendental",
-                               "unary" if inputs == 1 else "binary", dtype)
+def bound(arch, exact, inputs, dtype, ops, math, rounding):
+    """The instructions per element a generic kernel may issue for the chain ops: the
+    budget, the ops' own arithmetic or math, the rounding (store_rounding) and, in the
+    kernel with transcendental ops, TRANSCENDENTAL_DISPATCH per op after the first."""
+    dispatch = 0.0 if exact else TRANSCENDENTAL_DISPATCH * (len(ops) - 1)
+    return budget(dtype, inputs) + allowance(arch, ops, math) + rounding + dispatch
+
+
+def check_kernel(kernel, arch, exact, inputs, dtype, math, rounding):
+    """(problems, rows) of one generic vector kernel; math: transcendental_math's, for the
+    kernel with transcendental ops, whose chains of transcendental ops are counted and held
+    too; rounding: store_rounding's."""
+    problems, rows = [], []
+    for math_only in (False,) if exact else (False, True):
+        p, row = check_chain(kernel, arch, exact, inputs, dtype, None if exact else math,
+                             rounding, math_only)
+        problems += p
+        rows += [row] if row else []
+    return problems, rows
+
+
+def check_chain(kernel, arch, exact, inputs, dtype, math, rounding, math_only):
+    """(problems, row) of one generic vector kernel's costliest chain (count_kernel)."""
+    kind = "exact" if exact else "transc. ops" if math_only else "transcendental"
+    where = "sm_%d %s %s %s" % (arch, kind, "unary" if inputs == 1 else "binary", dtype)
     try:
-        first, later, counts, guesses = count_kernel(kernel, exact, inputs, dtype)
+        first, later, counts, guesses = count_kernel(kernel, exact, inputs, dtype, math,
+                                                     math_only)
     except sass_trace.TraceError as e:
         return ["%s: %s" % (where, e)], None
     problems = []
@@ -185,8 +286,9 @@ def check_kernel(kernel, arch, exact, inputs, dtype):
         problems.append("%s: %d ops issue %d instructions per turn, not %d + %d per op from 2 "
                         "ops (the path is not the chain's)"
                         % (where, off[0], counts[off[0]], counts[2], step))
-    bounded = exact and arch >= BOUNDED_FROM_ARCH
-    if bounded and guesses:
+    # The transcendental ops' own code branches on data (sigmoid's z >= 0): the trace takes
+    # one side there, as it does in their single-op kernels that cost them.
+    if exact and guesses:
         problems.append("%s: %d branches on unknown values in the traced turns (the count "
                         "would be a guess)" % (where, guesses))
     per = elements_per_turn(exact, inputs, dtype)
@@ -195,23 +297,29 @@ def check_kernel(kernel, arch, exact, inputs, dtype):
     limit = budget(dtype, inputs)
     for n in range(1, MAX_OPS + 1):
         value = per_element[n]
-        allowed = limit + allowance([first] + [later] * (n - 1))
-        if bounded and value >= allowed:
+        allowed = bound(arch, exact, inputs, dtype, [first] + [later] * (n - 1), math, rounding)
+        if value >= allowed:
             problems.append("%s: %.1f instructions per element for %s + %d x %s (%d ops); the "
                             "H200 budget is %.1f%s" % (
                                 where, value, first, n - 1, later, n, limit,
-                                " + %d for the ops' own arithmetic" % (allowed - limit)
+                                " + %.1f for the ops' own arithmetic%s%s"
+                                % (allowed - limit, ", the rounding" if rounding else "",
+                                   "" if exact else ", the dispatch")
                                 if allowed > limit else ""))
             break
-    return problems, (arch, exact, inputs, dtype, first, later, per_element, limit,
-                      step / per - OP_ARITHMETIC.get(later, 1))
+    own = math[later] if math and later in math else op_arithmetic(arch, later)
+    return problems, (arch, kind, inputs, dtype, first, later, per_element,
+                      bound(arch, exact, inputs, dtype, [first] + [later] * (MAX_OPS - 1),
+                            math, rounding),
+                      step / per - own)
 
 
 def audit(binary, archs, out, only=None):
-    """Prints the tables; returns (problems, rows: (arch, exact, inputs, dtype, first, later,
-    {n: per element}, budget, the dispatch: per element per later op beyond its arithmetic)). only: a set of (exact, inputs,
-    dtype) to count, the others left out (the self-test's)."""
-    problems, rows = [], []
+    """Prints the tables; returns (problems, rows: (arch, kind, inputs, dtype, first, later,
+    {n: per element}, budget at 16 ops with the ops' allowance, the dispatch: per element per
+    later op beyond its own arithmetic or math)). only: a set of (exact, inputs, dtype) to
+    count, the others left out (the self-test's)."""
+    problems, rows, maths = [], [], []
     for arch in archs:
         kernels = chain_kernels(binary, arch)
         for exact in (True, False):
@@ -225,30 +333,45 @@ def audit(binary, archs, out, only=None):
                                         % (arch, "exact" if exact else "transcendental",
                                            "unary" if inputs == 1 else "binary", dtype))
                         continue
-                    p, row = check_kernel(kernel, arch, exact, inputs, dtype)
+                    math = None
+                    try:
+                        rounding = store_rounding(binary, arch, dtype)
+                        if not exact:
+                            math = transcendental_math(binary, arch, dtype)
+                    except sass_trace.TraceError as e:
+                        problems.append("sm_%d %s: %s" % (arch, dtype, e))
+                        continue
+                    if not exact and inputs == 1:
+                        maths.append((arch, dtype, math, rounding))
+                    p, kernel_rows = check_kernel(kernel, arch, exact, inputs, dtype, math,
+                                                  rounding)
                     problems += p
-                    if row:
-                        rows.append(row)
+                    rows += kernel_rows
     out.write("instructions per element in one turn of the main loop (vector kernels), chain "
-              "= first + (n - 1) x later; dispatch: what each later op adds per element "
-              "beyond its own arithmetic (a transcendental op's counted as 1)\n")
+              "= first + (n - 1) x later; budget: the H200's plus the 16-op chain's own "
+              "arithmetic beyond one per op (a transcendental op's whole math); dispatch: what "
+              "each later op adds per element beyond its own arithmetic or math\n")
     out.write("%-7s %-15s %-7s %-5s %-9s %-9s %6s %6s %6s %6s %6s %7s %6s\n"
               % ("arch", "kernel", "inputs", "dtype", "first", "later", "n=1", "n=2", "n=4",
                  "n=8", "n=16", "budget", "dispatch"))
-    for arch, exact, inputs, dtype, first, later, per, limit, dispatch in rows:
+    for arch, kind, inputs, dtype, first, later, per, limit, dispatch in rows:
         out.write("sm_%-4d %-15s %-7d %-5s %-9s %-9s %6.2f %6.2f %6.2f %6.2f %6.2f %7.1f %6.2f\n"
-                  % (arch, "exact" if exact else "transcendental", inputs, dtype, first,
+                  % (arch, kind, inputs, dtype, first,
                      later, per[1], per[2], per[4], per[8], per[16], limit, dispatch))
-    out.write("\n| arch | dtype | inputs | chain | 1 op | 2 ops | 4 ops | 8 ops | 16 ops | "
-              "budget (16 ops) | dispatch per op |\n"
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
-    for arch, exact, inputs, dtype, first, later, per, limit, dispatch in rows:
-        if exact:
-            out.write("| sm_%d | %s | %d | %s, %s... | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f%s | "
-                      "%.2f |\n"
-                      % (arch, dtype, inputs, first, later, per[1], per[2], per[4], per[8],
-                         per[16], limit + allowance([first] + [later] * 15),
-                         "" if arch >= BOUNDED_FROM_ARCH else " (not enforced)", dispatch))
+    out.write("\ntranscendental ops' own math, instructions per element (their single-op "
+              "kernel less the copy kernel), and the rounding allowed (STORE_ROUNDING_BY_ARCH)"
+              "\n")
+    for arch, dtype, math, rounding in maths:
+        out.write("sm_%-4d %-5s %s  rounding %.2f\n" % (arch, dtype, "  ".join(
+            "%s %.2f" % (op, cost) for op, cost in sorted(math.items())), rounding))
+    out.write("\n| arch | kernel | dtype | inputs | chain | 1 op | 2 ops | 4 ops | 8 ops | "
+              "16 ops | budget (16 ops) | dispatch per op |\n"
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+    for arch, kind, inputs, dtype, first, later, per, limit, dispatch in rows:
+        out.write("| sm_%d | %s | %s | %d | %s, %s... | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f "
+                  "| %.2f |\n"
+                  % (arch, kind, dtype, inputs, first, later, per[1],
+                     per[2], per[4], per[8], per[16], limit, dispatch))
     return problems, rows
 
 
@@ -310,8 +433,6 @@ def _doctored(binary, archs):
     k.params = [(o, off, size + 4 if o == last else size) for o, off, size in k.params]
     cases.append(("a functor parameter of another size than struct fb_chain (sm_%d)" % arch,
                   b, {(True, 1, "fp32")}))
-    if arch < BOUNDED_FROM_ARCH:
-        return cases  # no budget to exceed there
     b, k = _doctored_kernel(binary, arch, True, 1, "fp16")
     _pad(k, 8, op_loop=True)
     cases.append(("8 NOPs after each instruction of the op loop of the fp16 unary exact "
@@ -320,6 +441,10 @@ def _doctored(binary, archs):
     _pad(k, 15, op_loop=False)
     cases.append(("15 NOPs after each instruction of the bf16 binary exact kernel's main "
                   "loop outside the op loop (sm_%d)" % arch, b, {(True, 2, "bf16")}))
+    b, k = _doctored_kernel(binary, arch, False, 1, "fp32")
+    _pad(k, 8, op_loop=True)
+    cases.append(("8 NOPs after each instruction of the op loop of the fp32 unary kernel with "
+                  "transcendental ops (sm_%d)" % arch, b, {(False, 1, "fp32")}))
     return cases
 
 

@@ -16,8 +16,9 @@ bytes, the kernel's own constant banks, which hold the jump tables) or unknown (
 indices, pointers, loaded data), and every instruction the interpreter does not model makes
 its destinations unknown. Branches on known predicates go where the GPU goes. A branch on an
 unknown predicate is a guess: before the main loop (sass.Kernel.main_loop) it goes towards
-the loop; in the loop it falls through (for the loop's own exits: the path stays in the
-loop; for a branch on data: the fall-through path, listed in `guesses`), and the loop's back
+the loop; in the loop it falls through (for the loop's own exits, branches out of the
+loop that nothing jumps back in from: the path stays in the loop; for a branch on data: the
+fall-through path, listed in `guesses`), and the loop's back
 edge is taken. The count is that of the second turn (from the loop's head to its back edge,
 both included); the first must give the same count where it starts at the head. An indirect
 branch (BRX) on an unknown value, an exit before two turns, or a jump to an address that
@@ -480,6 +481,20 @@ def _outer_loops(kernel):
             if any(ins.base in ("LDG", "STG") for ins in kernel.instructions[l[0]:l[1] + 1])]
 
 
+def _leaves_loop(kernel, loop, target):
+    """Whether a branch to instruction index target is an exit of the loop (first, last):
+    it goes outside the loop and no instruction outside the loop jumps back into its body
+    (ptxas's exit on sm_80, `@P0 CALL.REL.NOINC` to just past the back edge, is one; code
+    put out of line that returns into the loop is not, and a branch to it stays a guess)."""
+    first, last = loop
+    if first <= target <= last:
+        return False
+    code = kernel.instructions
+    inside = range(code[first].address + 1, code[last].address + 1)
+    return not any(_target(ins) in inside for i, ins in enumerate(code)
+                   if (i < first or i > last) and ins.base in ("BRA", "CALL"))
+
+
 def turn(kernel, params, max_steps=3000000):
     """The Trace of one turn of kernel's main loop with `params` (Params) known: the loop
     the path enters first, of those that hold global loads or stores."""
@@ -570,7 +585,8 @@ def turn(kernel, params, max_steps=3000000):
                 taken = True  # another turn
             elif current is not None:
                 taken = False  # the loop's exits, and branches on data: fall through
-                current.guesses.append((ins.address, target))
+                if not _leaves_loop(kernel, loop, t):
+                    current.guesses.append((ins.address, target))
             else:
                 heads = [c for c in candidates]
                 towards = [x for x in (t, nxt)
