@@ -7,6 +7,7 @@ wrote (python3 stdlib only).
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
                        [--fusebench PATH]
   gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
+  gpu_check_summary.py --verdict sanitizer|ncu|tests|counters ARGS... (see verdict())
 
 The results files are read by fusebench (`fusebench --derive CSV...`: src/chart/derive_json.h),
 never parsed here: the rows with their pairs, speedups (and the pair's time), copy fractions
@@ -20,6 +21,7 @@ a pass: the first line says "PASS (degraded: ...)" and a "degraded:" line gives 
 1 a step failed or a CSV holds a failed / unverified point (the summary says which), 2 usage
 error. --collect-ncu turns ncu's --csv logs into one tidy CSV
 (variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
+--verdict prints a step's "status|detail" from a tool's output or a suite's counts.
 """
 
 import csv
@@ -28,6 +30,7 @@ import io
 import json
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -195,6 +198,153 @@ def ncu_per_call(path):
             wr += ws[len(ws) // 2]
         result[key] = (rd, wr)
     return result
+
+
+# ---- verdicts: a step's "status|detail" from what its tool printed ---------------------------
+#   ok        the tool ran and found nothing wrong
+#   degraded  the machine refused the tool (counters hidden by its sandbox, the device not
+#             supported): a pass that summary.txt explains with the tool's own words
+#   FAIL      a real finding (a memory error), or a failure that names no known refusal
+# What a machine that hides its counters or refuses the sanitizer answers: the node's gVisor
+# sandbox (CUDA13-NOTES.md: ncu "Failed to initialize the profiler: LibraryNotLoaded",
+# compute-sanitizer "Device not supported" then error 999) and NVIDIA's documented messages
+# for counters reserved to administrators (ERR_NVGPUCTRPERM).
+NCU_REFUSED = re.compile(r"LibraryNotLoaded|ERR_NVGPUCTRPERM|permission to access NVIDIA GPU "
+                         r"Performance Counters|[Ii]nsufficient privilege|Profiling is not "
+                         r"supported|not supported on this (device|platform)|Device not "
+                         r"supported|Failed to initialize the profiler")
+SANITIZER_REFUSED = re.compile(r"Device not supported|not supported on this (device|platform)|"
+                               r"[Ee]rror:? 999|\(999\)|CUDA_ERROR_UNKNOWN|cudaErrorUnknown")
+# What memcheck prints for a real error (checked first: a finding is never a refusal).
+SANITIZER_FOUND = re.compile(r"Invalid (__global__|__shared__|__local__|global|shared|local)? ?"
+                             r"(read|write)|[Oo]ut of bounds|[Mm]isaligned (address|access)|"
+                             r"[Uu]ninitialized|[Ll]eaked [0-9]")
+STOPPED = (124, 137, 125)  # timeout's stop and kill, and gpu-check's "no time left to start"
+
+
+def first_line(pattern, text, strip=""):
+    """The first line of text matching pattern, strip removed, cut at 160; "" if none."""
+    line = next((l for l in text.splitlines() if pattern.search(l)), "")
+    return re.sub(strip, "", line)[:160]
+
+
+def sanitizer_verdict(rc, text, what, stopped):
+    found = first_line(SANITIZER_FOUND, text, r"^=* *")
+    refused = first_line(SANITIZER_REFUSED, text, r"^=* *")
+    if found:
+        return "FAIL|memcheck found errors in %s: %s" % (what, found)
+    if rc == 0:
+        return "ok|memcheck clean on %s" % what
+    if refused:
+        return "degraded|compute-sanitizer refused this device: %s" % refused
+    if rc in STOPPED:  # memcheck prints each error as it finds it: none before the stop
+        return "degraded|memcheck of %s %s, with no error reported before" % (what, stopped)
+    return "FAIL|memcheck of %s exited %d without naming a memory error; see the log" % (what, rc)
+
+
+def ncu_verdict(rc, text, what, stopped, regex):
+    refused = first_line(NCU_REFUSED, text, r"^==[A-Z]*== *")
+    if rc == 0 and "dram__bytes" in text:
+        return "ok|"
+    if refused:
+        return "degraded|ncu cannot read the counters here: %s" % refused
+    if rc in STOPPED:
+        return "FAIL|ncu on %s %s" % (what, stopped)
+    if "No kernels were profiled" in text:
+        return ("FAIL|ncu profiled no kernel of %s: does the kernel regex '%s' still match the "
+                "kernel names?" % (what, regex))
+    return "FAIL|ncu on %s exited %d without DRAM counters: %s" % (
+        what, rc, first_line(re.compile("==ERROR=="), text))
+
+
+def suite_counts(suite, rc, out, log):
+    """meson test's counts from its output, and from its log the cmocka skips (its skip() is
+    no "Skipped" for meson: "[  SKIPPED ] N test(s)" lines) and the skips a test explains with
+    "counters unavailable" (and the first such reason)."""
+    c = {"suite": suite, "rc": rc, "none": int("No suitable tests defined" in out)}
+    for key, label in (("ok", "Ok"), ("fail", "Fail"), ("skipped", "Skipped"),
+                       ("timeout", "Timeout"), ("xfail", "Expected Fail"),
+                       ("upass", "Unexpected Pass")):
+        m = re.findall(r"^%s: +([0-9]+)" % label, out, re.M)
+        c[key] = int(m[-1]) if m else 0
+    c["cmocka_skipped"] = sum(int(n) for n in re.findall(r"^\[  SKIPPED \] +([0-9]+) test", log, re.M))
+    why = re.findall(r"^skip(?:ped)?: .*counters unavailable.*$", log, re.M | re.I)
+    c["counters_skipped"] = len(why)
+    c["reason"] = re.sub(r"^skip[a-z]*: ", "", why[0][:200], flags=re.I) if why else ""
+    return c
+
+
+def tests_verdict(c, mode, what, stopped):
+    """SUITE gpu: no skip allowed on a GPU, except tests that need the counters when they are
+    unavailable (a degraded pass); rest: the other suites."""
+    if c["rc"] in STOPPED:
+        return "FAIL|%s %s" % (what, stopped)
+    if c["fail"] or c["timeout"] or c["rc"]:
+        return "FAIL|%s: %d failed, %d timed out (meson exit %d)" % (what, c["fail"], c["timeout"], c["rc"])
+    if c["suite"] != "gpu":
+        return "ok|%s: %d passed, %d skipped" % (what, c["ok"], c["skipped"])
+    if mode != "gpu":
+        return "ok|rehearsal: %d ran, skips allowed without a GPU (meson %d, cmocka %d)" % (
+            c["ok"], c["skipped"], c["cmocka_skipped"])
+    if c["none"] or not c["ok"]:
+        return ("FAIL|no gpu test passed (meson skipped %d: did no device answer? see the log; "
+                "is the CUDA backend built?)" % c["skipped"])
+    if not c["skipped"] and 0 < c["cmocka_skipped"] <= c["counters_skipped"]:
+        return "degraded|%d passed; %d skipped because the counters are unavailable: %s" % (
+            c["ok"], c["cmocka_skipped"], c["reason"])
+    if c["skipped"] or c["cmocka_skipped"]:
+        return ("FAIL|skips on a GPU machine: meson Skipped %d, cmocka skipped %d (see the log)"
+                % (c["skipped"], c["cmocka_skipped"]))
+    return "ok|%d passed, none skipped" % c["ok"]
+
+
+def counters_verdict(mode, meta):
+    """CUPTI's counters as the sweep's "# counters:" line says: on, or unavailable here (a
+    degraded pass: the DRAM columns stay empty)."""
+    if mode != "gpu":
+        return "skipped|cpu rehearsal: %s" % (meta or "no counters line in the CSV")
+    if re.search("unavailable|counters off", meta, re.I):
+        return "degraded|CUPTI counters unavailable here: %s" % meta
+    if re.match("off", meta, re.I):
+        return "skipped|switched off in the config: %s" % meta
+    if re.search("counters on|^on", meta, re.I):
+        return "ok|%s" % meta
+    return ("FAIL|the sweep's CSV says '# counters: %s' (expected on, or unavailable with a "
+            "reason)" % meta)
+
+
+def read_text(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def verdict(kind, a):
+    """  sanitizer RC OUTPUT WHAT STOPPED_TEXT      (OUTPUT: what compute-sanitizer printed)
+      ncu RC LOG WHAT STOPPED_TEXT KERNEL_REGEX     (LOG: ncu's --log-file)
+      tests SUITE MODE RC OUTPUT LOG WHAT STOPPED_TEXT TESTS  (meson test's output and log;
+                      the counts line is appended to TESTS, for the summary)
+      counters MODE CSV                             (the sweep's "# counters:" line)
+    RC: the tool's exit status, timeout's 124/137, or 125 when not started."""
+    if kind == "sanitizer":
+        return sanitizer_verdict(int(a[0]), read_text(a[1]), a[2], a[3])
+    if kind == "ncu":
+        return ncu_verdict(int(a[0]), read_text(a[1]), a[2], a[3], a[4])
+    if kind == "counters":
+        meta = re.findall(r"^# counters: (.*)$", read_text(a[1]), re.M)
+        return counters_verdict(a[0], meta[0] if meta else "")
+    if kind != "tests":
+        raise ValueError("no verdict of that kind (sanitizer, ncu, tests, counters)")
+    c = suite_counts(a[0], int(a[2]), read_text(a[3]), read_text(a[4]))
+    line = " ".join("%s=%s" % (k, c[k]) for k in ("ok", "fail", "skipped", "timeout", "xfail",
+                                                   "upass", "cmocka_skipped", "counters_skipped",
+                                                   "none", "rc"))
+    with open(a[7], "a") as f:
+        f.write("%s %s\n" % (a[0], line))
+    print("%s %s" % (a[0], line), file=sys.stderr)  # into gpu-check's log
+    return tests_verdict(c, a[1], a[5], a[6])
 
 
 # ---- the summary ---------------------------------------------------------------------------
@@ -449,6 +599,13 @@ def summarize(args):
 
 
 def main(argv):
+    if len(argv) >= 2 and argv[0] == "--verdict":
+        try:
+            print(verdict(argv[1], argv[2:]))
+        except (IndexError, ValueError) as e:
+            print("gpu_check_summary: --verdict %s: %s" % (argv[1], e), file=sys.stderr)
+            return 2
+        return 0
     if len(argv) >= 2 and argv[0] == "--collect-ncu":
         try:
             return collect_ncu(argv[1], argv[2:])

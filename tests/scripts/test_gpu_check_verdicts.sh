@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# scripts/gpu_check_verdicts.sh on the messages the tools print: a machine that refuses ncu or
+# gpu_check_summary.py --verdict (scripts/gpu-check's verdicts) on the messages the tools print: a machine that refuses ncu or
 # compute-sanitizer (the GPU node's gVisor sandbox, counters reserved to administrators) gives a
 # degraded pass with the tool's own words; a memory error, a stop at the cap, an unknown ncu
 # error or a kernel regex that matches nothing is said plainly, and fails where it must. The
 # test suites' verdicts: no skip on a GPU but the counters' own; the counters line's.
 set -u
 SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-# shellcheck source=../../scripts/gpu_check_verdicts.sh
-. "$SRC/scripts/gpu_check_verdicts.sh"
+verdict() { python3 "$SRC/scripts/gpu_check_summary.py" --verdict "$@"; }
+gc_sanitizer_verdict() { verdict sanitizer "$@"; }  # RC OUTPUT WHAT STOPPED_TEXT
+gc_ncu_verdict() { verdict ncu "$@"; }              # RC LOG WHAT STOPPED_TEXT KERNEL_REGEX
+gc_counters_verdict() { # MODE META: the verdict on a sweep CSV whose counters line says META
+    { [ -z "$2" ] || echo "# counters: $2"; echo "variant,n"; } > "$TMP/sweep.csv"
+    verdict counters "$1" "$TMP/sweep.csv"
+}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/test-verdicts.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0
@@ -58,26 +63,37 @@ expect ncu_unknown_error_fails_with_its_words \
     "$(gc_ncu_verdict 9 "$(out '==ERROR== The application returned an error code (9).')" x x r)" \
     '^FAIL\|ncu on x exited 9 without DRAM counters: ==ERROR== The application returned an error code \(9\)\.$'
 
-# The test suites' counts (run_suite's line) and the sweep's counters line.
-counts() { echo "x ok=${1} fail=${2} skipped=${3} timeout=0 xfail=0 upass=0 cmocka_skipped=${4} counters_skipped=${5} none=${6:-0} rc=${7:-0}"; }
-expect gpu_suite_all_passed_is_ok "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 0 0)" "the gpu suite" x "")" \
+# The test suites' counts: meson's output and its log, as run_suite in gpu-check keeps them.
+# suite SUITE MODE "OK FAIL SKIPPED CMOCKA_SKIPPED COUNTERS_SKIPPED [RC]" WHAT STOPPED [REASON]
+suite() {
+    local n=($3) i
+    printf 'Ok:                 %s\nExpected Fail:      0\nFail:               %s\nUnexpected Pass:    0\nSkipped:            %s\nTimeout:            0\n' \
+        "${n[0]}" "${n[1]}" "${n[2]}" > "$TMP/meson.txt"
+    : > "$TMP/log.txt"
+    for i in $(seq "${n[3]}"); do echo "[  SKIPPED ] 1 test, listed below:" >> "$TMP/log.txt"; done
+    for i in $(seq "${n[4]}"); do echo "SKIPPED: ${6:-counters unavailable: x}" >> "$TMP/log.txt"; done
+    verdict tests "$1" "$2" "${n[5]:-0}" "$TMP/meson.txt" "$TMP/log.txt" "$4" "$5" "$TMP/tests.txt" 2>/dev/null
+}
+expect gpu_suite_all_passed_is_ok "$(suite gpu gpu "12 0 0 0 0" "the gpu suite" x)" \
     '^ok\|12 passed, none skipped$'
-expect gpu_suite_a_skip_on_a_gpu_fails "$(gc_tests_verdict gpu gpu "$(counts 11 0 1 0 0)" "the gpu suite" x "")" \
+expect gpu_suite_counts_go_to_the_tests_file "$(tail -n 1 "$TMP/tests.txt")" \
+    '^gpu ok=12 fail=0 skipped=0 timeout=0 xfail=0 upass=0 cmocka_skipped=0 counters_skipped=0 none=0 rc=0$'
+expect gpu_suite_a_skip_on_a_gpu_fails "$(suite gpu gpu "11 0 1 0 0" "the gpu suite" x)" \
     '^FAIL\|skips on a GPU machine: meson Skipped 1, cmocka skipped 0'
-expect gpu_suite_a_cmocka_skip_on_a_gpu_fails "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 2 1)" "the gpu suite" x "")" \
+expect gpu_suite_a_cmocka_skip_on_a_gpu_fails "$(suite gpu gpu "12 0 0 2 1" "the gpu suite" x)" \
     '^FAIL\|skips on a GPU machine: meson Skipped 0, cmocka skipped 2'
 expect gpu_suite_counters_unavailable_skips_are_degraded \
-    "$(gc_tests_verdict gpu gpu "$(counts 12 0 0 2 2)" "the gpu suite" x "counters unavailable: ERR_NVGPUCTRPERM")" \
+    "$(suite gpu gpu "12 0 0 2 2" "the gpu suite" x "counters unavailable: ERR_NVGPUCTRPERM")" \
     '^degraded\|12 passed; 2 skipped because the counters are unavailable: counters unavailable: ERR_NVGPUCTRPERM$'
-expect gpu_suite_nothing_passed_fails "$(gc_tests_verdict gpu gpu "$(counts 0 0 3 0 0)" "the gpu suite" x "")" \
+expect gpu_suite_nothing_passed_fails "$(suite gpu gpu "0 0 3 0 0" "the gpu suite" x)" \
     '^FAIL\|no gpu test passed \(meson skipped 3'
-expect gpu_suite_skips_allowed_in_a_rehearsal "$(gc_tests_verdict gpu rehearsal "$(counts 0 0 3 1 0)" "the gpu suite" x "")" \
+expect gpu_suite_skips_allowed_in_a_rehearsal "$(suite gpu rehearsal "0 0 3 1 0" "the gpu suite" x)" \
     '^ok\|rehearsal: 0 ran, skips allowed without a GPU \(meson 3, cmocka 1\)$'
-expect gpu_suite_a_failure_fails "$(gc_tests_verdict gpu gpu "$(counts 10 2 0 0 0 0 1)" "the gpu suite" x "")" \
+expect gpu_suite_a_failure_fails "$(suite gpu gpu "10 2 0 0 0 1" "the gpu suite" x)" \
     '^FAIL\|the gpu suite: 2 failed, 0 timed out \(meson exit 1\)$'
-expect suite_stopped_fails_saying_how "$(gc_tests_verdict rest gpu "$(counts 3 0 0 0 0 0 124)" "unit and slow suites" 'stopped after 180 s (the cap of this step)' "")" \
+expect suite_stopped_fails_saying_how "$(suite rest gpu "3 0 0 0 0 124" "unit and slow suites" 'stopped after 180 s (the cap of this step)')" \
     '^FAIL\|unit and slow suites stopped after 180 s \(the cap of this step\)$'
-expect rest_suites_passed_is_ok "$(gc_tests_verdict rest gpu "$(counts 50 0 4 0 0)" "unit and slow suites" x "")" \
+expect rest_suites_passed_is_ok "$(suite rest gpu "50 0 4 0 0" "unit and slow suites" x)" \
     '^ok\|unit and slow suites: 50 passed, 4 skipped$'
 expect counters_on_is_ok "$(gc_counters_verdict gpu 'activity on; counters on')" '^ok\|activity on; counters on$'
 expect counters_unavailable_is_degraded "$(gc_counters_verdict gpu 'activity on; counters unavailable (ERR_NVGPUCTRPERM)')" \
