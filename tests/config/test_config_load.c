@@ -35,7 +35,7 @@ static void expect_one_error(const struct error_case *c)
         fail();
     }
     if (!fixture_has_line(&res, c->line, c->rest)) {
-        print_error("%s: the problem is not on line %d as expected\n", c->what, c->line);
+        print_error("%s: no line %d with the expected words (diag above)\n", c->what, c->line);
         fail();
     }
 }
