@@ -40,6 +40,62 @@ static void expect_one_error(const struct error_case *c)
     }
 }
 
+/* The settings outside [sweep] as a case: what a loaded config must hold. */
+struct settings {
+    const char *what;
+    enum fb_backend_choice backend;
+    int device, cpu_threads, warmup, min_reps, max_reps;
+    double min_time_s, max_time_s, target_noise;
+    enum fb_cache_mode cache;
+    bool cupti_activity, cupti_counters;
+    const char *csv_path, *plot_dir, *label;
+};
+
+static void check_int(const char *what, const char *field, long long got, long long want)
+{
+    if (got != want) {
+        print_error("%s: %s = %lld, expected %lld\n", what, field, got, want);
+        fail();
+    }
+}
+
+static void check_number(const char *what, const char *field, double got, double want)
+{
+    if (!(got == want)) {
+        print_error("%s: %s = %.17g, expected %.17g\n", what, field, got, want);
+        fail();
+    }
+}
+
+static void check_string(const char *what, const char *field, const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        print_error("%s: %s = \"%s\", expected \"%s\"\n", what, field, got, want);
+        fail();
+    }
+}
+
+/* Each of want's settings against c's; a failure names the case and the setting. */
+static void expect_settings(const struct fb_config *c, const struct settings *want)
+{
+    const char *w = want->what;
+    check_int(w, "backend", c->backend, want->backend);
+    check_int(w, "device", c->device, want->device);
+    check_int(w, "cpu_threads", c->cpu_threads, want->cpu_threads);
+    check_int(w, "warmup", c->warmup, want->warmup);
+    check_int(w, "min_reps", c->min_reps, want->min_reps);
+    check_int(w, "max_reps", c->max_reps, want->max_reps);
+    check_number(w, "min_time", c->min_time_s, want->min_time_s);
+    check_number(w, "max_time", c->max_time_s, want->max_time_s);
+    check_number(w, "target_noise", c->target_noise, want->target_noise);
+    check_int(w, "cache", c->cache, want->cache);
+    check_int(w, "activity", c->cupti_activity, want->cupti_activity);
+    check_int(w, "counters", c->cupti_counters, want->cupti_counters);
+    check_string(w, "csv", c->csv_path, want->csv_path);
+    check_string(w, "plots", c->plot_dir, want->plot_dir);
+    check_string(w, "label", c->label, want->label);
+}
+
 static void test_defaults_are_the_documented_values(void **state)
 {
     (void)state;
@@ -53,21 +109,11 @@ static void test_defaults_are_the_documented_values(void **state)
     assert_int_equal(cfg.dtypes[0], FB_DTYPE_FP32);
     assert_int_equal(cfg.n_stores, 1);
     assert_int_equal(cfg.stores[0], FB_STORES_NORMAL);
-    assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
-    assert_int_equal(cfg.device, 0);
-    assert_int_equal(cfg.cpu_threads, 0);
-    assert_int_equal(cfg.warmup, 3);
-    assert_int_equal(cfg.min_reps, 8);
-    assert_int_equal(cfg.max_reps, 200);
-    assert_true(cfg.min_time_s == 0.02);
-    assert_true(cfg.max_time_s == 1.5);
-    assert_true(cfg.target_noise == 0.02);
-    assert_int_equal(cfg.cache, FB_CACHE_WARM);
-    assert_true(cfg.cupti_activity);
-    assert_true(cfg.cupti_counters);
-    assert_string_equal(cfg.csv_path, "out/{backend}-{device}/default.csv");
-    assert_string_equal(cfg.plot_dir, ""); /* beside the results CSV */
-    assert_string_equal(cfg.label, "");
+    const struct settings documented = {"the defaults", FB_BACKEND_AUTO, 0, 0, 3, 8, 200, 0.02, 1.5,
+                                        0.02, FB_CACHE_WARM, true, true,
+                                        "out/{backend}-{device}/default.csv",
+                                        "" /* beside the results CSV */, ""};
+    expect_settings(&cfg, &documented);
 }
 
 static void test_empty_file_loads_the_defaults(void **state)
@@ -125,22 +171,11 @@ static void test_every_key_is_applied(void **state)
     assert_string_equal(cfg.variants.names[0], "copy");
     assert_string_equal(cfg.variants.names[1], "fused_add_relu");
     assert_int_equal(cfg.variants.line, 5);
-    assert_string_equal(cfg.label, "run 7");
-    assert_int_equal(cfg.backend, FB_BACKEND_CPU);
-    assert_int_equal(cfg.device, 2);
-    assert_int_equal(cfg.cpu_threads, 1);
-    assert_int_equal(cfg.warmup, 0);
-    assert_int_equal(cfg.min_reps, 2);
-    assert_int_equal(cfg.max_reps, 9);
-    assert_true(cfg.min_time_s == 0.001);
-    assert_true(cfg.max_time_s == 0.25);
-    assert_true(cfg.target_noise == 0.05);
-    assert_int_equal(cfg.cache, FB_CACHE_COLD);
-    assert_false(cfg.cupti_activity);
-    assert_false(cfg.cupti_counters);
-    assert_string_equal(cfg.csv_path, "/tmp/x-{backend}.csv");
+    const struct settings written = {"every key", FB_BACKEND_CPU, 2, 1, 0, 2, 9, 0.001, 0.25, 0.05,
+                                     FB_CACHE_COLD, false, false, "/tmp/x-{backend}.csv", "/tmp/p",
+                                     "run 7"};
+    expect_settings(&cfg, &written);
     assert_int_equal(cfg.csv_line, 24);
-    assert_string_equal(cfg.plot_dir, "/tmp/p");
 }
 
 /* Each a config with one problem, reported on its line with its exact words. */
@@ -447,27 +482,20 @@ static void test_shipped_default_config_loads_as_the_defaults(void **state)
     assert_int_equal(cfg.n_sizes, defaults.n_sizes);
     assert_memory_equal(cfg.sizes, defaults.sizes, cfg.n_sizes * sizeof cfg.sizes[0]);
     assert_int_equal(cfg.points_per_decade, defaults.points_per_decade);
-    assert_int_equal(cfg.backend, FB_BACKEND_AUTO);
     assert_int_equal(cfg.n_dtypes, 1);
     assert_int_equal(cfg.dtypes[0], FB_DTYPE_FP32);
     assert_int_equal(cfg.n_stores, 1);
     assert_int_equal(cfg.stores[0], FB_STORES_NORMAL);
     assert_true(cfg.variants.all);
-    /* The file documents the built-in defaults: every value must agree with them. */
-    assert_int_equal(cfg.device, defaults.device);
-    assert_int_equal(cfg.cpu_threads, defaults.cpu_threads);
-    assert_int_equal(cfg.warmup, defaults.warmup);
-    assert_int_equal(cfg.min_reps, defaults.min_reps);
-    assert_int_equal(cfg.max_reps, defaults.max_reps);
-    assert_true(cfg.min_time_s == defaults.min_time_s);
-    assert_true(cfg.max_time_s == defaults.max_time_s);
-    assert_true(cfg.target_noise == defaults.target_noise);
-    assert_int_equal(cfg.cache, defaults.cache);
-    assert_int_equal(cfg.cupti_activity, defaults.cupti_activity);
-    assert_int_equal(cfg.cupti_counters, defaults.cupti_counters);
-    assert_string_equal(cfg.csv_path, defaults.csv_path);
-    assert_string_equal(cfg.plot_dir, defaults.plot_dir);
-    assert_string_equal(cfg.label, defaults.label);
+    /* The file documents the built-in defaults: every value must agree with them (the backend
+     * among them is auto). */
+    assert_int_equal(defaults.backend, FB_BACKEND_AUTO);
+    const struct settings built_in = {
+        "configs/default.ini", defaults.backend, defaults.device, defaults.cpu_threads,
+        defaults.warmup, defaults.min_reps, defaults.max_reps, defaults.min_time_s,
+        defaults.max_time_s, defaults.target_noise, defaults.cache, defaults.cupti_activity,
+        defaults.cupti_counters, defaults.csv_path, defaults.plot_dir, defaults.label};
+    expect_settings(&cfg, &built_in);
 }
 
 static void test_shipped_smoke_config_loads(void **state)
