@@ -96,23 +96,7 @@ static void test_every_eager_chain_is_paired_with_its_own_fused_one(void **state
     assert_true(isnan(speedup_at(mul, 100000000)));
     /* the generic fused kernel (role fused) is no eager/fused pair */
     assert_null(pair_of(d, "fused_generic_add_relu"));
-    done(r);
-}
-
-static void test_each_pair_has_its_own_launch_limit_and_traffic_ratio(void **state)
-{
-    (void)state;
-    struct run *r = derive_files("chains.csv", NULL);
-    const struct fb_chart_pair *add = pair_of(&r->d, "eager_add_relu");
-    const struct fb_chart_pair *sbs = pair_of(&r->d, "eager_scale_bias_sigmoid");
-    assert_true(fabs(add->launch_limit - 2) < 1e-12);
-    assert_true(fabs(add->traffic_ratio - 5.0 / 3) < 1e-12);
-    assert_true(fabs(add->traffic_ratio_wa - 7.0 / 4) < 1e-12); /* a CPU, normal stores */
-    /* 3 unary ops: 6 arrays eager, 2 fused; 3 launches; with write-allocate (6+3)/(2+1) */
-    assert_true(fabs(sbs->launch_limit - 3) < 1e-12);
-    assert_true(fabs(sbs->traffic_ratio - 3) < 1e-12);
-    assert_true(fabs(sbs->traffic_ratio_wa - 3) < 1e-12);
-    assert_true(has_line(&r->d, 3));
+    assert_true(has_line(d, 3)); /* scale_bias_sigmoid's 3 launches (see limits_cases) */
     done(r);
 }
 
@@ -200,9 +184,7 @@ static void test_a_four_op_chain_is_drawn_against_its_own_limits(void **state)
     struct fb_chart_derived d;
     derive_rows(rows, n, "cpu", &d);
     assert_int_equal(d.n_pairs, 1);
-    assert_true(fabs(d.pairs[0].launch_limit - 4) < 1e-12);
-    assert_true(fabs(d.pairs[0].traffic_ratio - 9.0 / 3) < 1e-12);
-    assert_true(fabs(d.pairs[0].traffic_ratio_wa - 13.0 / 4) < 1e-12); /* (9 + 4) / (3 + 1) */
+    /* its limits: limits_cases */
     assert_true(has_line(&d, 4) && has_line(&d, 3) && has_line(&d, 3.25));
     assert_false(has_line(&d, 2));
     assert_false(has_line(&d, 5.0 / 3));
@@ -210,18 +192,62 @@ static void test_a_four_op_chain_is_drawn_against_its_own_limits(void **state)
     fb_chart_derived_free(&d);
 }
 
-static void test_write_allocate_only_on_a_cpu_with_normal_stores(void **state)
+/* A pair's own model lines, each against its launches and bytes: the launch limit, the traffic
+ * ratio and the ratio with write-allocate, which only a CPU with normal stores has (NaN: none). */
+struct limits_case {
+    const char *what;
+    const char *file; /* tests/plots/data/FILE, or NULL: chain_rows(k, backend, stores) */
+    int k;
+    const char *backend, *stores;
+    const char *eager; /* the pair's eager series */
+    double launch_limit, traffic_ratio, traffic_ratio_wa;
+};
+
+static const struct limits_case limits_cases[] = {
+    {"add_relu in chains.csv (a CPU, normal stores)", "chains.csv", 0, NULL, NULL,
+     "eager_add_relu", 2, 5.0 / 3, 7.0 / 4},
+    /* 3 unary ops: 6 arrays eager, 2 fused; 3 launches; with write-allocate (6+3)/(2+1) */
+    {"scale_bias_sigmoid in chains.csv", "chains.csv", 0, NULL, NULL, "eager_scale_bias_sigmoid",
+     3, 3, 3},
+    /* 9 arrays eager, 3 fused; with write-allocate (9 + 4) / (3 + 1) */
+    {"a four-op chain on a CPU", NULL, 4, "cpu", "normal", "eager_c4", 4, 9.0 / 3, 13.0 / 4},
+    {"a chain on cuda: no write-allocate", NULL, 2, "cuda", "normal", "eager_c2", 2, 5.0 / 3, NAN},
+    {"streaming stores on a CPU: no write-allocate", NULL, 2, "cpu", "streaming",
+     "eager_c2-streaming", 2, 5.0 / 3, NAN},
+};
+
+static void check_limit(const char *what, const char *line, double got, double want)
+{
+    if (isnan(want) ? !isnan(got) : !(fabs(got - want) < 1e-12)) {
+        print_error("%s: %s = %.15g, expected %.15g\n", what, line, got, want);
+        fail();
+    }
+}
+
+static void test_each_pair_has_its_own_launch_limit_and_traffic_ratio(void **state)
 {
     (void)state;
-    struct fb_record rows[4];
-    struct fb_chart_derived d;
-    derive_rows(rows, chain_rows(rows, 2, "cuda", "normal"), "cuda", &d);
-    assert_true(isnan(d.pairs[0].traffic_ratio_wa));
-    fb_chart_derived_free(&d);
-    derive_rows(rows, chain_rows(rows, 2, "cpu", "streaming"), "cpu", &d);
-    assert_true(isnan(d.pairs[0].traffic_ratio_wa));
-    assert_string_equal(d.series[d.pairs[0].eager].key, "eager_c2-streaming");
-    fb_chart_derived_free(&d);
+    for (size_t i = 0; i < sizeof limits_cases / sizeof limits_cases[0]; i++) {
+        const struct limits_case *c = &limits_cases[i];
+        struct run *r = NULL;
+        struct fb_record rows[4];
+        struct fb_chart_derived made;
+        if (c->file)
+            r = derive_files(c->file, NULL);
+        else
+            derive_rows(rows, chain_rows(rows, c->k, c->backend, c->stores), c->backend, &made);
+        const struct fb_chart_pair *p = pair_of(r ? &r->d : &made, c->eager);
+        if (!p)
+            fail_msg("%s: no pair of %s", c->what, c->eager);
+        check_limit(c->what, "launch limit", p->launch_limit, c->launch_limit);
+        check_limit(c->what, "traffic ratio", p->traffic_ratio, c->traffic_ratio);
+        check_limit(c->what, "traffic ratio with write-allocate", p->traffic_ratio_wa,
+                    c->traffic_ratio_wa);
+        if (r)
+            done(r);
+        else
+            fb_chart_derived_free(&made);
+    }
 }
 
 static void test_the_regimes_and_the_fit_come_from_the_run(void **state)
@@ -457,7 +483,6 @@ int main(void)
         cmocka_unit_test(test_model_launches_by_role),
         cmocka_unit_test(test_the_model_agrees_with_the_variant_table),
         cmocka_unit_test(test_a_four_op_chain_is_drawn_against_its_own_limits),
-        cmocka_unit_test(test_write_allocate_only_on_a_cpu_with_normal_stores),
         cmocka_unit_test(test_the_regimes_and_the_fit_come_from_the_run),
         cmocka_unit_test(test_an_older_run_gets_built_in_pairs_and_regimes_from_the_data),
         cmocka_unit_test(test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling),
