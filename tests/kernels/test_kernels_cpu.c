@@ -173,23 +173,37 @@ static void use_case(const struct cpu_case *c)
     omp_set_num_threads(c->t->threads);
 }
 
+/* The chain over sizes around and past a tile, at every offset. */
+static void check_chain_at_tile_sizes(const struct kc_impl *impl, const struct fb_chain *ch,
+                                      enum fb_dtype dtype)
+{
+    const struct kc_job job = kc_job_in(kc_chain_job(ch), dtype);
+    const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
+                             3 * FB_CPU_CHAIN_TILE + 17};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t o = 0; o < kc_offset_count; o++)
+            kc_check_case(impl, &job, sizes[s], kc_offsets[o]);
+}
+
 /* Chains around and past a tile: each thread walks several tiles, the last one partial
  * (with 2 threads, each thread's share starts at a tile boundary of its own). Random
- * chains of lengths 1, 2, 5 and FB_CHAIN_MAX_OPS, first op unary and binary. */
+ * chains of lengths 1, 2, 5 and FB_CHAIN_MAX_OPS, first op unary and binary (a random chain
+ * has a transcendental op last only), and configs/chain-length.ini's add, sigmoid, gelu,
+ * sigmoid, gelu: transcendental ops in a row, which the loops never pair (cpu_loops.c),
+ * each one a pass over the tile of its own, the last into c. */
 static void check_chain_crosses_tiles(const struct kc_impl *impl, enum fb_dtype dtype)
 {
     uint64_t rng = kc_seed() ^ 77;
     const int lengths[] = {1, 2, 5, FB_CHAIN_MAX_OPS};
     for (int i = 0; i < 8; i++) {
-        const int binary = i % 2;
-        const struct fb_chain ch = kc_random_chain(&rng, lengths[i / 2], binary);
-        const struct kc_job job = kc_job_in(kc_chain_job(&ch), dtype);
-        const int64_t sizes[] = {FB_CPU_CHAIN_TILE - 1, FB_CPU_CHAIN_TILE, FB_CPU_CHAIN_TILE + 1,
-                                 3 * FB_CPU_CHAIN_TILE + 17};
-        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-            for (size_t o = 0; o < kc_offset_count; o++)
-                kc_check_case(impl, &job, sizes[s], kc_offsets[o]);
+        const struct fb_chain ch = kc_random_chain(&rng, lengths[i / 2], i % 2);
+        check_chain_at_tile_sizes(impl, &ch, dtype);
     }
+    const struct fb_chain trans4 = {
+        .n_ops = 5,
+        .ops = {{.op = FB_OPID_add}, {.op = FB_OPID_sigmoid}, {.op = FB_OPID_gelu},
+                {.op = FB_OPID_sigmoid}, {.op = FB_OPID_gelu}}};
+    check_chain_at_tile_sizes(impl, &trans4, dtype);
 }
 
 /* Streaming stores across tiles, with the output at every offset of a 16-byte line (the
