@@ -344,6 +344,26 @@ __device__ inline fb_bf16x8 fb_apply(const Op &op, fb_bf16x8 a, fb_bf16x8 b)
     return fb_apply8(op, a, b);
 }
 
+/* The copy of 16-bit storage (the bandwidth ceiling) moves the bits, as the CPU's copy does:
+ * the same bytes as widening and rounding back would move, without the conversion work, and
+ * a NaN's payload kept. fp32's copy (fb_op_copy: x itself) already is one. */
+__device__ inline __half fb_apply(const fb_copy_op &, __half x)
+{
+    return x;
+}
+__device__ inline __nv_bfloat16 fb_apply(const fb_copy_op &, __nv_bfloat16 x)
+{
+    return x;
+}
+__device__ inline fb_fp16x8 fb_apply(const fb_copy_op &, fb_fp16x8 x)
+{
+    return x;
+}
+__device__ inline fb_bf16x8 fb_apply(const fb_copy_op &, fb_bf16x8 x)
+{
+    return x;
+}
+
 /* ---- the generic fused kernel: a chain of ops that arrives as data ---- */
 
 /* Why it is shaped this way (SASS counted with tests/kernels/sass_count.py, which follows
