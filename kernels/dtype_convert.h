@@ -110,16 +110,22 @@ FB_CONVERT float fb_float_from_fp16(uint16_t h)
 
 /* ---- bf16 (bfloat16: the top half of an fp32) ---- */
 
-/* fp32 -> bf16 bits, round to nearest even: add 0x7fff plus the lowest kept bit, keep the
- * top 16 bits (a carry rounds up, into the exponent and up to Inf where due). NaN: the top
- * half with the quiet bit set (a NaN whose payload sits in the low bits only would
- * otherwise become Inf). */
-FB_CONVERT uint16_t fb_bf16_from_float(float x)
+/* fp32 -> bf16, round to nearest even, as the fp32 word whose top half is the bf16 bits (the
+ * low half is left over; the sm_75 kernels pack two results with one byte permute of their
+ * top halves): add 0x7fff plus the lowest kept bit (a carry rounds up, into the exponent and
+ * up to Inf where due). NaN: the word with the quiet bit set (a NaN whose payload sits in the
+ * low bits only would otherwise become Inf). */
+FB_CONVERT uint32_t fb_bf16_rounded_word(float x)
 {
     const uint32_t u = fb_float_bits(x);
-    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-    const uint32_t nan = (u >> 16) | 0x0040u;
-    return (uint16_t)fb_select_bits((u & 0x7fffffffu) > 0x7f800000u, nan, rounded);
+    return fb_select_bits((u & 0x7fffffffu) > 0x7f800000u, u | 0x00400000u,
+                          u + 0x7fffu + ((u >> 16) & 1u));
+}
+
+/* fp32 -> bf16 bits: the top half of that word. */
+FB_CONVERT uint16_t fb_bf16_from_float(float x)
+{
+    return (uint16_t)(fb_bf16_rounded_word(x) >> 16);
 }
 
 /* bf16 bits -> fp32, exact. */

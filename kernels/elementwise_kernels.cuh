@@ -46,6 +46,7 @@
 #include <cuda_fp16.h>
 #endif
 
+#include "dtype_convert.h"
 #include "elementwise_ops.h"
 #include "launch_plan.h"
 
@@ -205,17 +206,11 @@ __device__ inline __half fb_narrow(__half, float v)
 /* Rounding to bf16 on Turing (sm_75), which has no bf16 conversion (cvt.rn.bf16.f32 is
  * sm_80's): the toolkit's emulation there (a remainder compared with half, then an
  * increment) made the generic kernel's bf16 chains issue 11 instructions per element more
- * than its fp16 ones (tests/kernels/sass_count.py). Here the fp32 bits whose top half is v
- * rounded to nearest even (kernels/dtype_convert.h's rule: add 0x7fff plus the lowest kept
- * bit) or, for a NaN, the toolkit's NaN 0x7fff; two lanes are then packed by one byte
- * permute of their top halves. */
+ * than its fp16 ones (tests/kernels/sass_count.py). Here kernels/dtype_convert.h's integer
+ * rounding (fb_bf16_rounded_word: the fp32 word whose top half is the result); two lanes are
+ * then packed by one byte permute of their top halves. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define FB_BF16_INTEGER_ROUNDING
-__device__ inline uint32_t fb_bf16_rounded_word(float v)
-{
-    const uint32_t u = __float_as_uint(v);
-    return v != v ? 0x7fff0000u : u + 0x7fffu + ((u >> 16) & 1u);
-}
 #endif
 __device__ inline __nv_bfloat16 fb_narrow(__nv_bfloat16, float v)
 {
@@ -347,6 +342,26 @@ template <typename Op>
 __device__ inline fb_bf16x8 fb_apply(const Op &op, fb_bf16x8 a, fb_bf16x8 b)
 {
     return fb_apply8(op, a, b);
+}
+
+/* The copy of 16-bit storage (the bandwidth ceiling) moves the bits, as the CPU's copy does:
+ * the same bytes as widening and rounding back would move, without the conversion work, and
+ * a NaN's payload kept. fp32's copy (fb_op_copy: x itself) already is one. */
+__device__ inline __half fb_apply(const fb_copy_op &, __half x)
+{
+    return x;
+}
+__device__ inline __nv_bfloat16 fb_apply(const fb_copy_op &, __nv_bfloat16 x)
+{
+    return x;
+}
+__device__ inline fb_fp16x8 fb_apply(const fb_copy_op &, fb_fp16x8 x)
+{
+    return x;
+}
+__device__ inline fb_bf16x8 fb_apply(const fb_copy_op &, fb_bf16x8 x)
+{
+    return x;
 }
 
 /* ---- the generic fused kernel: a chain of ops that arrives as data ---- */

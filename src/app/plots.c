@@ -301,20 +301,25 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         return RENDER_FAILED;
     }
     char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
-    snprintf(output, sizeof output, "chart.%s", fmt->name);
-    unlinkat(r->stage_fd, output, 0);
-    if (snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
-        (int)sizeof final)
+    /* the names and paths are checked whole: a cut one would name another file */
+    if (snprintf(output, sizeof output, "chart.%s", fmt->name) >= (int)sizeof output ||
+        snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
+            (int)sizeof final) {
+        fprintf(stderr, "charts: the name of chart %s (%s) is too long\n", c->name, fmt->name);
         return RENDER_USAGE; /* the stems are checked shorter (make_stem) */
+    }
+    unlinkat(r->stage_fd, output, 0);
     char paths[4][PATH_MAX + 32];
     char *argv[6] = {(char *)r->gnuplot};
     int argc = 1;
-    snprintf(paths[0], sizeof paths[0], "%s/style.gp", r->scripts);
-    argv[argc] = paths[0];
-    argc++;
-    for (int i = 0; i < 3 && c->scripts[i]; i++) {
-        snprintf(paths[i + 1], sizeof paths[i + 1], "%s/%s", r->scripts, c->scripts[i]);
-        argv[argc++] = paths[i + 1];
+    for (int i = 0; i < 4 && (i == 0 || c->scripts[i - 1]); i++) {
+        const char *name = i == 0 ? "style.gp" : c->scripts[i - 1];
+        if (snprintf(paths[i], sizeof paths[i], "%s/%s", r->scripts, name) >=
+            (int)sizeof paths[i]) {
+            fprintf(stderr, "charts: the path of plots/%s is too long\n", name);
+            return RENDER_USAGE;
+        }
+        argv[argc++] = paths[i];
     }
     argv[argc] = NULL;
     bool hung;
@@ -346,8 +351,12 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         fprintf(stderr, "charts: cannot publish %s: %s\n", shown_final, strerror(errno));
         return RENDER_FAILED;
     }
-    char full[PATH_MAX];
-    snprintf(full, sizeof full, "%s/%s", r->out_dir, final);
+    char full[PATH_MAX + sizeof final]; /* out_dir opened, so shorter than PATH_MAX */
+    if (snprintf(full, sizeof full, "%s/%s", r->out_dir, final) >= (int)sizeof full) {
+        fprintf(stderr, "charts: %s is published, its directory's name too long to show\n",
+                shown_final);
+        return RENDER_FAILED;
+    }
     printf("%s\n", fb_text_escape(shown_path, sizeof shown_path, full));
     fflush(stdout);
     return RENDER_OK;

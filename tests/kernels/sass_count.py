@@ -35,7 +35,7 @@ issue too, in one table of exceptions each with its reason: for an op whose own 
 takes more than one instruction per element, that extra (OP_ARITHMETIC: threshold's compare
 and select; OP_ARITHMETIC_BY_ARCH: relu on sm_75, without a NaN-propagating max), and a
 storage type's rounding where the architecture has no conversion instruction for it
-(STORE_ROUNDING_BY_ARCH: bf16 on sm_75, costed from the copy kernels' SASS); "costliest"
+(STORE_ROUNDING_BY_ARCH: bf16 on sm_75, costed from the bias kernels' SASS); "costliest"
 above is the count beyond that allowance. The kernel with transcendental ops cannot be held
 to a memory-bound budget: its ops' own math (libdevice's expf, a divide: 44 to 55
 instructions per element each, costed from their single-op kernels' SASS) makes every chain
@@ -91,11 +91,12 @@ OP_ARITHMETIC = {"copy": 0, "threshold": 2}
 #   relu kernel issues the same two.
 OP_ARITHMETIC_BY_ARCH = {75: {"relu": 2}}
 # Per architecture, storage types whose rounding takes more than one conversion instruction,
-# allowed what it costs beyond fp16's, per element, as the SASS of the table's copy kernels
-# shows it (bf16 copy less fp16 copy: the same loop, only the conversions differ), which a
-# handwritten kernel of the chain would issue too:
+# allowed what it costs beyond fp16's, per element, as the SASS of the table's bias kernels
+# shows it (bf16 bias less fp16 bias: the same loop and FADD, only the conversions differ; not
+# copy, whose 16-bit kernels move bits unconverted), which a handwritten kernel of the chain
+# would issue too:
 # - sm_75: bf16. Turing has no bf16 conversion (cvt.rn.bf16.f32 is sm_80's): its rounding
-#   is integer arithmetic (elementwise_kernels.cuh, fb_bf16_rounded_word: a shift, a mask,
+#   is integer arithmetic (dtype_convert.h, fb_bf16_rounded_word: a shift, a mask,
 #   an add, the NaN compare and select, half a byte permute), about 4 instructions per
 #   element more than fp16's F2F.
 STORE_ROUNDING_BY_ARCH = {75: ("bf16",)}
@@ -195,32 +196,41 @@ def table_kernel_per_element(binary, arch, op, dtype):
     return None
 
 
+def conversion_loop(binary, arch, dtype):
+    """Instructions per element of a table kernel beyond its op's own arithmetic: the loads,
+    the widening and rounding, the stores and the loop, as the bias kernel (one FADD per
+    element) less that FADD; not the copy kernel, whose 16-bit forms convert nothing. None if
+    the kernel is not there."""
+    cost = table_kernel_per_element(binary, arch, "bias", dtype)
+    return None if cost is None else cost - op_arithmetic(arch, "bias")
+
+
 def store_rounding(binary, arch, dtype):
     """Instructions per element allowed for dtype's rounding on arch (STORE_ROUNDING_BY_ARCH):
-    its copy kernel less fp16's, or 0."""
+    its conversion loop less fp16's, or 0."""
     if dtype not in STORE_ROUNDING_BY_ARCH.get(arch, ()):
         return 0.0
-    costs = [table_kernel_per_element(binary, arch, "copy", d) for d in (dtype, "fp16")]
+    costs = [conversion_loop(binary, arch, d) for d in (dtype, "fp16")]
     if None in costs:
-        raise sass_trace.TraceError("sm_%d: no %s and fp16 copy kernels to cost the rounding "
+        raise sass_trace.TraceError("sm_%d: no %s and fp16 bias kernels to cost the rounding "
                                     "by" % (arch, dtype))
     return max(0.0, costs[0] - costs[1])
 
 
 def transcendental_math(binary, arch, dtype):
     """{op: instructions per element of its own math} for the transcendental ops, from the
-    SASS of their single-op kernels: the op's kernel less the copy kernel (the loads, the
+    SASS of their single-op kernels: the op's kernel less the conversion loop (the loads, the
     stores, the conversions and the loop), on the same architecture and dtype."""
-    copy_cost = table_kernel_per_element(binary, arch, "copy", dtype)
+    loop_cost = conversion_loop(binary, arch, dtype)
     math = {}
     for name, _arity, ulp in ptx_audit.OP_TABLE:
         if ulp > 0:
             cost = table_kernel_per_element(binary, arch, name, dtype)
-            if cost is None or copy_cost is None:
+            if cost is None or loop_cost is None:
                 raise sass_trace.TraceError("sm_%d: no %s kernel of %s to cost %s by"
-                                            % (arch, dtype, "copy" if copy_cost is None
+                                            % (arch, dtype, "bias" if loop_cost is None
                                                else name, name))
-            math[name] = cost - copy_cost
+            math[name] = cost - loop_cost
     return math
 
 
@@ -359,7 +369,7 @@ def audit(binary, archs, out, only=None):
                   % (arch, kind, inputs, dtype, first,
                      later, per[1], per[2], per[4], per[8], per[16], limit, dispatch))
     out.write("\ntranscendental ops' own math, instructions per element (their single-op "
-              "kernel less the copy kernel), and the rounding allowed (STORE_ROUNDING_BY_ARCH)"
+              "kernel less the bias kernel's loop), and the rounding allowed (STORE_ROUNDING_BY_ARCH)"
               "\n")
     for arch, dtype, math, rounding in maths:
         out.write("sm_%-4d %-5s %s  rounding %.2f\n" % (arch, dtype, "  ".join(

@@ -81,7 +81,8 @@ static void one_pass(const struct fb_cpu_work *work, int64_t n)
 void fb_cpu_chain(const struct fb_chain *chain, const void *a, const void *b, void *c,
                   int64_t n, const struct fb_format *format)
 {
-    const struct fb_cpu_work work = {.chain = chain, .dtype = format->dtype,
+    const struct fb_cpu_work work = {.chain = chain, .exact = fb_chain_is_exact(chain),
+                                     .dtype = format->dtype,
                                      .streaming = is_streaming(format), .a = a, .b = b, .c = c};
     one_pass(&work, n);
 }
@@ -98,7 +99,7 @@ void fb_cpu_op(enum fb_op_id op, struct fb_op_params params, const void *a, cons
 void fb_cpu_add_relu(const void *a, const void *b, void *c, int64_t n,
                      const struct fb_format *format)
 {
-    const struct fb_cpu_work work = {.add_relu = true, .dtype = format->dtype,
+    const struct fb_cpu_work work = {.add_relu = true, .exact = true, .dtype = format->dtype,
                                      .streaming = is_streaming(format), .a = a, .b = b, .c = c};
     one_pass(&work, n);
 }
@@ -122,7 +123,8 @@ void fb_cpu_passes_in_one_region(const struct fb_cpu_pass *passes, int count, in
         const bool binary = known && fb_op_infos[passes[k].op.op].arity == 2;
         /* an unknown op writes nothing: a chain of no ops */
         one[k] = (struct fb_chain){.n_ops = known ? 1 : 0, .ops = {passes[k].op}};
-        work[k] = (struct fb_cpu_work){.chain = &one[k], .dtype = format->dtype,
+        work[k] = (struct fb_cpu_work){.chain = &one[k], .exact = fb_chain_is_exact(&one[k]),
+                                       .dtype = format->dtype,
                                        .streaming = is_streaming(format), .a = passes[k].a,
                                        .b = binary ? passes[k].b : NULL, .c = passes[k].c};
     }

@@ -187,14 +187,6 @@ FB_CPU_INLINE strip_vec load_vec(const float *x)
     return v;
 }
 
-static bool chain_is_exact(const struct fb_chain *chain)
-{
-    for (int k = 0; k < chain->n_ops; k++)
-        if (!op_is_exact[chain->ops[k].op])
-            return false;
-    return true;
-}
-
 /* The exact chain, of more than two ops, over one strip: x[0..FB_CPU_STRIP) (and y, read by a
  * binary first op only) into out. The first op reads its operands from memory, each later
  * one (unary: fb_chain_check) rewrites the registers v0..v7, the last are stored. */
@@ -288,14 +280,15 @@ __attribute__((noinline)) static void exact_strips(const struct fb_chain *chain,
 
 /* The chain over len elements of x (and y: its first op is binary) into dst, in one pass
  * over them: one or two ops are one pair loop (a single op paired with copy), the loop a
- * handwritten kernel would be; an exact chain of more goes strip by strip in registers; a
- * longer chain with a transcendental op goes in pairs over tile (which may be dst). */
-static void chain_pass(const struct fb_chain *chain, const float *x, const float *restrict y,
-                       float *tile, float *dst, int64_t len)
+ * handwritten kernel would be; an exact chain (exact: fb_cpu_work's) of more goes strip by
+ * strip in registers; a longer chain with a transcendental op goes in pairs over tile (which
+ * may be dst). */
+static void chain_pass(const struct fb_chain *chain, bool exact, const float *x,
+                       const float *restrict y, float *tile, float *dst, int64_t len)
 {
     if (chain->n_ops <= 2)
         pair_pass(&chain->ops[0], chain->n_ops == 2 ? &chain->ops[1] : &copy_op, x, y, dst, len);
-    else if (chain_is_exact(chain))
+    else if (exact)
         exact_strips(chain, x, y, dst, len);
     else
         chain_pairs(chain, x, y, tile, dst, len);
@@ -516,12 +509,12 @@ static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
 {
     const float *a = w->a, *b = w->b;
     float *c = w->c;
-    const bool needs_tile = !w->add_relu && w->chain->n_ops > 2 && !chain_is_exact(w->chain);
+    const bool needs_tile = !w->add_relu && w->chain->n_ops > 2 && !w->exact;
     if (!w->streaming && !needs_tile) { /* one loop from a (and b) to c */
         if (w->add_relu)
             add_relu_loop(a + lo, b + lo, c + lo, hi - lo);
         else
-            chain_pass(w->chain, a + lo, b ? b + lo : NULL, NULL, c + lo, hi - lo);
+            chain_pass(w->chain, w->exact, a + lo, b ? b + lo : NULL, NULL, c + lo, hi - lo);
         return;
     }
     float tile[FB_CPU_CHAIN_TILE] __attribute__((aligned(64)));
@@ -531,7 +524,7 @@ static void range_fp32(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
         if (w->add_relu)
             add_relu_loop(a + s, b + s, dst, len);
         else
-            chain_pass(w->chain, a + s, b ? b + s : NULL, tile, dst, len);
+            chain_pass(w->chain, w->exact, a + s, b ? b + s : NULL, tile, dst, len);
         if (w->streaming)
             fb_cpu_store_tile(c + s, tile, len, true);
     }
@@ -601,7 +594,7 @@ static void range_16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
         widen16(w->dtype, f16c, a + s, tile_a, len);
         if (b)
             widen16(w->dtype, f16c, b + s, tile_b, len);
-        chain_pass(chain, tile_a, b ? tile_b : NULL, tile, tile, len);
+        chain_pass(chain, w->exact, tile_a, b ? tile_b : NULL, tile, tile, len);
         if (w->streaming) {
             narrow16(w->dtype, f16c, tile, tile16, len);
             fb_cpu_store_tile16(c + s, tile16, len, true);

@@ -32,9 +32,12 @@ enum fb_cpu_isa { FB_CPU_ISA_BASELINE, FB_CPU_ISA_AVX2, FB_CPU_ISA_AVX512, FB_CP
 
 /* What one pass computes: the chain's ops applied to a (and b, when the first op is binary),
  * into c, arrays of `dtype`, c written with streaming stores when `streaming`. add_relu:
- * the handwritten fused kernel (chain ignored). A single op is a chain of one. */
+ * the handwritten fused kernel (chain ignored). A single op is a chain of one. exact: the
+ * chain has exact ops only (fb_chain_is_exact), found once where the work is made, not per
+ * range or tile. */
 struct fb_cpu_work {
     const struct fb_chain *chain;
+    bool exact;
     bool add_relu;
     enum fb_dtype dtype;
     bool streaming;
