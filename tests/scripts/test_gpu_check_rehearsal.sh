@@ -81,7 +81,7 @@ CC=/bin/false "$script" --cpu-rehearsal --config "$TMP/tiny.ini" --build-dir "$T
     "$TMP/nobuild" > /dev/null 2>&1
 rc=$?
 check "failing_build_exits_1" test $rc -eq 1
-check "failing_build_names_the_step" grep -qE '^  problem: build: meson setup failed' "$TMP/nobuild/summary.txt"
+check "failing_build_names_the_step" grep -qE '^  problem: build: meson setup exited [0-9]+' "$TMP/nobuild/summary.txt"
 check "failing_build_keeps_the_inventory" grep -qE '^  nvcc +' "$TMP/nobuild/summary.txt"
 check "failing_build_writes_the_log" grep -q 'gpu-check: FAILED' "$TMP/nobuild/gpu-check.log"
 
