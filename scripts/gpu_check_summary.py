@@ -5,9 +5,11 @@ wrote (python3 stdlib only).
   gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
                        --sweep SWEEP.csv [--cold COLD.csv] [--torch TORCH.csv] [--ncu NCU.csv]
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
-                       [--fusebench PATH]
+                       [--fusebench PATH] [--log GPU-CHECK.LOG]
   gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
   gpu_check_summary.py --verdict sanitizer|ncu|tests|counters ARGS... (see verdict())
+  gpu_check_summary.py --sizes-of config|csv ARG FUSEBENCH CONFIG LIST   (see sizes_of())
+  gpu_check_summary.py --import-versions   (torch's and triton's, for gpu-check's inventory)
 
 The results files are read by fusebench (`fusebench --derive CSV...`: src/chart/derive_json.h),
 never parsed here: the rows with their pairs, speedups (and the pair's time), copy fractions
@@ -19,8 +21,8 @@ into one tidy table (N: the size in elements, a whole number). Exit status of th
 0 everything passed (a degraded step, one the machine refused such as its counters, is still
 a pass: the first line says "PASS (degraded: ...)" and a "degraded:" line gives each reason),
 1 a step failed or a CSV holds a failed / unverified point (the summary says which), 2 usage
-error. --collect-ncu turns ncu's --csv logs into one tidy CSV
-(variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
+error; it prints gpu-check's verdict line. --collect-ncu turns ncu's --csv logs into one tidy
+CSV (variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
 --verdict prints a step's "status|detail" from a tool's output or a suite's counts.
 """
 
@@ -451,9 +453,8 @@ def summarize(args):
     if not srows:
         problems.append("sweep: no rows in %s" % args["sweep"])
 
-    verdict = "PASS" if not problems else "FAIL"
-    if verdict == "PASS" and degraded:
-        verdict = "PASS (degraded: %s)" % ", ".join(d.split(":", 1)[0] for d in degraded)
+    refused = ", ".join(d.split(":", 1)[0] for d in degraded)
+    verdict = "FAIL" if problems else "PASS (degraded: %s)" % refused if degraded else "PASS"
     mode = "gpu" if args["mode"] == "gpu" else "cpu-rehearsal"
     if args.get("quick") == "1":
         mode += " (quick)"
@@ -595,10 +596,49 @@ def summarize(args):
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, args["out"])
+    # gpu-check's last line, the verdict with where to look.
+    run, where = "%s s (%s)" % (args.get("elapsed", "?"), args["mode"]), os.path.dirname(os.path.abspath(tmp))
+    if problems:
+        print("gpu-check: FAILED after %s: %s; see %s and %s" % (
+            run, "; ".join(problems[:3]), args["out"], args.get("log", "gpu-check.log")))
+    elif degraded:
+        print("gpu-check: passed, degraded, in %s: %s refused by this machine (summary.txt says "
+              "why); results in %s" % (run, refused, where))
+    else:
+        print("gpu-check: passed in %s; results in %s" % (run, where))
     return 0 if not problems else 1
 
 
+def sizes_of(mode, arg, fusebench, config, wanted):
+    """A comma list of sizes, parsed by fusebench (tools/torch_peer.py's read_plan). mode
+    config: ARG's [sweep] sizes that are in WANTED (all of them when none is); mode csv: the n
+    of CSV ARG that are in WANTED (none: all)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import torch_peer as tp
+    have = tp.read_plan(fusebench, arg)["sizes"] if mode == "config" else tp.sizes_from_csv(fusebench, arg)
+    keep = set(tp.read_plan(fusebench, config, wanted)["sizes"])
+    print(",".join(str(n) for n in ([n for n in have if n in keep] or have)))
+    return 0
+
+
+def import_versions():
+    """torch's and triton's "NAME: version" lines, printed by the python that has torch."""
+    import importlib
+    for name in ("torch", "triton"):
+        try:
+            m = importlib.import_module(name)
+            extra = " (CUDA %s, device available: %s)" % (m.version.cuda, m.cuda.is_available()) if name == "torch" else ""
+            print("%s: %s%s" % (name, m.__version__, extra))
+        except Exception as e:
+            print("%s: not importable (%s)" % (name, (str(e).splitlines() or [type(e).__name__])[0][:100]))
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--sizes-of"] and len(argv) == 6:
+        return sizes_of(*argv[1:])
+    if argv == ["--import-versions"]:
+        return import_versions()
     if len(argv) >= 2 and argv[0] == "--verdict":
         try:
             print(verdict(argv[1], argv[2:]))

@@ -77,7 +77,8 @@ class Summary(unittest.TestCase):
                                           + "\n" + "\n".join(cold) + "\n")]
         if inventory is not None:
             args += ["--inventory", self.write("node.txt", inventory)]
-        rc = subprocess.run(args).returncode
+        p = subprocess.run(args, stdout=subprocess.PIPE, text=True)
+        rc, self.verdict_line = p.returncode, p.stdout.strip()  # gpu-check's last line
         with open(os.path.join(self.d, "s.txt")) as f:
             return rc, f.read()
 
@@ -104,6 +105,17 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"fused_add_relu +4000\.0 GB/s +83\.3% of peak +150\.0% of copy")
         self.assertRegex(text, r"eager_add_relu +2")
         self.assertIn("GPU X", text)
+
+    def test_the_verdict_line_says_passed_failed_or_degraded(self):
+        self.run_summary(self.good_rows())
+        self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")
+        self.run_summary(self.good_rows(), steps="build|FAIL|meson setup exited 1|3\n",
+                         extra=["--log", "/o/gpu-check.log"])
+        self.assertRegex(self.verdict_line, r"^gpu-check: FAILED after 42 s \(gpu\): build: meson "
+                         r"setup exited 1; see /.*/s\.txt and /o/gpu-check\.log$")
+        self.run_summary(self.good_rows(), steps="sweep|ok|x|1\ncounters|degraded|hidden|1\n")
+        self.assertRegex(self.verdict_line, r"^gpu-check: passed, degraded, in 42 s \(gpu\): "
+                         r"counters refused by this machine")
 
     def test_each_chain_is_listed_against_its_own_pair_with_the_speedup_as_written(self):
         rows = self.good_rows() + [
