@@ -52,7 +52,10 @@
 #define FB_ELEMENTWISE inline
 #else
 #include <math.h>
-#define FB_ELEMENTWISE static inline
+/* always_inline: the CPU loops vectorise only what is inlined into them, and gcc's size
+ * limits would leave a call to the larger ones (sigmoid with its exp) in some of the many
+ * loops that use them (tests/kernels/check_cpu_vectorized.sh counts them). */
+#define FB_ELEMENTWISE static inline __attribute__((always_inline))
 #endif
 
 FB_ELEMENTWISE float fb_op_copy(float x, float y, struct fb_op_params p)
@@ -99,10 +102,15 @@ FB_ELEMENTWISE float fb_op_bias(float x, float y, struct fb_op_params p)
 }
 
 /* The exponential the transcendental ops call: expf, unless the including file names a
- * function with the same contract first (the CPU kernels name SLEEF's vector expf when the
- * build has it: src/backends/cpu/cpu_math.h). */
+ * function with the same contract first. The host's element functions take it only on
+ * x <= 0 (fb_sigmoid_of: e^-|z|), through FB_EXP_NONPOSITIVE, which a file may name as an
+ * exp correct on that half-line alone (the CPU kernels name their own vectorisable one:
+ * src/backends/cpu/cpu_math.h). */
 #ifndef FB_EXPF
 #define FB_EXPF expf
+#endif
+#ifndef FB_EXP_NONPOSITIVE
+#define FB_EXP_NONPOSITIVE FB_EXPF
 #endif
 
 /* 1 / (1 + e^-z), in the form that never overflows nor cancels: for z >= 0, e^-z <= 1; for
@@ -112,9 +120,9 @@ FB_ELEMENTWISE float fb_op_bias(float x, float y, struct fb_op_params p)
  * the NaN, then e / (1 + e)).
  * Two spellings of the same operations on the same values (so the same bits): branches in
  * device code, where ptxas keeps fewer registers live that way (the select form spills in
- * the vector kernels: tests/kernels/ptx_audit.py); elsewhere one exp call on a selected
- * argument and a selected numerator, no branch, which gcc can vectorise (it if-converts no
- * call). */
+ * the vector kernels: tests/kernels/ptx_audit.py); elsewhere one exp on a selected argument
+ * (-|z|, never positive) and a selected numerator, no branch, which gcc can vectorise (it
+ * if-converts no call, and a call has no vector form unless declared so). */
 FB_ELEMENTWISE float fb_sigmoid_of(float z)
 {
 #ifdef __CUDA_ARCH__
@@ -123,7 +131,7 @@ FB_ELEMENTWISE float fb_sigmoid_of(float z)
     const float e = FB_EXPF(z);
     return e / (1.0f + e);
 #else
-    const float e = FB_EXPF(z >= 0.0f ? -z : z);
+    const float e = FB_EXP_NONPOSITIVE(z >= 0.0f ? -z : z);
     return (z >= 0.0f ? 1.0f : e) / (1.0f + e);
 #endif
 }

@@ -197,16 +197,6 @@ static void print_plan(FILE *out, const struct sweep_session *s)
     fprintf(out, "\n");
 }
 
-/* Whether an enabled variant of the run has a transcendental op (the device's math_note is
- * about those). */
-static bool has_transcendental(const struct fb_config *cfg, const struct fb_variant_set *set)
-{
-    for (size_t i = 0; i < set->count; i++)
-        if (fb_variant_set_enabled(cfg, set, i) && fb_variant_ulp_bound(&set->v[i]) > 0)
-            return true;
-    return false;
-}
-
 /* Setup, part one: the backend, the variants, the device, and the checks of the plan against
  * them (formats, memory); the results path with its placeholders filled in. Prints the
  * device's notes. Writes nothing. */
@@ -229,8 +219,6 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
         snprintf(s->dev.backend_note, sizeof s->dev.backend_note, "%s", backend_note);
     if (rc == FB_OK && s->dev.contention_note[0] && !s->opt->dry_run)
         fprintf(stderr, "note: %s\n", s->dev.contention_note);
-    if (rc == FB_OK && s->dev.math_note[0] && !s->opt->dry_run && has_transcendental(cfg, s->set))
-        fprintf(stderr, "note: %s\n", s->dev.math_note);
     if (rc == FB_OK && s->dev.streaming_falls_back && !s->opt->dry_run &&
         fb_config_has_stores(cfg, FB_STORES_STREAMING))
         fprintf(stderr, "note: stores = streaming: %s\n", s->dev.streaming_stores);

@@ -46,10 +46,6 @@ struct fb_device_info {
     bool streaming_falls_back;  /* streaming points run normal stores here (no non-temporal
                                    store in this build): printed as a note, and said in
                                    streaming_stores */
-    char math_note[192];        /* the transcendental ops (ulp_bound > 0: sigmoid, gelu) run
-                                   slower here than the build could make them, and why (a
-                                   CPU build without SLEEF: cpu_math.h): printed as a note by
-                                   a run that has one; "" when they run at full speed */
     char arch[16];              /* the GPU's architecture, "sm_90"; "" on a CPU */
     char gpu_code[96];          /* what the binary holds for GPUs: "SASS sm_75,80,...,
                                    PTX compute_120"; "" on a CPU */

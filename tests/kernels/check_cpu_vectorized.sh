@@ -7,13 +7,12 @@
 # loop's epilogue). The loops are generated from the op table (kernels/op_table.h), so they
 # share source lines: the count, not the lines, is checked. Expected, from the table:
 #   one loop per pair of ops (cpu_loops.c: a first op of either arity, a unary second one),
-#     every pair when the transcendental ops are vectorised (SLEEF on x86-64: cpu_math.h),
-#     else the pairs of exact ops only (ULP_BOUND 0): a call to libm's expf is not
-#     vectorised without -ffast-math, which the result contract forbids
-#     (kernels/elementwise_contract.h), so those pairs run scalar
+#     every pair, the transcendental ones included: their exp is plain arithmetic
+#     (src/backends/cpu/cpu_math.h), which vectorises like the exact ops
 #   the handwritten add_relu loop                       1
 #   the portable 16-bit conversions                      4 (widen and narrow, fp16 and bf16)
 #   the 16-bit copy (its bits moved)                     1
+#   the transcendental ops' exp alone (for its test)     1
 #   the exact chains' strips in registers: one loop of one vector per op of the strip's
 #     switches and vector of the strip (FB_CPU_STRIP_VECTORS, read from cpu_loops.c): the
 #     exact ops as a chain's first op, the exact unary ones as a later op, copy left out in
@@ -42,32 +41,19 @@ strip_vectors=$(sed -n 's/^#define FB_CPU_STRIP_VECTORS \([0-9]*\).*/\1/p' \
     "$root/src/backends/cpu/cpu_loops.c")
 [ -n "$strip_vectors" ] || { echo "FAIL: no FB_CPU_STRIP_VECTORS in cpu_loops.c"; exit 1; }
 strips=$((strip_vectors * (exact - 1 + exact_unary - 1)))
-# Whether the transcendental ops are vectorised here: SLEEF in the build, and x86-64
-# (cpu_math.h's condition), unless the set's flags build the fallback.
-vector_exp=0
-if grep -q '^#define FB_HAVE_SLEEF 1' "$build/fb_build_config.h" &&
-   "$cc" -dM -E - </dev/null | grep -q '__x86_64__'; then
-    vector_exp=1
-fi
 status=0
 for spec in "$@"; do
     name=${spec%%:*} rest=${spec#*:}
     bytes=${rest%%:*} flags=${rest#*:}
-    # -DFB_CPU_NO_VECTOR_MATH: built as without SLEEF (the fallback's test)
-    if [ "$vector_exp" = 1 ] && [[ " $flags " != *" -DFB_CPU_NO_VECTOR_MATH "* ]]; then
-        pairs=$((all * unary)) what="every pair: $all first ops x $unary unary second ops"
-    else
-        pairs=$((exact * exact_unary))
-        what="the exact pairs: $exact x $exact_unary (no vector exp in this build)"
-    fi
-    expected=$((pairs + 1 + 4 + 1 + strips))
+    pairs=$((all * unary)) what="every pair: $all first ops x $unary unary second ops"
+    expected=$((pairs + 1 + 4 + 1 + 1 + strips))
     # shellcheck disable=SC2086 # flags are words
     report=$("$cc" -std=c11 -O3 -fopenmp $flags -fopt-info-vec-optimized -I"$build" \
         -I"$root/src" -I"$root/kernels" -c "$root/src/backends/cpu/cpu_loops.c" -o /dev/null 2>&1) || {
         echo "$report"; echo "FAIL: cpu_loops.c did not compile for $name"; exit 1; }
     loops=$(printf '%s\n' "$report" | grep -c "loop vectorized using $bytes byte vectors")
     echo "$name: $loops loops vectorised with $bytes-byte vectors (expected $expected: $pairs pairs," \
-         "$what; add_relu; 4 conversions; the 16-bit copy; $strips in the exact strips)"
+         "$what; add_relu; 4 conversions; the 16-bit copy; the exp; $strips in the exact strips)"
     if [ "$loops" -ne "$expected" ]; then
         echo "$report"
         echo "FAIL: $name"

@@ -13,9 +13,11 @@
  * All of that with the instruction set the backend picks for this CPU (cpu_loops.h: the
  * widest it has); with FB_TEST_CPU_ISA=NAME the main checks with another set this build has
  * and this CPU runs (baseline SSE2, AVX2, AVX-512: other vector widths, other loop tails,
- * other SLEEF variants), one meson test per set.
- * Then the measured ULP error of the transcendental ops over many inputs, printed, for each
- * set: the figures behind their bounds. */
+ * other FMA use in the exp), one meson test per set.
+ * Then, for each set, the transcendental ops' exp alone against double precision over a
+ * stride of every float it takes, and the measured ULP error of the ops over many inputs,
+ * printed: the figures behind their bounds. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,16 +30,9 @@
 #include <cmocka.h>
 
 #include "backends/cpu/cpu_kernels.h"
+#include "backends/cpu/cpu_loops.h"
 #include "common/clock.h"
-#include "backends/cpu/cpu_math.h"
-#include "fb_build_config.h"
-
-/* Where cpu_math.h vectorises the transcendental ops: SLEEF in the build, on x86-64. */
-#if FB_HAVE_SLEEF && defined(__x86_64__)
-#define FB_BUILD_VECTOR_MATH 1
-#else
-#define FB_BUILD_VECTOR_MATH 0
-#endif
+#include "dtype_convert.h"
 #include "kernel_check.h"
 
 /* ctx points to the store kind (normal or streaming); the dtype is the job's. */
@@ -133,6 +128,7 @@ enum cpu_check {
     CHAIN_CROSSES_TILES,       /* chains around and past a tile */
     STREAMING_CROSSES_TILES,   /* streaming stores around and past a tile (stores: streaming) */
     ULP,                       /* the transcendental ops' measured error, printed */
+    EXP,                       /* their exp against double precision */
 };
 
 /* Which runs hold a test: the full one (kernels_cpu, the set picked for this CPU), the one
@@ -223,13 +219,90 @@ static void check_streaming_stores_cross_tiles(const struct kc_impl *impl, enum 
                               (struct kc_offsets){(off + 1) % 4, (off + 2) % 4, off});
 }
 
-/* The transcendental ops' measured error, printed with the set and the vector math in use. */
+/* The transcendental ops' measured error, printed with the set in use. */
 static void measure_transcendental_ops_ulp(const struct kc_impl *impl)
 {
-    char label[160];
-    snprintf(label, sizeof label, "cpu (%s, %s)", fb_cpu_isa_name(fb_cpu_isa_in_use()),
-             fb_cpu_vector_math_description());
+    char label[64];
+    snprintf(label, sizeof label, "cpu (%s)", fb_cpu_isa_name(fb_cpu_isa_in_use()));
     kc_report_max_ulps(impl, label, 24);
+}
+
+/* The exp's bound (src/backends/cpu/cpu_math.h: over every float in [-110, 0], max 1.011 ulp
+ * with FMA and 0.989 without), and the stride of the float patterns checked here: 1 in 61 of
+ * the 1.1e9 from -0 down to -110 (~18M, every exponent and mantissa residue mod 61). */
+#define EXP_MAX_ULP 1.02
+#define EXP_STRIDE 61u
+
+/* |got - e^x| in units of the last place of e^x as a float (2^-149 for the subnormals). */
+static double exp_error_ulp(float x, float got)
+{
+    const double want = exp((double)x);
+    const float nearest = (float)want;
+    const double ulp = nearest == 0.0f ? 0x1p-149 : fmax(0x1p-149, ldexp(1.0, ilogbf(nearest) - 23));
+    return fabs((double)got - want) / ulp;
+}
+
+/* The exp of this set's loops against double-precision exp: a stride of every float in
+ * [-110, 0], within EXP_MAX_ULP (subnormal results included: e^x < 2^-126 from x < -87.3);
+ * and the edges exactly: e^-0 = e^0 = 1, e^x = +0 from -104 down to -inf, a NaN stays NaN.
+ * In the loop of the set (vector lanes and scalar tail): misaligned by one float. */
+static void check_exp(enum fb_cpu_isa isa)
+{
+    const struct fb_cpu_loops *loops = fb_cpu_loops_built(isa);
+    const uint32_t lo = 0x80000000u, hi = 0xc2dc0000u; /* -0, -110 */
+    const size_t count = (hi - lo) / EXP_STRIDE + 1;
+    float *x = malloc((count + 1) * sizeof *x), *got = malloc((count + 1) * sizeof *got);
+    assert_non_null(x);
+    assert_non_null(got);
+    for (size_t i = 0; i < count; i++)
+        x[i + 1] = fb_bits_float(lo + (uint32_t)i * EXP_STRIDE);
+    for (size_t i = 0; i <= count; i++)
+        got[i] = fb_bits_float(0xffffffffu); /* a NaN: an element left unwritten fails */
+    loops->exp_nonpositive(x + 1, got + 1, (int64_t)count);
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    for (size_t i = 1; i <= count; i++) {
+        const double d = exp_error_ulp(x[i], got[i]);
+        if (!(d <= worst)) { /* NaN too: a poisoned or unwritten element */
+            worst = d;
+            worst_x = x[i];
+        }
+    }
+    printf("cpu (%s) exp: max error %.3f ulp over %zu floats in [-110, 0] (at x = %.9g); "
+           "bound %.2f\n", fb_cpu_isa_name(isa), worst, count, (double)worst_x, EXP_MAX_ULP);
+    if (!(worst <= EXP_MAX_ULP))
+        fail_msg("cpu (%s) exp: %.3f ulp at x = %.9g (0x%08x), over %.2f",
+                 fb_cpu_isa_name(isa), worst, (double)worst_x, fb_float_bits(worst_x),
+                 EXP_MAX_ULP);
+    static const struct {
+        uint32_t x, want;
+    } edges[] = {
+        {0x80000000u, 0x3f800000u}, /* -0: 1 */
+        {0x00000000u, 0x3f800000u}, /* +0: 1 */
+        {0x80000001u, 0x3f800000u}, /* -2^-149: 1 */
+        {0xc2d00000u, 0x00000000u}, /* -104: +0 */
+        {0xc3000000u, 0x00000000u}, /* -128: +0 */
+        {0xff7fffffu, 0x00000000u}, /* -FLT_MAX: +0 */
+        {0xff800000u, 0x00000000u}, /* -inf: +0 */
+    };
+    enum { EDGES = sizeof edges / sizeof edges[0] };
+    float ex[EDGES + 3], eg[EDGES + 3];
+    for (size_t i = 0; i < EDGES; i++)
+        ex[i] = fb_bits_float(edges[i].x);
+    ex[EDGES] = fb_bits_float(0x7fc00000u);     /* NaN */
+    ex[EDGES + 1] = fb_bits_float(0xffc00001u); /* -NaN with a payload */
+    ex[EDGES + 2] = fb_bits_float(0x7f800001u); /* signalling NaN */
+    loops->exp_nonpositive(ex, eg, EDGES + 3);
+    for (size_t i = 0; i < EDGES; i++)
+        if (fb_float_bits(eg[i]) != edges[i].want)
+            fail_msg("cpu (%s) exp(0x%08x) = 0x%08x, expected 0x%08x", fb_cpu_isa_name(isa),
+                     edges[i].x, fb_float_bits(eg[i]), edges[i].want);
+    for (size_t i = EDGES; i < EDGES + 3; i++)
+        if (!isnan(eg[i]))
+            fail_msg("cpu (%s) exp(NaN 0x%08x) = 0x%08x, not a NaN", fb_cpu_isa_name(isa),
+                     fb_float_bits(ex[i]), fb_float_bits(eg[i]));
+    free(x);
+    free(got);
 }
 
 /* Every test of cpu_tests: the row's check on the implementation of its pass and store kind. */
@@ -255,22 +328,9 @@ static void test_case(void **state)
         check_streaming_stores_cross_tiles(impl, c->dtype);
         return;
     case ULP: measure_transcendental_ops_ulp(impl); return;
+    case EXP: check_exp(k->isa); return;
     }
     fail_msg("unknown check %d", (int)c->check);
-}
-
-/* The transcendental ops are vectorised through SLEEF where the build has it on x86-64, and
- * say so; FB_TEST_EXPECT_SCALAR_MATH=1 (the test built as without SLEEF): they are not, and
- * the description says they fall back to libm's expf. */
-static void test_vector_math_is_what_the_build_says(void **state)
-{
-    (void)state;
-    const char *desc = fb_cpu_vector_math_description();
-    const char *scalar = getenv("FB_TEST_EXPECT_SCALAR_MATH");
-    const bool expect_vector = !(scalar && strcmp(scalar, "1") == 0) && FB_BUILD_VECTOR_MATH;
-    printf("transcendental ops: %s\n", desc);
-    assert_int_equal(fb_cpu_vector_math_available(), expect_vector);
-    assert_non_null(strstr(desc, expect_vector ? "SLEEF" : "libm expf"));
 }
 
 /* The tests, one row each (N, S: normal and streaming stores). */
@@ -302,6 +362,7 @@ static const struct cpu_test cpu_tests[] = {
     {"streaming_add_relu_meets_contract_on_2_threads", ADD_RELU, 2, FP32, S, FULL},
     {"streaming_crosses_tiles_on_1_thread", STREAMING_CROSSES_TILES, 1, FP32, S, FULL},
     {"streaming_crosses_tiles_on_2_threads", STREAMING_CROSSES_TILES, 2, FP32, S, FULL},
+    {"exp_within_its_bound", EXP, 1, FP32, N, BOTH},
     {"transcendental_ops_within_ulp_bound", ULP, 2, FP32, N, BOTH},
     /* fp16 and bf16 storage: tails (n % 8 on the CUDA side, the tiles' and threads' ends
      * here) and misaligned starts at every size and offset of kernel_check */
@@ -336,16 +397,14 @@ static const struct cpu_test cpu_tests[] = {
 #undef FP16
 #undef BF16
 
-/* The tests of `run` with the instruction set isa, after the check of what the build says
- * about vector math. (cmocka_run_group_tests counts a fixed array; these are picked at run
- * time, so its function is called with the count.) */
+/* The tests of `run` with the instruction set isa. (cmocka_run_group_tests counts a fixed
+ * array; these are picked at run time, so its function is called with the count.) */
 static int run_cpu_tests(const char *group, enum cpu_runs run, enum fb_cpu_isa isa)
 {
     enum { COUNT = sizeof cpu_tests / sizeof cpu_tests[0] };
     struct cpu_case cases[COUNT];
-    struct CMUnitTest tests[COUNT + 1] = {
-        cmocka_unit_test(test_vector_math_is_what_the_build_says)};
-    size_t n = 1;
+    struct CMUnitTest tests[COUNT];
+    size_t n = 0;
     for (size_t i = 0; i < COUNT; i++) {
         if (!(cpu_tests[i].runs & run))
             continue;
@@ -355,16 +414,15 @@ static int run_cpu_tests(const char *group, enum cpu_runs run, enum fb_cpu_isa i
     return _cmocka_run_group_tests(group, tests, n, NULL, NULL);
 }
 
-/* FB_TEST_CPU_ISA=NAME (tests/kernels/meson.build: one test per set this build has; "picked"
- * for the one picked for this CPU, as the build without SLEEF runs it): the main checks with
- * that set instead of the full run: every op, add_relu and random chains (fp32; add_relu
- * also fp16, its F16C loop; chains also streaming, fp16 and bf16 streaming), chains across
- * tiles, the transcendental ops' measured error (the threading around the loops is the same
- * for every set: the full run checks it). Exit 77 (skip) where the CPU lacks the set or it is
+/* FB_TEST_CPU_ISA=NAME (tests/kernels/meson.build: one test per set this build has): the
+ * main checks with that set instead of the full run: every op, add_relu and random chains
+ * (fp32; add_relu also fp16, its F16C loop; chains also streaming, fp16 and bf16 streaming),
+ * chains across tiles, the exp and the transcendental ops' measured error (the threading
+ * around the loops is the same for every set: the full run checks it). Exit 77 (skip) where the CPU lacks the set or it is
  * the picked one (the full run covers it). */
 static int run_with_named_set(const char *name)
 {
-    enum fb_cpu_isa isa = strcmp(name, "picked") == 0 ? picked_isa : FB_CPU_ISA_COUNT;
+    enum fb_cpu_isa isa = FB_CPU_ISA_COUNT;
     for (int i = 0; i < FB_CPU_ISA_COUNT; i++)
         if (strcmp(fb_cpu_isa_name((enum fb_cpu_isa)i), name) == 0)
             isa = (enum fb_cpu_isa)i;
@@ -377,7 +435,7 @@ static int run_with_named_set(const char *name)
                fb_cpu_loops_built(isa) ? "supported by this CPU" : "in this build");
         return 77;
     }
-    if (isa == picked_isa && strcmp(name, "picked") != 0) {
+    if (isa == picked_isa) {
         printf("skip: %s is the set picked for this CPU: test kernels_cpu checks it in full\n",
                name);
         return 77;
@@ -389,8 +447,7 @@ int main(void)
 {
     kc_seed();
     picked_isa = fb_cpu_isa_in_use();
-    printf("instruction set picked for this CPU: %s; transcendental ops: %s\n",
-           fb_cpu_isa_name(picked_isa), fb_cpu_vector_math_description());
+    printf("instruction set picked for this CPU: %s\n", fb_cpu_isa_name(picked_isa));
     const char *named = getenv("FB_TEST_CPU_ISA");
     if (named && named[0])
         return run_with_named_set(named);

@@ -360,27 +360,6 @@ class SweepCli(unittest.TestCase):
         noisy = sum(1 for r in rows if r["stores"] == "streaming" and r["status"] != "ok")
         self.assertIn("%d points" % noisy, p.stderr)
 
-    def test_scalar_transcendental_ops_are_a_note_for_runs_that_have_them(self):
-        """Issue 22 item 2: a CPU build without SLEEF (meson -Dsleef=disabled: CI's no-CUDA
-        stage) runs sigmoid and gelu one element at a time, and a run with one says so on
-        stderr; a build with SLEEF vectorises them (runtime_version "..., avx2+sleef") and
-        says nothing. A run without a transcendental op never gets the note."""
-        config = os.path.join(self.dir, "trans.ini")
-        with open(SMOKE) as f:
-            text = f.read()
-        with open(config, "w") as f:
-            f.write(text + "\n[chain trans]\nops = add, sigmoid, gelu\n")
-        p = self.sweep("--sizes", "1003", "--variants", "eager_trans,fused_trans", config=config)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        meta, rows = read_csv(self.out)
-        self.assertEqual(len(rows), 2)
-        scalar = not meta.get("runtime_version", "").endswith("+sleef")
-        note = "note: sigmoid and gelu on the CPU: libm expf, one element at a time"
-        (self.assertIn if scalar else self.assertNotIn)(note, p.stderr)
-        p = self.sweep("--sizes", "1003", "--variants", "fused_add_relu", config=config)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertNotIn("note: sigmoid", p.stderr)
-
     def test_resume_keeps_finished_rows_and_measures_only_the_rest(self):
         p = self.sweep("--sizes", "8,100")
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -16,7 +16,6 @@
 #include "backends/cpu/cpu_flush.h"
 #include "backends/cpu/cpu_info.h"
 #include "backends/cpu/cpu_kernels.h"
-#include "backends/cpu/cpu_math.h"
 #include "backends/cpu/cpu_store.h"
 #include "backends/host_disturbance.h"
 #include "common/clock.h"
@@ -63,13 +62,9 @@ static int cpu_describe(void *state, struct fb_device_info *info, struct fb_erro
     fb_cpu_memory(&info->memory_total_bytes, &info->memory_available_bytes);
     info->compute_units = omp_get_max_threads();
     info->timer_resolution_s = fb_cpu_timer_resolution();
-    /* the loops in use and whether sigmoid and gelu are vectorised (cpu_loops.h, cpu_math.h):
-     * "OpenMP 201511, avx512+sleef" */
-    snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d, %s%s", _OPENMP,
-             fb_cpu_isa_name(fb_cpu_isa_in_use()), fb_cpu_vector_math_available() ? "+sleef" : "");
-    if (!fb_cpu_vector_math_available())
-        snprintf(info->math_note, sizeof info->math_note, "sigmoid and gelu on the CPU: %s",
-                 fb_cpu_vector_math_description());
+    /* the loops in use (cpu_loops.h): "OpenMP 201511, avx512" */
+    snprintf(info->runtime_version, sizeof info->runtime_version, "OpenMP %d, %s", _OPENMP,
+             fb_cpu_isa_name(fb_cpu_isa_in_use()));
     fb_host_disturbance_describe(&((struct cpu_state *)state)->contention,
                                  info->contention_probe, sizeof info->contention_probe);
     snprintf(info->streaming_stores, sizeof info->streaming_stores, "%s",

@@ -17,8 +17,8 @@
  * - Longer chains with a transcendental op go tile by tile (FB_CPU_CHAIN_TILE elements): the
  *   first pair reads a and b into an L1-resident tile, each next pair rewrites it in place,
  *   the last writes c: two transcendental ops are never one pair (chain_pairs says why), so
- *   up to k passes over each tile, whose round trips through L1 are small beside the vector
- *   exp's cost (a call, which would spill a strip's registers).
+ *   up to k passes over each tile, whose round trips through L1 are small beside the exp's
+ *   arithmetic (cpu_math.h).
  * - fp16 and bf16 arrays: each tile of the inputs is widened into fp32 tiles, the chain runs
  *   over those, and the result is rounded once into c (kernels/dtype_convert.h); fp16 with
  *   F16C (vcvtph2ps / vcvtps2ph, 8 or 16 elements an instruction), bf16 with the portable
@@ -27,12 +27,12 @@
  * - Streaming stores: the pass writes the tile (16-bit: the rounded tile), and the store
  *   layer streams it to c (cpu_store.h). The caller fences.
  * The exact ops give the same bits whatever the set and whatever the path; the transcendental
- * ops are within the table's bounds (cpu_math.h). */
+ * ops are within the table's bounds (cpu_math.h: their exp). */
 #include "backends/cpu/cpu_loops.h"
 
 #include <stddef.h>
 
-#include "backends/cpu/cpu_math.h" /* before elementwise_ops.h: it may name the exp (FB_EXPF) */
+#include "backends/cpu/cpu_math.h" /* before elementwise_ops.h: it names the exp */
 #include "backends/cpu/cpu_store.h"
 #include "dtype_convert.h"
 #include "elementwise_ops.h"
@@ -604,6 +604,16 @@ static void range_16(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
     }
 }
 
+/* The transcendental ops' exp alone over len elements, at this set's width: what its test
+ * measures (cpu_loops.h). */
+__attribute__((noinline)) static void exp_nonpositive(const float *restrict x,
+                                                      float *restrict out, int64_t len)
+{
+#pragma omp simd
+    for (int64_t t = 0; t < len; t++)
+        out[t] = fb_cpu_exp_nonpositive(x[t]);
+}
+
 static void range(const struct fb_cpu_work *w, int64_t lo, int64_t hi)
 {
     if (lo >= hi || (!w->add_relu && w->chain->n_ops < 1))
@@ -621,4 +631,5 @@ const struct fb_cpu_loops FB_CPU_CAT(fb_cpu_loops_, FB_CPU_LOOPS_ISA) = {
     .range = range,
     .fp16_widen = fp16_widen,
     .fp16_narrow = fp16_narrow,
+    .exp_nonpositive = exp_nonpositive,
 };

@@ -5,8 +5,8 @@
  * Why several builds of one source. The build targets baseline x86-64 (no -march): SSE2,
  * 16-byte vectors. A CPU with AVX2 or AVX-512 runs the same loops with 32- or 64-byte vectors
  * in 2 or 4 times fewer instructions, which matters wherever a pass is not bound by memory
- * (in the caches, and for the transcendental ops at any size), and SLEEF's vector expf
- * (cpu_math.h) comes at the matching width. gcc compiles the one source for each set
+ * (in the caches, and for the transcendental ops at any size, whose exp, cpu_math.h, is
+ * vectorised with them). gcc compiles the one source for each set
  * (-mavx2 -mfma -mf16c; -mavx512f -mavx512bw -mavx512dq -mavx512vl -mfma -mf16c), with
  * -ffp-contract=off spelled out: FMA instructions are available there, and a contracted
  * multiply-add would round once where the contract's other implementations round twice
@@ -62,6 +62,9 @@ struct fb_cpu_loops {
      * kernels/dtype_convert.h, vectorised at the set's width. */
     void (*fp16_widen)(const uint16_t *x, float *out, int64_t len, bool f16c);
     void (*fp16_narrow)(const float *x, uint16_t *out, int64_t len, bool f16c);
+    /* out = e^x over len elements, x <= 0: the transcendental ops' exp (cpu_math.h) in this
+     * set's vector loop, exposed for its test. */
+    void (*exp_nonpositive)(const float *x, float *out, int64_t len);
 };
 
 /* The builds, one per set (the x86-64 ones exist on x86-64 only): reach them through
