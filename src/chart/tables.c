@@ -12,6 +12,8 @@
 
 #include "chart/glance.h"
 #include "chart/label.h"
+#include "measure/interval.h"
+#include "measure/pairing.h"
 
 /* One table being written: its name for messages, and whether every write succeeded. */
 struct table {
@@ -104,7 +106,8 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
     if (rc)
         return rc;
     out(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
-            "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa");
+            "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa\t"
+            "speedup_level\tours_level");
     for (int i = 0; i < 14; i++)
         out(&t, "\t%s", count_names[i]);
     out(&t, "\n");
@@ -112,7 +115,8 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
                              d->bandwidth_max, d->copy_max, d->speedup_max, d->n_launch,
                              d->n_launch_from_fit ? 1 : 0, (double)d->noisy,
                              d->dtype_arrays > 0 ? d->cache_bytes / d->dtype_arrays : NAN,
-                             (double)others, (double)with_wa};
+                             (double)others, (double)with_wa, FB_INTERVAL_PERCENT,
+                             FB_PAIRING_OURS_PERCENT};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         scalar(&t, values[i], "\t");
     for (int i = 0; i < 14; i++)
