@@ -123,6 +123,13 @@ check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the charts left out are explained" grep -q 'left out: bytes (no measured DRAM' "$work/err"
 check "the glance figure shows 2 -> 1 kernels and 5 -> 3 arrays" \
     grep -q 'eager: add, relu (2 kernels)' "$work/cpu/sample-cpu-glance.svg"
+# Each side in its identity (chart/identity.h), not only its colour: eager_add_relu's filled
+# square (pt 5, gnuplot's SVG symbol gpPt4) and fused_add_relu's filled circle (pt 7, gpPt6)
+# on its 2 bars above and 3 below, and in the key.
+uses() { grep -o "xlink:href='#$1'" "$2" | wc -l; }
+check "the glance bars carry each side's marker" \
+    [ "$(uses gpPt4 "$work/cpu/sample-cpu-glance.svg")" -ge 6 \
+    -a "$(uses gpPt6 "$work/cpu/sample-cpu-glance.svg")" -ge 6 ]
 
 # --- [plot] from the command line: charts, formats, size, labels ---------------------------
 timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/pick" --charts summary,glance \
@@ -210,6 +217,8 @@ check "with each chain's own models" grep -q 'model: traffic ratio of each chain
 check "a line per size" grep -q 'n = 100M' "$work/k/sample-chain-length-speedup-k.svg"
 check "the other chain of a length is named" grep -q 'eager_add_trans4' \
     "$work/k/sample-chain-length-speedup-k.svg"
+check "the glance key names each side of each pair" \
+    grep -q '2: fused add_k2 (1 kernel)' "$work/k/sample-chain-length-glance.svg"
 
 plot "$work/ip" "$data/sample-inprocess.csv"
 rc=$?
