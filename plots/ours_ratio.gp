@@ -4,7 +4,7 @@
 # interval (measure/pairing.h: from both medians' 95% intervals, >= 90% together). Below 1
 # ours is faster.
 set title chart_title('Ours / the peer in one process: time ratio vs size') noenhanced
-set ylabel 'our time / the peer''s (median ratio; bars: >= 90% interval)'
+set ylabel sprintf('our time / the peer''s (median ratio; bars: >= %g%% interval)', ours_level)
 set logscale y 2
 set key outside right top
 plot 1 with lines lc rgb '#999999' dt 1 lw 1 title 'equal', \

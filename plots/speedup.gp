@@ -6,7 +6,7 @@
 # p<i>.dat: dashed with B, dotted with B_c where the eager chain's bytes fit the cache).
 # Noisy points (noisy_speedup.dat: a side of the pair was disturbed) are drawn hollow.
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
-set ylabel 'speedup (median time ratio; bars: 95% CI)'
+set ylabel sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level)
 # The fit's numbers in the empty band under speedup 1, at the left (no point falls there
 # unless fusion loses).
 if (have_fit) {

@@ -30,7 +30,8 @@ stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     NBL = int(column("nbl")), NLB = int(column("nlb")), NDT = int(column("ndt")), \
     NCK = int(column("nck")), NFIT = int(column("nfit")), \
     dtype_cache_x = column("dtype_cache_x"), NKO = int(column("nko")), \
-    NKWA = int(column("nkwa")), NO = int(column("no")), 0) nooutput
+    NKWA = int(column("nkwa")), NO = int(column("no")), \
+    speedup_level = column("speedup_level"), ours_level = column("ours_level"), 0) nooutput
 stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     cache_text = strcol("cache_text"), cache_label = strcol("cache_name"), \
     fit1 = strcol("fit1"), fit2 = strcol("fit2"), fit3 = strcol("fit3"), \

@@ -7,11 +7,15 @@
  *                     counted per call, eager and fused), el, fl (host launches), ea, fa
  *                     (array-sized transfers of the model: arrays of n moved per call),
  *                     ed, fd (measured DRAM traffic in arrays of n, at the largest n with
- *                     counters; NaN without), ec, fc (colours, 0xRRGGBB integers)
+ *                     counters; NaN without), ec, fc (colours, 0xRRGGBB integers), ep,
+ *                     fp, edt, fdt (markers and dashes: each side's identity,
+ *                     chart/identity.h), fpairs ("1, 2": the pairs whose fused side is
+ *                     this one's, on the first of them; empty on the others), ftitle (the
+ *                     fused series' title)
  *   glance.tsv        j, title ("launch-bound: n = 8"), unit ("µs"), scale (seconds to it),
  *                     fitted (1: the fit has L, so the launch part is drawn)
  *   g<j>.dat          one row per pair and side at size j: x, launch, bytes, measured (in
- *                     the unit), colour, side ("eager", "fused"), k
+ *                     the unit), colour, side ("eager", "fused"), k, pt (marker)
  *
  * The pairs: the charted run's, in its plain format, each whose counts (kernels and arrays,
  * both sides) differ from an earlier one's (eager add, threshold says what add, relu says),

@@ -12,6 +12,8 @@
 
 #include "chart/glance.h"
 #include "chart/label.h"
+#include "measure/interval.h"
+#include "measure/pairing.h"
 
 /* One table being written: its name for messages, and whether every write succeeded. */
 struct table {
@@ -104,7 +106,8 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
     if (rc)
         return rc;
     out(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
-            "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa");
+            "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa\t"
+            "speedup_level\tours_level");
     for (int i = 0; i < 14; i++)
         out(&t, "\t%s", count_names[i]);
     out(&t, "\n");
@@ -112,7 +115,8 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
                              d->bandwidth_max, d->copy_max, d->speedup_max, d->n_launch,
                              d->n_launch_from_fit ? 1 : 0, (double)d->noisy,
                              d->dtype_arrays > 0 ? d->cache_bytes / d->dtype_arrays : NAN,
-                             (double)others, (double)with_wa};
+                             (double)others, (double)with_wa, FB_INTERVAL_PERCENT,
+                             FB_PAIRING_OURS_PERCENT};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         scalar(&t, values[i], "\t");
     for (int i = 0; i < 14; i++)
@@ -488,9 +492,11 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         free(g);
         return rc;
     }
-    out(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\n");
+    out(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\tep\tfp\tedt\tfdt\tfpairs\t"
+            "ftitle\n");
     for (size_t k = 0; k < g->n_pairs; k++) {
         const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
+        const struct fb_chart_series *es = &d->series[p->eager], *fs = &d->series[p->fused];
         out(&t, "%zu\t", k + 1);
         text(&t, g->what[k], "\t");
         const struct fb_glance_side *e = &g->side[k][0], *f = &g->side[k][1];
@@ -498,8 +504,22 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
                             f->arrays, e->dram, f->dram};
         for (size_t c = 0; c < 8; c++)
             num(&t, v[c], "\t");
-        out(&t, "%u\t%u\n", d->series[p->eager].colour & 0xFFFFFF,
-            d->series[p->fused].colour & 0xFFFFFF);
+        out(&t, "%u\t%u\t%d\t%d\t%d\t%d\t", es->colour & 0xFFFFFF, fs->colour & 0xFFFFFF,
+            es->point_type, fs->point_type, es->dash, fs->dash);
+        /* A fused series that several pairs share (fused_add_relu) gets one key entry, on
+         * its first pair, naming them all: "1, 2". */
+        char pairs[FB_GLANCE_PAIRS * 4] = "";
+        bool first = true;
+        for (size_t q = 0; q < g->n_pairs; q++) {
+            if (d->pairs[g->pair[q]].fused != p->fused)
+                continue;
+            if (q < k)
+                first = false;
+            size_t len = strlen(pairs);
+            snprintf(pairs + len, sizeof pairs - len, "%s%zu", len ? ", " : "", q + 1);
+        }
+        text(&t, first ? pairs : "", "\t");
+        text(&t, fs->title, "\n");
     }
     rc = close_table(&t, err);
     if (rc == FB_OK)
@@ -532,7 +552,7 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         rc = open_data(dirfd, "g", j + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "x\tlaunch\tbytes\tmeasured\tcolour\tside\tk\n");
+        out(&dat, "x\tlaunch\tbytes\tmeasured\tcolour\tside\tk\tpt\n");
         for (size_t k = 0; k < g->n_pairs; k++) {
             const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
             for (int s = 0; s < 2; s++) {
@@ -542,8 +562,9 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
                 num(&dat, g->fitted ? g->launch_s[j][k][s] * scale : 0, "\t");
                 num(&dat, g->bytes_s[j][k][s] * scale, "\t");
                 num(&dat, g->measured_s[j][k][s] * scale, "\t");
-                out(&dat, "%u\t%s\t%zu\n", d->series[s ? p->fused : p->eager].colour & 0xFFFFFF,
-                    s ? "fused" : "eager", k + 1);
+                const struct fb_chart_series *se = &d->series[s ? p->fused : p->eager];
+                out(&dat, "%u\t%s\t%zu\t%d\n", se->colour & 0xFFFFFF, s ? "fused" : "eager",
+                    k + 1, se->point_type);
             }
         }
         rc = close_table(&dat, err);

@@ -10,7 +10,9 @@
  *                 launch-bound regime (n_launch, n_launch_fit 1 when from the fit), noisy,
  *                 dtype_cache_x (bytes per tensor at which the dtype chart's eager chain
  *                 fills the cache), nko (rows of chain_others.dat), nkwa (chain lengths
- *                 with a write-allocate ratio),
+ *                 with a write-allocate ratio), speedup_level and ours_level (the levels,
+ *                 in percent, of the speedup's and ours_ratio's intervals: measure/interval.h,
+ *                 measure/pairing.h),
  *                 and the row count of each table below (ns, nx, nf, nd, nm, np, nsl, ncl,
  *                 nbl, nlb, ndt, nck, nfit)
  *   labels.tsv    one row of text: device, day, cache_text, cache_name, fit1..fit4 (the

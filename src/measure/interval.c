@@ -93,8 +93,9 @@ struct fb_ratio_interval fb_interval_paired(const double *x, const double *y, si
             ratios[b] = median_of(sx, m) / median_of(sy, m);
         }
         fb_stats_sort(ratios, FB_INTERVAL_RESAMPLES);
-        out.lo = fb_stats_percentile_sorted(ratios, FB_INTERVAL_RESAMPLES, 2.5);
-        out.hi = fb_stats_percentile_sorted(ratios, FB_INTERVAL_RESAMPLES, 97.5);
+        const double tail = (100.0 - FB_INTERVAL_PERCENT) / 2.0;
+        out.lo = fb_stats_percentile_sorted(ratios, FB_INTERVAL_RESAMPLES, tail);
+        out.hi = fb_stats_percentile_sorted(ratios, FB_INTERVAL_RESAMPLES, 100.0 - tail);
     }
     free(memory);
     return out;

@@ -29,6 +29,9 @@
 #include <stddef.h>
 
 #define FB_INTERVAL_MIN_ROUNDS 8
+/* The interval's level, in percent: the percentiles (100 - 95) / 2 and 100 - that of the
+ * resampled ratios. */
+#define FB_INTERVAL_PERCENT 95
 /* 2000: the percentiles at 2.5% and 97.5% then rest on 50 resamples each side. */
 #define FB_INTERVAL_RESAMPLES 2000
 /* The bootstrap's seed (any fixed value; this one is "speedup" in ASCII). */

@@ -28,9 +28,9 @@
  *   ours_ratio_hi = t_mirror (1 + e_mirror) / (t_row (1 - e_row))
  * with e the rows' noise (the relative half-width of the median's 95% confidence interval,
  * measure/stats.h): where both medians lie in their intervals, which happens with probability
- * >= 90% (Bonferroni: 1 - 0.05 - 0.05), the ratio of the medians lies in [lo, hi]. hi is
- * empty where e_row >= 1. Rows measured apart (another file) get none: the ratio is only
- * taken within one run.
+ * >= 90% (Bonferroni: 1 - 0.05 - 0.05; FB_PAIRING_OURS_PERCENT), the ratio of the medians
+ * lies in [lo, hi]. hi is empty where e_row >= 1. Rows measured apart (another file) get
+ * none: the ratio is only taken within one run.
  *
  * Each is empty (NaN) when a row it needs is missing, is not status ok (failed, skipped,
  * or any other status such as noisy), or has no positive time (bandwidth). The derivation is
@@ -43,6 +43,11 @@
 #include <stddef.h>
 
 #include "measure/record.h"
+#include "measure/stats.h"
+
+/* The level of [ours_ratio_lo, ours_ratio_hi], in percent (at least: Bonferroni over the
+ * two medians' intervals, above). */
+#define FB_PAIRING_OURS_PERCENT (100 - 2 * (100 - FB_STATS_CI_PERCENT))
 
 /* Each returns false, changing nothing, only when out of memory (they sort an array of
  * pointers to the rows: O(n log n) for n rows, so a file of any size loads in good time). */

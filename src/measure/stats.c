@@ -79,8 +79,8 @@ double fb_stats_noise_sorted(const double *sorted, size_t n)
         return NAN;
     if (n == 1)
         return INFINITY;
-    /* 1.96 = the standard normal's 97.5% quantile; sqrt(n)/2 = Binomial(n, 1/2)'s deviation. */
-    double half = 1.96 * sqrt((double)n) / 2.0;
+    /* z = the standard normal's 97.5% quantile; sqrt(n)/2 = Binomial(n, 1/2)'s deviation. */
+    double half = FB_STATS_CI_Z * sqrt((double)n) / 2.0;
     double j = floor((double)n / 2.0 - half);
     double k = ceil((double)n / 2.0 + 1.0 + half);
     if (j < 1)

@@ -52,6 +52,11 @@ double fb_stats_percentile(const double *x, size_t n, double p, double *scratch)
 /* fb_stats_percentile(x, n, 50, scratch). */
 double fb_stats_median(const double *x, size_t n, double *scratch);
 
+/* The level of the median's confidence interval below, in percent, and the standard normal
+ * quantile it takes: Phi(FB_STATS_CI_Z) = 1 - (1 - 0.95) / 2. */
+#define FB_STATS_CI_PERCENT 95
+#define FB_STATS_CI_Z 1.96
+
 /* Relative half-width of a distribution-free 95% confidence interval of the median, from
  * sorted samples (no assumption about the distribution's shape: timing noise is skewed).
  *

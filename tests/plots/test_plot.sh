@@ -123,6 +123,13 @@ check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the charts left out are explained" grep -q 'left out: bytes (no measured DRAM' "$work/err"
 check "the glance figure shows 2 -> 1 kernels and 5 -> 3 arrays" \
     grep -q 'eager: add, relu (2 kernels)' "$work/cpu/sample-cpu-glance.svg"
+# Each side in its identity (chart/identity.h), not only its colour: eager_add_relu's filled
+# square (pt 5, gnuplot's SVG symbol gpPt4) and fused_add_relu's filled circle (pt 7, gpPt6)
+# on its 2 bars above and 3 below, and in the key.
+uses() { grep -o "xlink:href='#$1'" "$2" | wc -l; }
+check "the glance bars carry each side's marker" \
+    [ "$(uses gpPt4 "$work/cpu/sample-cpu-glance.svg")" -ge 6 \
+    -a "$(uses gpPt6 "$work/cpu/sample-cpu-glance.svg")" -ge 6 ]
 
 # --- [plot] from the command line: charts, formats, size, labels ---------------------------
 timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/pick" --charts summary,glance \
@@ -210,12 +217,19 @@ check "with each chain's own models" grep -q 'model: traffic ratio of each chain
 check "a line per size" grep -q 'n = 100M' "$work/k/sample-chain-length-speedup-k.svg"
 check "the other chain of a length is named" grep -q 'eager_add_trans4' \
     "$work/k/sample-chain-length-speedup-k.svg"
+check "the glance key names each side of each pair" \
+    grep -q '2: fused add_k2 (1 kernel)' "$work/k/sample-chain-length-glance.svg"
 
 plot "$work/ip" "$data/sample-inprocess.csv"
 rc=$?
 check "an in-process run draws the ours_ratio chart (rc $rc)" \
     charts_valid "$work/ip" sample-inprocess ours_ratio
 check "with the peer's series" grep -q 'torch.compile, out=' "$work/ip/sample-inprocess-ours_ratio.svg"
+# The levels are the C core's (measure/pairing.h, measure/interval.h), not the scripts'.
+check "its bars are the >= 90% interval of two 95% medians" \
+    grep -q 'bars: >= 90% interval' "$work/ip/sample-inprocess-ours_ratio.svg"
+check "the speedup chart's bars are its 95% interval" \
+    grep -q 'bars: 95% CI' "$work/cpu/sample-cpu-speedup.svg"
 
 plot "$work/dt" "$data/sample-dtypes.csv"
 check "a run of several dtypes draws the dtypes chart" charts_valid "$work/dt" sample-dtypes dtypes

@@ -112,11 +112,6 @@ __attribute__((noinline)) static void pair_pass(const struct fb_chain_op *first,
 /* The op an odd op out is paired with: copy returns its input, bits and all. */
 static const struct fb_chain_op copy_op = {.op = FB_OPID_copy};
 
-/* Whether the op is exact (ULP_BOUND 0), as the table says. */
-#define FB_CPU_IS_EXACT(name, arity, n_params, param_names, ulp) [FB_OPID_##name] = (ulp) == 0,
-static const bool op_is_exact[FB_OPID_COUNT] = {FB_OP_TABLE(FB_CPU_IS_EXACT)};
-#undef FB_CPU_IS_EXACT
-
 /* The chain's ops over len elements, in pairs: the first pair reads x (and y: the chain's
  * first op is binary), the next ones rewrite tile in place, the last writes dst (which may be
  * tile). Two transcendental ops are not paired: each goes with copy, in its own loop. A loop
@@ -129,8 +124,9 @@ static void chain_pairs(const struct fb_chain *chain, const float *x, const floa
 {
     for (int k = 0, step; k < chain->n_ops; k += step) {
         const struct fb_chain_op *first = &chain->ops[k];
-        step = k + 1 < chain->n_ops &&
-                       (op_is_exact[first->op] || op_is_exact[chain->ops[k + 1].op])
+        /* paired unless both are transcendental (ulp_bound > 0 in the op table) */
+        step = k + 1 < chain->n_ops && (fb_op_infos[first->op].ulp_bound == 0 ||
+                                        fb_op_infos[chain->ops[k + 1].op].ulp_bound == 0)
                    ? 2
                    : 1;
         const struct fb_chain_op *second = step == 2 ? &chain->ops[k + 1] : &copy_op;
