@@ -49,7 +49,7 @@ struct fb_chart_point {
         copy_fraction, speedup;
     double ours_ratio, ours_lo, ours_hi; /* a peer's row measured with ours: measure/pairing.h */
     double speedup_lo, speedup_hi; /* the row's columns: the speedup's 95% interval from its
-                                      paired rounds (measure/interval.h) */
+                                      interleaved rounds (measure/interval.h) */
 };
 
 struct fb_chart_series {
@@ -75,7 +75,7 @@ struct fb_chart_series {
 
 struct fb_chart_speedup {
     double n, speedup, lo, hi; /* lo, hi: the eager row's speedup_lo, speedup_hi, the 95%
-                                  confidence interval of the speedup from the paired rounds
+                                  confidence interval of the speedup from the interleaved rounds
                                   (measure/interval.h); NaN where the file has none (older
                                   files, fewer than 8 paired rounds): no bar is drawn */
 };

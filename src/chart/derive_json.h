@@ -15,7 +15,7 @@
  *    "pairs": [{"file": I, "eager": KEY, "fused": KEY, "title": T, "launch_limit": X,
  *               "traffic_ratio": X, "traffic_ratio_write_allocate": X or null,
  *               "points": [[n, speedup, lo, hi], ...] (lo, hi: the speedup's 95% interval
- *               from the paired rounds, null where the file has none)}, ...],
+ *               from the interleaved rounds, null where the file has none)}, ...],
  *    "fit": {"launch_s": L, "bandwidth_gbps": B, "cache_bandwidth_gbps": B_c},
  *    "regimes": {"n_launch": N, "n_launch_from": "fit" | "data" | "", "n_cache": N}} */
 #ifndef FB_CHART_DERIVE_JSON_H

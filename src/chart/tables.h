@@ -27,7 +27,7 @@
  *   fused.tsv     j, i: the series drawn on the copy-fraction chart; dram.tsv: those with
  *                 measured DRAM bytes
  *   pairs.tsv     i, title, colour, pt, dt, primary; x<i>.dat: n, speedup, speedup_lo,
- *                 speedup_hi (the speedup's 95% interval from the paired rounds; NaN none)
+ *                 speedup_hi (the speedup's 95% interval from the interleaved rounds; NaN none)
  *   speedup_lines.tsv, copy_lines.tsv (percent), bytes_lines.tsv: i, value, title, colour, dt
  *   curves.tsv    i, colour (the time chart's fitted model per series); m<i>.dat: n, t, t_cache
  *   predicted.tsv i, colour (the speedup the fit predicts per pair); p<i>.dat: n, speedup,

@@ -1,6 +1,7 @@
 #include "measure/interval.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -62,35 +63,58 @@ static double median_of(double *a, size_t m)
     return (lower + upper) / 2.0;
 }
 
+static bool clean(double t)
+{
+    return isfinite(t) && t > 0;
+}
+
+/* The median of the clean values of t[0..m-1], gathered into scratch; NaN when none. */
+static double clean_median(const double *t, size_t m, double *scratch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (clean(t[i]))
+            scratch[n++] = t[i];
+    return n ? median_of(scratch, n) : NAN;
+}
+
 struct fb_ratio_interval fb_interval_paired(const double *x, const double *y, size_t rounds)
 {
     struct fb_ratio_interval out = {NAN, NAN, NAN, 0};
-    size_t m = 0;
-    for (size_t k = 0; k < rounds; k++)
-        m += isfinite(x[k]) && isfinite(y[k]) && x[k] > 0 && y[k] > 0;
-    out.rounds = m;
-    if (m == 0)
+    size_t used = 0; /* rounds with a clean sample of either side: the units resampled */
+    for (size_t k = 0; k < rounds; k++) {
+        out.rounds += clean(x[k]) && clean(y[k]);
+        used += clean(x[k]) || clean(y[k]);
+    }
+    if (used == 0)
         return out;
-    /* px, py: the paired rounds; sx, sy: one resample (also the sort scratch); ratios */
-    double *memory = malloc((4 * m + FB_INTERVAL_RESAMPLES) * sizeof *memory);
+    /* ux, uy: the used rounds (NaN where that side has none); sx, sy: one resample's rounds;
+     * scratch: one side's clean values for a median; ratios */
+    double *memory = malloc((5 * used + FB_INTERVAL_RESAMPLES) * sizeof *memory);
     if (!memory)
         return out;
-    double *px = memory, *py = px + m, *sx = py + m, *sy = sx + m, *ratios = sy + m;
+    double *ux = memory, *uy = ux + used, *sx = uy + used, *sy = sx + used,
+           *scratch = sy + used, *ratios = scratch + used;
     for (size_t k = 0, j = 0; k < rounds; k++)
-        if (isfinite(x[k]) && isfinite(y[k]) && x[k] > 0 && y[k] > 0) {
-            px[j] = x[k];
-            py[j++] = y[k];
+        if (clean(x[k]) || clean(y[k])) {
+            ux[j] = x[k];
+            uy[j++] = y[k];
         }
-    out.ratio = fb_stats_median(px, m, sx) / fb_stats_median(py, m, sy);
-    if (m >= FB_INTERVAL_MIN_ROUNDS) {
+    out.ratio = clean_median(ux, used, scratch) / clean_median(uy, used, scratch);
+    if (out.rounds >= FB_INTERVAL_MIN_ROUNDS) {
         uint64_t state = FB_INTERVAL_SEED;
         for (size_t b = 0; b < FB_INTERVAL_RESAMPLES; b++) {
-            for (size_t i = 0; i < m; i++) {
-                size_t k = (size_t)(next(&state) % m); /* bias < m / 2^64: none to speak of */
-                sx[i] = px[k];
-                sy[i] = py[k];
-            }
-            ratios[b] = median_of(sx, m) / median_of(sy, m);
+            double mx, my;
+            do { /* a resample without one side's sample has no ratio: drawn again */
+                for (size_t i = 0; i < used; i++) {
+                    size_t k = (size_t)(next(&state) % used); /* bias < used / 2^64 */
+                    sx[i] = ux[k];
+                    sy[i] = uy[k];
+                }
+                mx = clean_median(sx, used, scratch);
+                my = clean_median(sy, used, scratch);
+            } while (isnan(mx) || isnan(my));
+            ratios[b] = mx / my;
         }
         fb_stats_sort(ratios, FB_INTERVAL_RESAMPLES);
         const double tail = (100.0 - FB_INTERVAL_PERCENT) / 2.0;

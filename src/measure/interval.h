@@ -4,13 +4,21 @@
  * stretch of a shared machine, and whatever slowed that round (a neighbour's memory traffic, a
  * clock change) slowed both.
  *
- * Method: a paired bootstrap of the ratio of medians, the speedup's own estimator
- * (measure/pairing.h: speedup = median time / the pair's median time). Of the m rounds where
- * both sides have a clean sample, FB_INTERVAL_RESAMPLES resamples of m rounds are drawn with
- * replacement, whole rounds (x[k] and y[k] together, so the drift both sides shared stays
- * shared and cancels in the ratio), each giving median(x*) / median(y*); the interval is the
- * 2.5th and 97.5th percentiles of those ratios (stats.h's percentile). The draws come from a
- * fixed seed: the same rounds always give the same interval.
+ * Method: a bootstrap over whole rounds of the ratio of medians, the speedup's own estimator
+ * (measure/pairing.h: speedup = median time / the pair's median time, each over all of its
+ * clean samples). The units resampled are the rounds where either side has a clean sample:
+ * FB_INTERVAL_RESAMPLES resamples of that many rounds are drawn with replacement, each giving
+ * median(x*) / median(y*) over the clean samples the drawn rounds hold (x[k] and y[k] come
+ * together, so the drift both sides shared in a round stays shared and cancels in the ratio);
+ * the interval is the 2.5th and 97.5th percentiles of those ratios (stats.h's percentile).
+ * The draws come from a fixed seed: the same rounds always give the same interval.
+ *
+ * Why the rounds of one side only are in: a point keeps sampling until its own caps, so at a
+ * large size the eager variant (slower a call) reaches max_time rounds before its fused pair,
+ * which samples on; a disturbed sample leaves its round to one side as well. The speedup
+ * counts those samples, so its interval must too: drawn from the paired rounds alone it was
+ * the interval of another number, and the point fell outside its own bar (AMD EPYC, 100M:
+ * 1.66 against 1.67-2.35). With every round paired this is the paired bootstrap.
  *
  * Why this and not the alternatives:
  *   - the old band, eager p10 / pair p90 .. eager p90 / pair p10, describes the spread of one
@@ -21,8 +29,9 @@
  *     the ratios, which is another estimator: under drift (a loaded machine) the speedup, a
  *     ratio of medians, fell outside it (1K-10K on a shared 2-core VM), and a bar that misses
  *     its own point reads as an error. The bootstrap is about the number that is drawn.
- * Fewer than FB_INTERVAL_MIN_ROUNDS paired rounds give no interval: a median of fewer
- * resampled rounds takes only a handful of values, and stats.h's noise asks for 8 as well. */
+ * Fewer than FB_INTERVAL_MIN_ROUNDS paired rounds (both sides clean) give no interval: a
+ * median of fewer takes only a handful of values, stats.h's noise asks for 8 as well, and
+ * without pairs no drift cancels. */
 #ifndef FB_MEASURE_INTERVAL_H
 #define FB_MEASURE_INTERVAL_H
 
@@ -39,15 +48,16 @@
 
 struct fb_ratio_interval {
     double lo, hi;  /* the ratio's 95% interval (dimensionless); NaN when none */
-    double ratio;   /* median(x) / median(y) over the paired rounds; NaN when none paired */
-    size_t rounds;  /* rounds where both sides have a clean sample: m above */
+    double ratio;   /* median(x) / median(y), each over all its clean samples: the speedup
+                       the interval is drawn around; NaN when a side has none */
+    size_t rounds;  /* paired rounds: where both sides have a clean sample */
 };
 
-/* The interval of median(x) / median(y) over the rounds k in [0, rounds) where x[k] and y[k]
- * are both finite and positive (a NaN marks a round without a clean sample of that side:
- * dropped as disturbed, or the point had stopped). Allocates its scratch (3 m + resamples
- * doubles); out of memory gives lo = hi = NaN with rounds and ratio set. Never fails
- * otherwise. O(resamples * m log m). */
+/* The interval of median(x) / median(y) over the rounds k in [0, rounds), a sample clean
+ * where it is finite and positive (a NaN marks a round without a clean sample of that side:
+ * dropped as disturbed, or the point had stopped). Allocates its scratch (5 u + resamples
+ * doubles, u the rounds with a clean sample of either side); out of memory gives lo = hi =
+ * NaN with rounds set. Never fails otherwise. O(resamples * u). */
 struct fb_ratio_interval fb_interval_paired(const double *x, const double *y, size_t rounds);
 
 #endif

@@ -57,11 +57,11 @@ struct fb_record {
      * the variant of ours it mirrors, and ours / it (measure/pairing.h); "" and NaN else. */
     char mirror[48];
     double ours_ratio, ours_ratio_lo, ours_ratio_hi;
-    /* The speedup's 95% confidence interval, from the per-round ratios of this row's and its
-     * pair's samples, taken in the same interleaved rounds (measure/interval.h); NaN where
-     * there is no speedup, fewer than 8 paired rounds, or the file predates the columns. */
+    /* The speedup's 95% confidence interval, a bootstrap of this row's and its pair's samples
+     * over the interleaved rounds they were taken in (measure/interval.h); NaN where there is
+     * no speedup, fewer than 8 paired rounds, or the file predates the columns. */
     double speedup_lo, speedup_hi;
-    int64_t speedup_rounds; /* the paired rounds behind them; -1 none */
+    int64_t speedup_rounds; /* the paired rounds (both clean) among them; -1 none */
 };
 
 /* A record with every measured field set to "not measured". */

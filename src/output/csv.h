@@ -12,7 +12,8 @@
  * issues per call, which differs from launches, the kernels, for a variant that runs its
  * kernels in one launch: plan/variants.h; then mirror and ours_ratio(_lo, _hi), on the rows of a
  * peer measured in the same process as ours: measure/pairing.h; then speedup_lo, speedup_hi and
- * speedup_rounds, the speedup's confidence interval from the paired rounds, measure/interval.h.)
+ * speedup_rounds, the speedup's confidence interval from the interleaved rounds:
+ * measure/interval.h.)
  * Cells: an empty cell is "not measured" (a NaN double, a negative count); times and other
  * doubles are written with %.9g (9 significant digits: sub-ns resolution for anything under a
  * second), bandwidth_gbps with %.4f; an infinite noise (one sample) as "inf"; verified as 1/0;

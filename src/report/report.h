@@ -14,7 +14,7 @@
  *                                           (n_launch, n_cache] closest to their geometric
  *                                           mean on a log scale) and memory-bound (the
  *                                           largest n beyond n_cache), each with its 95%
- *                                           interval from the paired rounds ("-" where none)
+ *                                           interval from the interleaved rounds ("-" where none)
  *   noisy points                            their count, drawn hollow; how to retake them
  *   figures                                 the charts given, embedded by relative links
  *
