@@ -1,4 +1,4 @@
-/* The confidence interval of a speedup, from the paired interleaved rounds of the runner
+/* The confidence interval of a speedup, from the interleaved rounds of the runner
  * (measure/runner.h, step 3): in round k the runner took one sample of each point of a size,
  * so x[k] (the eager variant's time per call) and y[k] (its pair's) were taken within the same
  * stretch of a shared machine, and whatever slowed that round (a neighbour's memory traffic, a

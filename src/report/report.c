@@ -145,9 +145,9 @@ static void headlines(FILE *out, const struct fb_chart_derived *d)
 {
     static const char *const regime[3] = {"launch-bound", "in-cache", "memory-bound"};
     fputs("## Headline speedups\n\nEager over fused: the ratio of median times at one size, "
-          "with its 95% interval from the paired interleaved rounds (a bootstrap of the ratio "
-          "of medians; \"-\": none, such as for rows of an older file). Sizes from the "
-          "regime bounds of the derivation: launch-bound up to n = ",
+          "with its 95% interval from the interleaved rounds (a bootstrap over whole rounds "
+          "of the ratio of medians; \"-\": none, such as for rows of an older file). Sizes "
+          "from the regime bounds of the derivation: launch-bound up to n = ",
           out);
     if (isfinite(d->n_launch))
         print_n(out, d->n_launch);
