@@ -62,18 +62,24 @@ static void fit_memory_bandwidth(const struct fb_fit_point *pts, size_t n, doubl
 /* B_c over the cache-resident points, the same way. Which points have launches at most
  * FB_FIT_CACHE_LAUNCH_SHARE of their time is decided by the model (launches * L against
  * bytes / guess_bps), never by the measured time: a launch-bound point that a disturbance
- * made 4x slower would pass a test on its time and, with its few bytes, drag B_c down. */
+ * made 4x slower would pass a test on its time and, with its few bytes, drag B_c down.
+ * With L unknown the choice is made with L_0 (start_s) in its place, an upper bound on L (a
+ * point's time per launch is L plus its bytes' time): subtracting nothing then errs by under
+ * the share, where choosing with no launch cost at all would take in the launch-bound
+ * points of a sweep with one small size (chain-length.ini: 1K, 1M, 100M) and pull B_c down
+ * to their bytes over their launch time. */
 static void fit_cache_bandwidth(const struct fb_fit_point *pts, size_t n, double launch_s,
-                                uint64_t cache_bytes, double guess_bps, double *est,
-                                struct fb_fit_param *out)
+                                double start_s, uint64_t cache_bytes, double guess_bps,
+                                double *est, struct fb_fit_param *out)
 {
     const double share = FB_FIT_CACHE_LAUNCH_SHARE;
+    const double choose_s = isnan(launch_s) ? start_s : launch_s;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fb_fit_point *p = &pts[i];
-        double lt = launch_time(p, launch_s);
+        double lt = launch_time(p, launch_s), chosen_lt = p->launches * choose_s;
         if (p->bytes <= FB_FIT_CACHE_FACTOR * (double)cache_bytes &&
-            lt <= share * (lt + p->bytes / guess_bps) && p->time_s > lt)
+            chosen_lt <= share * (chosen_lt + p->bytes / guess_bps) && p->time_s > lt)
             est[k++] = p->bytes / (p->time_s - lt);
     }
     summarize(est, k, out);
@@ -235,8 +241,8 @@ int fb_fit_decompose(const struct fb_fit_point *points, size_t n, uint64_t cache
                 if (isnan(guess))
                     guess = cache_bandwidth_guess(pts, used, launch_s, cache_bytes, keys, est);
                 if (!isnan(guess))
-                    fit_cache_bandwidth(pts, used, launch_s, cache_bytes, guess, est,
-                                        &out->cache_bandwidth);
+                    fit_cache_bandwidth(pts, used, launch_s, start_s, cache_bytes, guess,
+                                        est, &out->cache_bandwidth);
             }
         }
         double small_bps = !isnan(out->cache_bandwidth.value) ? out->cache_bandwidth.value

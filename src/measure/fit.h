@@ -41,7 +41,9 @@
  * disturbed point cannot select itself (a launch-bound point made 4x slower would pass
  * "launches are under a quarter of the time" and drag B_c down). The first B_c set is chosen
  * with B in place of B_c (or, without B, the median over the third of the cache-resident
- * points with the most bytes per launch).
+ * points with the most bytes per launch). While L is not fitted, the cache-resident set is
+ * chosen with L_0 (below) in its place, an upper bound on L, and no launch time is
+ * subtracted: a sweep with a single small size must not count its launch-bound points there.
  *
  * Why medians of per-point estimates rather than a least-squares fit over all points: the
  * model holds only at the two ends (in between the cache changes the bandwidth from point to

@@ -268,6 +268,46 @@ static const struct sweep_case sweep_cases[] = {
      NEAR(TRUE_B, 0.002), {ANY, 0, 0}, -1},
 };
 
+/* A sweep with one size per regime (configs/chain-length.ini: 1K, 1M, 100M), copy and the
+ * chains add + k ops, k = 1..8, eager (k + 1 launches, 4 (3 + 2k) bytes an element) and
+ * fused (1 launch, 12), with a CPU's figures: launches of 1.3 us against a cache at 40 GB/s,
+ * so that at 1K a launch is 2-3x its bytes' time. That is too little for the launch-bound set
+ * (bytes under 10% of the time), and 1K is one size, so L stays unknown; B_c must then come
+ * from the 1M points, not from the 1K ones, whose bytes over their launch time give 3-10
+ * GB/s (the chain-length glance drew its 1M model 3-10x slower than measured, so). */
+#define CPU_L 1.3e-6
+#define CPU_BC 40e9
+#define CPU_B 26e9
+
+static size_t add_cpu_point(struct fb_fit_point *pts, size_t k, double launches,
+                            double bytes_per_element, double n)
+{
+    const double bytes = bytes_per_element * n;
+    const double rate = bytes <= (double)CACHE ? CPU_BC : CPU_B;
+    pts[k] = (struct fb_fit_point){launches, bytes, launches * CPU_L + bytes / rate};
+    return k + 1;
+}
+
+static void one_small_size_leaves_l_unknown_and_b_c_from_the_cache_sizes(void **state)
+{
+    (void)state;
+    static struct fb_fit_point pts[MAX_POINTS];
+    const double sizes[] = {1e3, 1e6, 1e8};
+    size_t k = 0;
+    for (int s = 0; s < 3; s++) {
+        k = add_cpu_point(pts, k, 1, 8, sizes[s]);
+        for (int ops = 1; ops <= 8; ops++) {
+            k = add_cpu_point(pts, k, ops + 1, 4.0 * (3 + 2 * ops), sizes[s]);
+            k = add_cpu_point(pts, k, 1, 12, sizes[s]);
+        }
+    }
+    const struct fb_fit fit = fit_of(pts, k, CACHE, true);
+    assert_true(isnan(fit.launch.value));
+    /* no launch time subtracted: the 1M points' launches are under 1% of their time */
+    assert_relative(fit.cache_bandwidth.value, CPU_BC, 0.01);
+    assert_relative(fit.bandwidth.value, CPU_B, 0.001);
+}
+
 static void assert_want(const char *what, const char *param, double got, struct want w)
 {
     if (w.kind == NOT_FITTED && !isnan(got)) {
@@ -427,6 +467,7 @@ int main(void)
         cmocka_unit_test(a_variant_whose_counted_launches_overstate_its_cost_does_not_move_l),
         cmocka_unit_test(disturbed_launch_bound_points_do_not_move_l),
         cmocka_unit_test(each_sweep_fits_as_its_case_says),
+        cmocka_unit_test(one_small_size_leaves_l_unknown_and_b_c_from_the_cache_sizes),
         cmocka_unit_test(invalid_points_are_ignored),
         cmocka_unit_test(no_points_fit_nothing),
         cmocka_unit_test(too_few_points_fit_nothing),
