@@ -83,7 +83,7 @@ def device_options(args, directory, cuda_include):
                 out.append(flag + value)
         elif a.startswith(DEVICE_PREFIXES):
             out.append(a)
-        elif not (a.startswith(HOST_ONLY_PREFIXES) or not a.startswith("-")):
+        elif a.startswith("-") and not a.startswith(HOST_ONLY_PREFIXES):
             raise ValueError("nvcc option %r: this check does not know whether it concerns "
                              "device code (add it to HOST_ONLY or DEVICE_PREFIXES)" % a)
         i += 1
@@ -204,8 +204,13 @@ def main(argv):
             # -default-device: the headers the kernels share with the host C code declare
             # plain functions, which NVRTC otherwise refuses as host code; no kernel calls
             # them, so the device code is the same.
-            options = (["-arch=compute_%s" % args.arch, "-default-device", "-I" + headers] +
-                       device_options(cmd, c["directory"], args.cuda_include))
+            try:
+                options = (["-arch=compute_%s" % args.arch, "-default-device", "-I" + headers] +
+                           device_options(cmd, c["directory"], args.cuda_include))
+            except ValueError as e:
+                print("%s: FAILED: %s" % (name, e))
+                failed += 1
+                continue
             want, why = nvcc_entries(cmd, c["directory"], args.arch, base + ".nvcc.ptx")
             if want is None:
                 print("%s: FAILED: nvcc -ptx (for the entry points to compare): %s" % (name, why))
