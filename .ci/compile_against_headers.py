@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every C file of a CUDA build against other CUDA runtime and CUPTI headers (CI:
-the CUDA 12.9 wheels), to prove that the host code builds with an older toolkit than the one
-installed, where no nvcc of that version can be had (docs/gpus.md).
+the CUDA 12.8 wheels, Colab's toolkit), to prove that the host code builds with an older
+toolkit than the one installed, where no nvcc of that version can be had (docs/gpus.md).
 
   compile_against_headers.py --build BUILD --cuda-include DIR --cupti-include DIR
 

@@ -1,8 +1,11 @@
-/* The GPU cache flush (contract in cache_flush.h). */
+/* The GPU cache flush (contract in cache_flush.h). NVRTC (__CUDACC_RTC__: CI's CUDA 12 device
+ * compile, .ci/check_cuda12.py) takes device code only: it sees the kernel, not the launcher. */
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 
 #include "cache_flush.h"
 #include "common/cuda_check.h"
+#endif
 #include "launch_plan.h"
 
 /* extern "C": the kernel's name in CUPTI's activity records is exactly "fb_cache_flush_read",
@@ -24,6 +27,7 @@ extern "C" __global__ void fb_cache_flush_read(const uint4 *__restrict__ words, 
         result->x = acc;
 }
 
+#ifndef __CUDACC_RTC__
 extern "C" int fb_cuda_cache_flush(const fb_cuda_launch_context *ctx, void *buffer, size_t bytes,
                                    struct fb_error *err)
 {
@@ -38,3 +42,4 @@ extern "C" int fb_cuda_cache_flush(const fb_cuda_launch_context *ctx, void *buff
     return fb_cuda_check(cudaGetLastError(), "fb_cache_flush_read<<<>>>", __FILE__, __LINE__,
                          err);
 }
+#endif

@@ -1,10 +1,15 @@
 /* The extern "C" launchers of kernels/kernels.h. Everything but the <<<>>> line is shared
- * with the CPU emulation (tests/kernels/emulated_launchers.cpp): plan, kernel choice, args. */
+ * with the CPU emulation (tests/kernels/emulated_launchers.cpp): plan, kernel choice, args.
+ * NVRTC (__CUDACC_RTC__: CI's CUDA 12 device compile, .ci/check_cuda12.py) takes device
+ * code only, so it sees the kernels and the explicit instantiations at the end, no host code. */
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stdio.h>
 
 #include "common/cuda_check.h"
+#endif
 #include "elementwise_kernels.cuh"
+#ifndef __CUDACC_RTC__
 #include "kernels.h"
 
 /* A launch is asynchronous: cudaGetLastError catches bad configurations now; execution
@@ -255,3 +260,31 @@ extern "C" int fb_cuda_prepare_kernels(const struct fb_cuda_launch_context *ctx,
     }
     return rc;
 }
+
+#else /* __CUDACC_RTC__ */
+/* Nothing instantiates the kernels for NVRTC (the launchers above are host code), so these
+ * explicit instantiations name the ones the launchers do: every op of the table at its arity,
+ * add_relu and the generic fused kernel's four shapes (exact or not, first op unary or
+ * binary), each as the vector and the scalar kernel, for every storage type. The CI check
+ * compares NVRTC's entry points with nvcc's, so one missing here fails it. */
+#define FB_RTC_KERNELS_1(T, ...)                                                               \
+    template __global__ void fb_unary_vector_kernel(const T *, T *, int64_t, __VA_ARGS__);     \
+    template __global__ void fb_unary_scalar_kernel(const T *, T *, int64_t, __VA_ARGS__);
+#define FB_RTC_KERNELS_2(T, ...)                                                               \
+    template __global__ void fb_binary_vector_kernel(const T *, const T *, T *, int64_t,       \
+                                                     __VA_ARGS__);                             \
+    template __global__ void fb_binary_scalar_kernel(const T *, const T *, T *, int64_t,       \
+                                                     __VA_ARGS__);
+#define FB_RTC_EACH_DTYPE(K, ...)                                                              \
+    K(float, __VA_ARGS__) K(__half, __VA_ARGS__) K(__nv_bfloat16, __VA_ARGS__)
+#define FB_RTC_OP(name, arity, n_params, param_names, ulp)                                     \
+    FB_RTC_EACH_DTYPE(FB_RTC_KERNELS_##arity, fb_##name##_op)
+FB_OP_TABLE(FB_RTC_OP)
+FB_RTC_EACH_DTYPE(FB_RTC_KERNELS_2, fb_add_relu_op)
+#define FB_RTC_CHAINS(T, unused)                                                               \
+    FB_RTC_KERNELS_1(T, fb_chain_for<true, T, 1>::functor)                                     \
+    FB_RTC_KERNELS_1(T, fb_chain_for<false, T, 1>::functor)                                    \
+    FB_RTC_KERNELS_2(T, fb_chain_for<true, T, 2>::functor)                                     \
+    FB_RTC_KERNELS_2(T, fb_chain_for<false, T, 2>::functor)
+FB_RTC_EACH_DTYPE(FB_RTC_CHAINS, -)
+#endif
