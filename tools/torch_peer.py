@@ -29,7 +29,13 @@ A variant runs when the config enables the variant it mirrors (the plan lists on
 Chains are checked against a float32 reference computed op by op in float64 and rounded to
 float32 after each op: a chain of exact ops (ulp_bound 0 in fusebench's op table) is held bit
 for bit, NaN matching NaN; a chain holding a transcendental op (ulp_bound > 0) within
-|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL).
+|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL). Compiled chains are held to the
+same check: inductor compiles without FMA contraction and with IEEE division
+(COMPILE_SETTINGS), so that a compiled exact chain rounds as our kernels (-fmad=false) do.
+
+torch's environment (TORCH_ENV, set when this module is imported, before torch is):
+TEARDOWN_CUPTI=1 (the profiler session that counts launches leaves no CUPTI attached to the
+timed calls) and TORCHINDUCTOR_COMPILE_THREADS=1 (no compile worker processes).
 
 Like for like: fusebench's kernels write preallocated buffers, so the *_out rows are the fair
 comparison with ours; the allocating rows show what an ordinary PyTorch call costs (a fresh
