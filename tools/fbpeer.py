@@ -156,9 +156,9 @@ class Session:
             raise PeerError(rc, self.error())
         return rc
 
-    def add_peer(self, backend, name, mirror, pair, launches, output_address, calls):
-        """calls(n_calls) -> None (raise to fail). Its index, or ERR_VERIFY (recorded
-        failed; see error())."""
+    def _trampoline(self, calls):
+        """The C callback of calls(n_calls): every peer sample, and the empty one, enters
+        Python through this same code."""
         def trampoline(_user, n_calls):
             try:
                 calls(n_calls)
@@ -168,7 +168,12 @@ class Session:
                 return 0
             except Exception:  # the C side reports the failure with the size
                 return 1
-        cb = CALLS_FN(trampoline)
+        return CALLS_FN(trampoline)
+
+    def add_peer(self, backend, name, mirror, pair, launches, output_address, calls):
+        """calls(n_calls) -> None (raise to fail). Its index, or ERR_VERIFY (recorded
+        failed; see error())."""
+        cb = self._trampoline(calls)
         self._callbacks.append(cb)
         rc = self.lib.fbp_add_peer(self.s, _b(backend), _b(name), _b(mirror), _b(pair or ""),
                                    -1 if launches is None else launches, output_address, cb,
@@ -198,9 +203,12 @@ class Session:
         self._check(self.lib.fbp_size_end(self.s))
         self._callbacks = []
 
-    def empty_call_s(self):
-        """Seconds a sample's ctypes round trip costs (an empty peer call)."""
-        cb = CALLS_FN(lambda _user, _n: 0)
+    def empty_call_s(self, calls):
+        """Seconds per sample the peer's fixed cost takes: calls(0) timed as a sample is
+        (median of 101; the library measures it once per session), through the trampoline
+        every sample takes. calls: the peer's sample function (what wraps its calls: for
+        torch the switch to the backend's stream) with nothing to call."""
+        cb = self._trampoline(calls)
         t = self.lib.fbp_empty_call_s(self.s, cb, None)
         if t < 0:
             raise PeerError(ERR_RUNTIME, self.error())

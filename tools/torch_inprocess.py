@@ -24,8 +24,17 @@ torch_compile_NAME per [chain NAME]; their launch counts (torch.profiler or indu
 count) and the *_out variants' zero allocation per call are checked as there, before timing,
 outside the samples. Our rows are the mirrored variants (eager_add_relu, fused_add_relu, ...).
 
-Each PyTorch sample includes one ctypes round trip (C -> Python -> C) besides its calls; its
-cost, measured once (an empty sample), is in the metadata as peer_empty_sample_s.
+Each PyTorch sample carries a fixed cost besides its calls: the ctypes round trip (C -> Python
+-> C) and, on a GPU, the switch to the backend's stream. It is not subtracted (nothing is
+derived here, and a fixed cost per sample is what a PyTorch caller pays too); it is reported
+beside the ratios: peer_empty_sample_s in the metadata is an empty sample (the same sample
+function, with no call in it) timed as a sample is, once before the first size, and
+peer_empty_sample_share the largest share of a torch row's sample it can be (empty sample /
+(batch x median per call)), with that row.
+
+torch runs on the device of the backend's stream, i.e. the config's [backend] device (asked of
+the driver: cuStreamGetDevice), with inductor compiling in this process (tools/torch_peer.py,
+TORCH_ENV and COMPILE_SETTINGS, set before torch is imported).
 
 Exit status: 0 every point ok, 1 a point failed (wrong result, compile error), 2 usage or
 configuration error or no torch (nothing measured, nothing written), 130 interrupted.
@@ -81,13 +90,57 @@ def parse_args(argv):
     return args
 
 
-class Contest:
-    """One size: our mirrors and PyTorch's variants, added to the library's session."""
+def stream_device(stream, libcuda=None):
+    """The CUDA device ordinal of the backend's stream (a cudaStream_t, the address
+    fbp_stream gives): the config's [backend] device, numbered as torch numbers it (both count
+    the devices visible to this process). libcuda: the driver library (default libcuda.so.1,
+    already loaded by the backend). PeerError when the driver cannot say (cuStreamGetDevice
+    needs a CUDA 12.8 driver; a CUDA 13 build needs r580 anyway)."""
+    try:
+        lib = libcuda if libcuda is not None else ctypes.CDLL("libcuda.so.1")
+        get = lib.cuStreamGetDevice
+    except (OSError, AttributeError) as e:
+        raise fbpeer.PeerError(fbpeer.ERR_RUNTIME, "cannot ask the CUDA driver for the "
+                               "backend's device (cuStreamGetDevice: %s)" % e)
+    ordinal = ctypes.c_int(-1)
+    rc = get(ctypes.c_void_p(stream), ctypes.byref(ordinal))
+    if rc != 0 or ordinal.value < 0:
+        raise fbpeer.PeerError(fbpeer.ERR_RUNTIME, "cuStreamGetDevice on the backend's stream: "
+                               "CUresult %d" % rc)
+    return ordinal.value
 
-    def __init__(self, torch, session, peer, device):
+
+def torch_device(torch, backend, stream, device_of=stream_device):
+    """The torch device the peer's tensors and calls go to: the backend's own. cuda: the
+    device of its stream (device_of(stream): the configured [backend] device, not torch's
+    current one); else the CPU."""
+    if backend == "cuda":
+        return torch.device("cuda", device_of(stream))
+    return torch.device("cpu")
+
+
+def sample_calls(on_stream, fn=None, args=()):
+    """A peer sample as the library calls it: calls(count) runs fn(*args) count times on the
+    backend's queue (on_stream(): a context). fn None: the empty sample, all of a sample but
+    the calls (what peer_empty_sample_s times)."""
+    def calls(count):
+        with on_stream():
+            for _ in range(count):
+                fn(*args)
+    return calls
+
+
+class Contest:
+    """One size: our mirrors and PyTorch's variants, added to the library's session.
+    stream: torch's handle of the backend's stream (main makes it once; on a GPU made here
+    when not given)."""
+
+    def __init__(self, torch, session, peer, device, stream=None):
         self.torch, self.s, self.peer, self.device = torch, session, peer, device
         self.cuda = device.type == "cuda"
-        self.stream = torch.cuda.ExternalStream(session.stream()) if self.cuda else None
+        if self.cuda and stream is None:
+            stream = torch.cuda.ExternalStream(session.stream(), device=device)
+        self.stream = stream
         self.failed = 0
 
     def inputs(self, n):
@@ -132,12 +185,8 @@ class Contest:
             return failed("%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200]
                                       if str(e) else ""))
 
-        def calls(count):
-            with self.on_stream():
-                for _ in range(count):
-                    fn(a, b)
         rc = self.s.add_peer(BACKEND, name, variant.mirror, variant.pair, launches,
-                             host.data_ptr(), calls)
+                             host.data_ptr(), sample_calls(self.on_stream, fn, (a, b)))
         if rc == fbpeer.ERR_VERIFY:
             self.failed += 1
             log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
@@ -155,12 +204,27 @@ class _NoStream:
         return False
 
 
-def report(session, names):
+def empty_share(empty_s, median_s, batch):
+    """The share of a sample (batch calls of median_s each) the empty sample's fixed cost
+    takes; NaN when the row has no time."""
+    sample = median_s * batch
+    return empty_s / sample if sample > 0 else float("nan")
+
+
+def report(session, names, torch_names, empty_s, worst, n):
+    """Logs each row of the size; worst: [share, name, n], the largest empty-sample share of
+    a torch row so far, updated."""
     for i, name in enumerate(names):
         status, med, noise, reps, batch = session.result(i)
         if status == fbpeer.OK:
-            log("%-24s median=%.4g s noise=%.3f (%d reps x %d)" % (name, med, noise, reps,
-                                                                       batch))
+            extra = ""
+            if name in torch_names:
+                share = empty_share(empty_s, med, batch)
+                extra = " empty-sample share %.2g" % share
+                if share > worst[0]:
+                    worst[:] = [share, name, n]
+            log("%-24s median=%.4g s noise=%.3f (%d reps x %d)%s"
+                % (name, med, noise, reps, batch, extra))
 
 
 def main(argv):
@@ -202,7 +266,21 @@ def main(argv):
         torch = tp.import_torch(dev_kind)
         if torch is None:
             return 2
-        device = torch.device(dev_kind)
+        try:
+            device = torch_device(torch, session.backend, session.stream())
+        except fbpeer.PeerError as e:
+            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            return 2
+        stream = None
+        if device.type == "cuda":
+            torch.cuda.set_device(device)  # the tensors torch allocates without a device
+            stream = torch.cuda.ExternalStream(session.stream(), device=device)
+        on_stream = (lambda: torch.cuda.stream(stream)) if stream is not None else _NoStream
+        try:
+            empty_s = session.empty_call_s(sample_calls(on_stream))
+        except fbpeer.PeerError as e:
+            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            return 1
         threads = session.cpu_threads()
         if threads > 0:
             torch.set_num_threads(threads)
@@ -226,11 +304,18 @@ def main(argv):
             ("torch_variants", " ".join("%s(mirrors %s)" % (n, variants[n].mirror)
                                         for n in names)),
             ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset once "
-                              "per size, compiled before timing"),
+                              "per size, compiled before timing; inductor "
+                              + tp.settings_text(tp.COMPILE_SETTINGS)),
+            ("torch_env", tp.settings_text(tp.TORCH_ENV)),
             ("peer_check", "the torch output of one call (into a NaN-poisoned preallocated "
                            "output for *_out) against the mirror's reference, as ours; *_out "
                            "allocate 0 bytes per call (torch.profiler)"),
-            ("peer_empty_sample_s", "%.3g" % session.empty_call_s()),
+            ("torch_device", str(device)),
+            ("peer_empty_sample_s", "%.3g" % empty_s),
+            ("peer_empty_sample_note", "not subtracted: an empty torch sample (ctypes round trip"
+                                       " and the switch to the backend's stream, no call) timed "
+                                       "as a sample; peer_empty_sample_share: its largest share "
+                                       "of a torch row's sample (batch x median)"),
         ]
         for key, value in meta:
             session.set_meta(key, value)
@@ -241,10 +326,11 @@ def main(argv):
         peer = tp.Peer(torch, device, plan["measure"], plan["columns"], variants)
         import torch._dynamo
         failed = 0
+        worst = [0.0, "", 0]
         try:
             for n in session.sizes():
                 session.size_begin(n)
-                contest = Contest(torch, session, peer, device)
+                contest = Contest(torch, session, peer, device, stream)
                 a, b = contest.inputs(n)
                 torch._dynamo.reset()  # once per size: its compiled variants live side by side
                 order = []
@@ -258,7 +344,10 @@ def main(argv):
                     order.append(name)
                 session.time_round_robin()
                 log("n=%d:" % n)
-                report(session, order)
+                report(session, order, names, empty_s, worst, n)
+                if worst[1]:  # written with this size's rows (a key set again is replaced)
+                    session.set_meta("peer_empty_sample_share", "%.3g (%s at n=%d)"
+                                     % tuple(worst))
                 session.size_end()
                 failed += contest.failed
                 del a, b, contest

@@ -29,7 +29,13 @@ A variant runs when the config enables the variant it mirrors (the plan lists on
 Chains are checked against a float32 reference computed op by op in float64 and rounded to
 float32 after each op: a chain of exact ops (ulp_bound 0 in fusebench's op table) is held bit
 for bit, NaN matching NaN; a chain holding a transcendental op (ulp_bound > 0) within
-|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL).
+|out - ref| <= 1e-5 + 1e-5 |ref| (see CHAIN_TRANSCENDENTAL_TOL). Compiled chains are held to the
+same check: inductor compiles without FMA contraction and with IEEE division
+(COMPILE_SETTINGS), so that a compiled exact chain rounds as our kernels (-fmad=false) do.
+
+torch's environment (TORCH_ENV, set when this module is imported, before torch is):
+TEARDOWN_CUPTI=1 (the profiler session that counts launches leaves no CUPTI attached to the
+timed calls) and TORCHINDUCTOR_COMPILE_THREADS=1 (no compile worker processes).
 
 Like for like: fusebench's kernels write preallocated buffers, so the *_out rows are the fair
 comparison with ours; the allocating rows show what an ordinary PyTorch call costs (a fresh
@@ -91,6 +97,28 @@ import subprocess
 import sys
 import time
 import warnings
+
+# Set before torch is imported, here at this module's import (tools/torch_inprocess.py imports
+# it first too), for every torch this process loads:
+#   TEARDOWN_CUPTI=1: the launches and kernel times are counted with torch.profiler before a
+#     point is timed, and Kineto leaves CUPTI attached after a profiler session unless this is
+#     1 (pytorch#144455, read by Kineto when a session stops): every later call would carry
+#     CUPTI's callbacks, most of a small size's time.
+#   TORCHINDUCTOR_COMPILE_THREADS=1: inductor compiles in this process instead of a pool of
+#     worker processes that outlives the compile; on a GPU each worker with a CUDA context is
+#     one more process NVML counts on the device, and fusebench's disturbance judge drops every
+#     sample taken while another process holds a context (measure/disturbance.c). Read when
+#     torch._inductor.config is imported; compile_settings() sets the config key as well.
+# Forced, not defaulted: a value inherited from the shell would bias the times.
+TORCH_ENV = (("TEARDOWN_CUPTI", "1"), ("TORCHINDUCTOR_COMPILE_THREADS", "1"))
+
+
+def set_torch_env(environ=os.environ):
+    for key, value in TORCH_ENV:
+        environ[key] = value
+
+
+set_torch_env()
 
 # The columns this peer writes values into. The CSV's columns and their order are fusebench's
 # schema, read from `--print-plan` at run time (every other column is left empty); check_columns
@@ -202,6 +230,58 @@ TORCH_OPS = {
 # 0.5 x (1 + tanh(u)) cancels in 1 + tanh(u) for x << 0: an absolute error up to about
 # |x| 2^-24 (~6e-7 at x = -10; the inputs are N(0, 1) sums), hence atol 1e-5.
 CHAIN_TRANSCENDENTAL_TOL = (1e-5, 1e-5)  # (atol, rtol)
+
+# inductor's settings for every compiled variant, (dotted key of torch._inductor.config,
+# value), so that a compiled chain rounds as our kernels do (nvcc -fmad=false, IEEE division):
+#   emulate_precision_casts: besides keeping fp16/bf16 casts, it compiles the Triton kernels
+#     with enable_fp_fusion=False (torch 2.11, codegen/triton.py), so a*b + c stays a rounded
+#     multiply and a rounded add instead of one FMA: a compiled exact chain (mul, bias, ...)
+#     then matches the reference bit for bit on a GPU too;
+#   eager_numerics.division_rounding: x / y as div_rn, not Triton's approximate div.full;
+#   cpp.enable_floating_point_contract_flag "off", use_fast_math False: the defaults, pinned
+#     (the CPU's C++ is compiled with -ffp-contract=off; Triton's exp is libdevice's);
+#   compile_threads 1: no worker processes (TORCH_ENV says why);
+#   fx_graph_cache False: a cache hit would skip code generation, and so the kernel count.
+# What no setting reaches: tl.sigmoid, Triton's own 1 / (1 + exp(-x)) with its approximate exp
+# and division, a few ulp off on a GPU: within CHAIN_TRANSCENDENTAL_TOL here; the in-process
+# peer's check is the mirror's ULP bound (fusebench's op table: 4 for sigmoid), which such a
+# result may exceed (its row then fails verification, naming the element).
+COMPILE_SETTINGS = (
+    ("emulate_precision_casts", True),
+    ("eager_numerics.division_rounding", True),
+    ("cpp.enable_floating_point_contract_flag", "off"),
+    ("use_fast_math", False),
+    ("compile_threads", 1),
+    ("fx_graph_cache", False),
+)
+
+
+def compile_settings(config, settings=COMPILE_SETTINGS):
+    """Sets each of settings on inductor's config module (config: torch._inductor.config);
+    RuntimeError naming the key when this torch has no such key (a compiled variant would
+    not round as ours: its point fails rather than run unlike)."""
+    for key, value in settings:
+        *path, last = key.split(".")
+        obj = config
+        for part in path + [last]:
+            if not hasattr(obj, part):
+                raise RuntimeError("this torch's inductor has no config key %s (needed: %s)"
+                                   % (key, ", ".join("%s=%s" % kv for kv in settings)))
+            if part != last:
+                obj = getattr(obj, part)
+        setattr(obj, last, value)
+
+
+def settings_text(pairs):
+    """"k=v k=v" of (key, value) pairs, for the CSV's metadata."""
+    return " ".join("%s=%s" % kv for kv in pairs)
+
+
+def chain_tolerance(ops):
+    """The check of a chain's result, compiled or eager: None (bit for bit) for a chain of
+    exact ops, compiled ones included (no FMA contraction: COMPILE_SETTINGS), else
+    CHAIN_TRANSCENDENTAL_TOL."""
+    return None if chain_is_exact(ops) else CHAIN_TRANSCENDENTAL_TOL
 
 # One timed sample should last at least this long, so that timer resolution (~1 us for CUDA
 # events' start/stop pair, ~0.1 us for perf_counter_ns) and the event overhead stay < ~2%.
@@ -460,8 +540,7 @@ class Peer:
         import torch._inductor.metrics as inductor_metrics
         if reset:
             torch._dynamo.reset()
-        # The FX graph cache would skip code generation and so the kernel count below.
-        inductor_config.fx_graph_cache = False
+        compile_settings(inductor_config)  # before torch.compile: read when it compiles
         inductor_metrics.reset()
         if kind == "compile_relu":
             return torch.compile(self.add_relu, dynamic=False, fullgraph=True), inductor_metrics, ()
@@ -612,8 +691,7 @@ class Peer:
         if key not in data["chain_refs"]:
             data["chain_refs"][key] = self.chain_reference(variant.ops, data["a_cpu"],
                                                            data["b_cpu"])
-        tol = None if chain_is_exact(variant.ops) else CHAIN_TRANSCENDENTAL_TOL
-        return data["chain_refs"][key], tol
+        return data["chain_refs"][key], chain_tolerance(variant.ops)
 
     def measure(self, name, n, device_name, data):
         """One CSV row for variant `name` at size n; data = prepare(n), or an exception
@@ -903,7 +981,9 @@ def main(argv):
         ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset and one "
                           "compile per size, warmed up before timing; torch_compile_out "
                           "compiles c.copy_((a + b).relu()) with c an argument; "
-                          "torch_compile_NAME compiles the chain's function (allocating)"),
+                          "torch_compile_NAME compiles the chain's function (allocating); "
+                          "inductor " + settings_text(COMPILE_SETTINGS)),
+        ("torch_env", settings_text(TORCH_ENV)),
         ("timing", "CUDA events around a batch" if dev_kind == "cuda"
          else "time.perf_counter_ns around a batch"),
         ("launches", "profiler device kernels per call" if dev_kind == "cuda" else

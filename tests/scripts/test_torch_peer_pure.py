@@ -16,7 +16,9 @@ import re
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 SRC = os.environ.get("FB_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
 sys.path.insert(0, os.path.join(SRC, "tools"))
@@ -362,6 +364,122 @@ class WithoutTorch(unittest.TestCase):
             said_alone = p.stderr.replace(os.path.abspath(SRC), "SRC").replace(SRC, "SRC")
             self.assertNotIn("torch", said_alone.replace("torch_peer", "").replace(
                 "torch_eager", "").replace("torch_compile", ""), args)
+
+
+# A torch package that records the environment it is imported in (in TORCH_ENV_REPORT), then
+# fails to import: what torch would read at import is what the peers set before.
+ENV_REPORTING_TORCH = """import json, os
+with open(os.environ["TORCH_ENV_REPORT"], "w") as f:
+    json.dump({k: os.environ.get(k) for k in ("TEARDOWN_CUPTI", "TORCHINDUCTOR_COMPILE_THREADS")}, f)
+raise ImportError("fake torch")
+"""
+
+
+class TorchEnv(unittest.TestCase):
+    """Both peers set TEARDOWN_CUPTI=1 (Kineto detaches CUPTI after the profiler session that
+    counts launches, so the timed calls that follow do not carry it) and
+    TORCHINDUCTOR_COMPILE_THREADS=1 (no compile worker processes on the GPU) before torch is
+    imported, whatever the shell says (issue 31, defects 5 and 7)."""
+
+    def imported_with(self, code_or_argv):
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "torch"))
+            with open(os.path.join(d, "torch", "__init__.py"), "w") as f:
+                f.write(ENV_REPORTING_TORCH)
+            report = os.path.join(d, "env.json")
+            env = dict(os.environ, PYTHONPATH=d, TORCH_ENV_REPORT=report, TEARDOWN_CUPTI="0",
+                       TORCHINDUCTOR_COMPILE_THREADS="16")
+            p = subprocess.run([sys.executable] + code_or_argv, capture_output=True, text=True,
+                               env=env, timeout=120)
+            self.assertTrue(os.path.exists(report), p.stderr)
+            with open(report) as f:
+                return json.load(f), p
+
+    def test_torch_peer_sets_them_before_torch_is_imported(self):
+        if not HAVE_FUSEBENCH:
+            self.skipTest(NO_FUSEBENCH)
+        seen, p = self.imported_with([os.path.join(SRC, "tools", "torch_peer.py"),
+                                      "--fusebench", FUSEBENCH, "--device", "cpu", "--config",
+                                      os.path.join(SRC, "configs", "smoke.ini")])
+        self.assertEqual(p.returncode, 2, p.stderr)  # the fake torch does not import
+        self.assertEqual(seen, {"TEARDOWN_CUPTI": "1", "TORCHINDUCTOR_COMPILE_THREADS": "1"})
+
+    def test_torch_inprocess_sets_them_at_its_import(self):
+        seen, _ = self.imported_with(["-c", "import sys; sys.path.insert(0, %r)\n"
+                                      "import torch_inprocess\ntry:\n    import torch\n"
+                                      "except ImportError:\n    pass"
+                                      % os.path.join(SRC, "tools")])
+        self.assertEqual(seen, {"TEARDOWN_CUPTI": "1", "TORCHINDUCTOR_COMPILE_THREADS": "1"})
+
+
+def fake_torch_modules(inductor_config):
+    """sys.modules entries of a torch whose torch.compile records the inductor config it
+    compiles under (compile_seen)."""
+    def module(name, **attrs):
+        m = types.ModuleType(name)
+        m.__dict__.update(attrs)
+        return m
+    seen = []
+
+    def compile_(fn, **kw):
+        seen.append(dict(vars(inductor_config), division_rounding=inductor_config.eager_numerics
+                         .division_rounding))
+        return fn
+    metrics = module("torch._inductor.metrics", reset=lambda: None, generated_kernel_count=0)
+    inductor = module("torch._inductor", config=inductor_config, metrics=metrics)
+    dynamo = module("torch._dynamo", reset=lambda: None)
+    torch = module("torch", compile=compile_, _dynamo=dynamo, _inductor=inductor,
+                   compile_seen=seen)
+    return {"torch": torch, "torch._dynamo": dynamo, "torch._inductor": inductor,
+            "torch._inductor.config": inductor_config, "torch._inductor.metrics": metrics}
+
+
+def inductor_defaults():
+    """torch 2.11's defaults of the keys COMPILE_SETTINGS sets."""
+    return types.SimpleNamespace(
+        emulate_precision_casts=False, use_fast_math=False, compile_threads=16,
+        fx_graph_cache=True, eager_numerics=types.SimpleNamespace(division_rounding=False),
+        cpp=types.SimpleNamespace(enable_floating_point_contract_flag="off"))
+
+
+class CompileNumerics(unittest.TestCase):
+    """torch.compile of a chain rounds as our kernels do (issue 31, defect 6): inductor is set
+    to compile Triton without FMA contraction (emulate_precision_casts: enable_fp_fusion off)
+    and with IEEE division before it compiles, so an exact chain (mul, bias, relu) is held bit
+    for bit, compiled or not; a transcendental one within the stated tolerance."""
+
+    def test_the_chain_is_compiled_without_contraction(self):
+        config = inductor_defaults()
+        mods = fake_torch_modules(config)
+        ops = ({"op": "mul", "arity": 2, "ulp_bound": 0, "params": []},
+               {"op": "bias", "arity": 1, "ulp_bound": 0, "params": [0.5]})
+        peer = tp.Peer(mods["torch"], types.SimpleNamespace(type="cuda"), {})
+        with mock.patch.dict(sys.modules, mods):
+            peer.fn_for(tp.Variant("chain_compile", "fused_x", False, ops), None)
+        seen = mods["torch"].compile_seen
+        self.assertEqual(len(seen), 1)
+        self.assertEqual((seen[0]["emulate_precision_casts"], seen[0]["division_rounding"],
+                          seen[0]["compile_threads"], seen[0]["fx_graph_cache"]),
+                         (True, True, 1, False))
+
+    def test_a_torch_without_the_keys_fails_the_point_naming_the_key(self):
+        config = inductor_defaults()
+        del config.emulate_precision_casts
+        with self.assertRaisesRegex(RuntimeError, "no config key emulate_precision_casts"):
+            tp.compile_settings(config)
+
+    def test_the_bound_of_each_chain(self):
+        def op(name, ulp):
+            return {"op": name, "arity": 1, "ulp_bound": ulp, "params": []}
+        self.assertIsNone(tp.chain_tolerance((op("mul", 0), op("bias", 0), op("relu", 0))))
+        self.assertEqual(tp.chain_tolerance((op("scale", 0), op("sigmoid", 4))),
+                         tp.CHAIN_TRANSCENDENTAL_TOL)
+        # The tolerance holds Triton's approximate exp and division in tl.sigmoid (a few ulp):
+        # 16 ulp of float32 at every sigmoid value in [2^-10, 1) is within it.
+        atol, rtol = tp.CHAIN_TRANSCENDENTAL_TOL
+        for e in range(-10, 0):
+            ref = 2.0 ** e
+            self.assertLessEqual(16 * 2.0 ** (e - 23), atol + rtol * ref, e)
 
 
 if __name__ == "__main__":
