@@ -443,7 +443,11 @@ static int summarize_point(struct point *p, double *scratch, struct fb_error *er
     r->time_p10_s = s.p10;
     r->time_p90_s = s.p90;
     r->noise = s.noise;
-    r->bandwidth_gbps = (double)r->bytes_model / s.median / 1e9;
+    /* A median the timer did not resolve (0 s) or could not read is no time per call: its
+     * bandwidth would be inf. NaN (NA) instead; set_status says why. */
+    r->bandwidth_gbps = s.median > 0 && isfinite(s.median)
+                            ? (double)r->bytes_model / s.median / 1e9
+                            : NAN;
     return FB_OK;
 }
 
@@ -550,10 +554,22 @@ static int settle(struct point *p, int rc, const struct fb_error *err)
 
 /* ok, or noisy when disturbed samples kept the point from min_reps clean ones within its
  * budget (out_of_budget). A point short of min_reps for its max_time alone, undisturbed,
- * stays ok as before. */
-static void set_status(const struct fb_config *cfg, struct point *p)
+ * stays ok as before. A median that is not a positive time (the timer read 0 for most samples:
+ * coarser than the sample, or broken) is noisy too: not a clean measurement, so charts, fits
+ * and speedups leave it out and --resume measures it again, as for contention. */
+static void set_status(const struct fb_sweep *sw, struct point *p)
 {
+    const struct fb_config *cfg = sw->cfg;
     p->r.status = FB_POINT_OK;
+    if (!(p->r.time_median_s > 0 && isfinite(p->r.time_median_s))) {
+        p->r.status = FB_POINT_NOISY;
+        snprintf(p->r.reason, sizeof p->r.reason,
+                 "median time %g s over %" PRId64 " call%s per sample: the timer (resolution "
+                 "%g s) did not resolve it; no bandwidth",
+                 p->r.time_median_s, p->r.batch, p->r.batch == 1 ? "" : "s",
+                 sw->device->timer_resolution_s);
+        return;
+    }
     if (p->dropped == 0 || p->reps >= cfg->min_reps)
         return;
     p->r.status = FB_POINT_NOISY;
@@ -658,7 +674,7 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         if (rc == FB_OK)
             rc = probe_point(sw, &p->call, &p->r, err);
         if (rc == FB_OK)
-            set_status(sw->cfg, p);
+            set_status(sw, p);
         rc = settle(p, rc, err);
     }
     if (rc == FB_OK)
@@ -700,7 +716,7 @@ int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
     for (int i = 0; rc == FB_OK && i < count; i++) {
         rc = summarize_point(&points[i], scratch, err);
         if (rc == FB_OK)
-            set_status(sw->cfg, &points[i]);
+            set_status(sw, &points[i]);
     }
     if (rc == FB_OK)
         pair_intervals(points, count, 2 * (size_t)max_reps);

@@ -516,6 +516,41 @@ static void launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode(
     assert_true(isnan(find(&c, "memcpy", 4099)->launch_overhead_s));
 }
 
+/* A timer that resolves nothing: every sample reads 0 s (a timer coarser than a cold call,
+ * which is one call per sample and cannot batch more). */
+static int zero_timer_stop(void *state, double *seconds, struct fb_error *err)
+{
+    int rc = fb_cpu_backend.timer_stop(state, seconds, err);
+    *seconds = 0.0;
+    return rc;
+}
+
+static void a_zero_median_time_is_no_clean_point_and_has_no_bandwidth(void **unused)
+{
+    (void)unused;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.timer_stop = zero_timer_stop;
+    ops.read_disturbance = NULL;
+    struct collected c;
+    int failed = -1;
+    assert_int_equal(run_sweep_with(&ops, FB_CACHE_COLD, NULL, &c, &failed), FB_OK);
+    assert_int_equal(failed, 0);
+    int timed = 0;
+    for (int i = 0; i < c.count; i++) {
+        const struct fb_record *r = &c.records[i];
+        if (r->status == FB_POINT_SKIPPED)
+            continue; /* never sampled (the CPU backend's one-launch variants may be) */
+        timed++;
+        assert_int_equal(r->status, FB_POINT_NOISY);
+        assert_true(r->verified);
+        assert_true(r->time_median_s == 0.0);
+        assert_true(isnan(r->bandwidth_gbps));
+        assert_non_null(strstr(r->reason, "did not resolve"));
+        assert_true(isnan(r->speedup_lo)); /* no interval from a point that is not ok */
+    }
+    assert_true(timed > 0);
+}
+
 /* Injected contention: readings whose run delay jumps by a second (far over the 2% of any
  * sample here) at the end of the chosen samples, and is still otherwise. */
 enum disturb { DISTURB_NEVER, DISTURB_ALWAYS, DISTURB_A_QUARTER };
@@ -860,6 +895,7 @@ int main(void)
         cmocka_unit_test(cold_probe_passes_flush_before_every_call),
         cmocka_unit_test(warm_probe_passes_follow_a_warm_call),
         cmocka_unit_test(launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode),
+        cmocka_unit_test(a_zero_median_time_is_no_clean_point_and_has_no_bandwidth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
