@@ -76,13 +76,28 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
                              double *seconds, double *wall_s, bool *disturbed, char *why,
                              size_t why_size, struct fb_error *err)
 {
+    const struct fb_disturbance_rules rules = {sw->cfg->gpu_min_clock,
+                                               sw->cfg->gpu_other_processes};
     struct fb_disturbance_watch watch;
     fb_disturbance_watch_start(sw->ops, sw->backend, &watch);
+    watch.rules = &rules;
     int rc = time_calls(sw, call, calls, seconds, err);
     char how[160];
-    *disturbed = fb_disturbance_watch_end(sw->ops, sw->backend, &watch, wall_s, how, sizeof how);
+    unsigned tripped = fb_disturbance_watch_end(sw->ops, sw->backend, &watch, wall_s, how,
+                                                sizeof how);
     if (rc != FB_OK)
-        *disturbed = false;
+        tripped = 0;
+    *disturbed = tripped != 0;
+    /* The first sample of the sweep (after warm-up: the GPU is at its working clock) already
+     * disturbed: most likely the GPU's normal state, which would drop most samples. Said
+     * once, up front, with the setting that relaxes the rule. */
+    if (sw->judged && !*sw->judged) {
+        *sw->judged = true;
+        char line[900];
+        if (sw->cb && sw->cb->note && fb_disturbance_first_note(tripped, how, &rules, line,
+                                                                sizeof line))
+            sw->cb->note(sw->cb->user, line);
+    }
     if (*disturbed && why)
         snprintf(why, why_size, "%s", how);
     return rc;
@@ -772,6 +787,9 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
         return rc;
     struct fb_sweep with_set = *sweep;
     with_set.variants = set;
+    bool judged = false;
+    with_set.cb = cb;
+    with_set.judged = &judged;
     const struct fb_sweep *sw = &with_set;
     for (size_t si = 0; rc == FB_OK && si < sw->cfg->n_sizes; si++) {
         const int64_t n = (int64_t)sw->cfg->sizes[si];

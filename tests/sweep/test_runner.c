@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/backend.h"
@@ -650,6 +651,62 @@ static void a_point_never_undisturbed_is_noisy_within_its_budget(void **unused)
     }
 }
 
+/* A GPU that a notebook already holds: every reading has 2 processes with a compute context.
+ * The first judged sample says so once, up front, naming the setting; with the setting, the
+ * samples are clean and no note is given. */
+static void fake_read_two_processes(void *state, bool at_end, struct fb_disturbance_reading *out)
+{
+    (void)state, (void)at_end;
+    fb_disturbance_reading_clear(out);
+    out->gpu_valid = true;
+    out->sm_clock_mhz = out->sm_clock_max_mhz = 1590;
+    out->compute_processes = 2;
+}
+
+static int notes;
+static char last_note[1024];
+static void count_note(void *user, const char *line)
+{
+    (void)user;
+    notes++;
+    snprintf(last_note, sizeof last_note, "%s", line);
+}
+
+static void a_gpu_rule_tripped_by_the_first_sample_is_said_once_with_its_setting(void **unused)
+{
+    (void)unused;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = fake_read_two_processes;
+    for (int allowed = 0; allowed <= 1; allowed++) {
+        static struct fb_config cfg;
+        tiny_config(&cfg, FB_CACHE_WARM);
+        cfg.gpu_other_processes = allowed;
+        void *state = NULL;
+        struct fb_error err;
+        const struct fb_backend_params params = {0, 0};
+        assert_int_equal(ops.init(&state, &params, &err), FB_OK);
+        struct fb_device_info dev;
+        assert_int_equal(ops.describe(state, &dev, &err), FB_OK);
+        const struct fb_sweep sweep = {&cfg, &ops, state, &dev, NULL, 42, NULL};
+        struct collected c;
+        memset(&c, 0, sizeof c);
+        const struct fb_sweep_callbacks cb = {&c, NULL, NULL, collect, count_note};
+        notes = 0;
+        int failed = -1;
+        assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_OK);
+        ops.fini(state);
+        if (allowed == 0) {
+            assert_int_equal(notes, 1);
+            assert_non_null(strstr(last_note, "1 other process on the GPU"));
+            assert_non_null(strstr(last_note, "gpu_other_processes = 1"));
+        } else {
+            assert_int_equal(notes, 0);
+            for (int i = 0; i < c.count; i++)
+                assert_true(c.records[i].preempted == 0.0);
+        }
+    }
+}
+
 /* A chain from the config, run end to end through the runner on the CPU backend: its eager
  * variant counts one launch per op, its fused variant 1, both verified against the
  * reference, and their model bytes are derived from the chain. */
@@ -887,6 +944,7 @@ int main(void)
         cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
+        cmocka_unit_test(a_gpu_rule_tripped_by_the_first_sample_is_said_once_with_its_setting),
         cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
         cmocka_unit_test(each_fault_fails_or_skips_its_point_alone),
         cmocka_unit_test(a_backend_without_run_group_skips_the_one_launch_variant),

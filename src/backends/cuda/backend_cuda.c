@@ -126,13 +126,21 @@ static int open_device(struct cuda_state *s, struct fb_error *err)
         return rc;
     /* Contention probes, both optional: without them samples are simply not judged. */
     fb_host_disturbance_open(&s->host);
+    /* The bus id serves NVML alone: a device that will not give it (a vGPU, a simulator)
+     * runs without NVML, with one note, like a machine without libnvidia-ml. */
     char bus[32];
-    FB_CUDA_TRY(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device));
+    cudaError_t bus_rc = cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device);
+    if (bus_rc != cudaSuccess)
+        (void)cudaGetLastError(); /* the failed query is no error of the next call */
     struct fb_error nvml_err = {{0}};
-    if (fb_nvml_open(&s->nvml, NULL, bus, &nvml_err) != FB_OK)
+    if (fb_nvml_open(&s->nvml, NULL, bus_rc == cudaSuccess ? bus : NULL, &nvml_err) != FB_OK) {
+        if (bus_rc != cudaSuccess)
+            snprintf(nvml_err.msg, sizeof nvml_err.msg,
+                     "NVML off: cudaDeviceGetPCIBusId failed: %.60s", cudaGetErrorString(bus_rc));
         snprintf(s->nvml_note, sizeof s->nvml_note,
                  "%.110s: GPU clocks, throttling and other processes on the GPU go unchecked",
                  nvml_err.msg);
+    }
     return FB_OK;
 }
 
