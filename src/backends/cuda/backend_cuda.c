@@ -470,8 +470,12 @@ static int cuda_synchronize(void *state, struct fb_error *err)
 
 /* Events on the stream (contract in backend.h): the time is what the GPU spent from the start
  * mark to the stop mark, launch gaps between the calls included (the eager chain pays them,
- * which is the point), host time before the first launch excluded: the start event is
- * recorded when the stream reaches it, after whatever was enqueued before it. */
+ * which is the point). The start event is taken when the stream reaches it, after whatever was
+ * enqueued before it: in cold mode the flush, so the host's time to launch the call hides
+ * behind the flush and is not in the sample. In warm mode nothing is queued before it (the
+ * stream was waited for), so the event is taken at once and the sample also holds the host's
+ * time from the event to the first launch: one launch latency per sample, latency / batch
+ * per call (fit.h: it lands in L). */
 static int cuda_timer_start(void *state, struct fb_error *err)
 {
     struct cuda_state *s = state;
