@@ -42,7 +42,8 @@ struct fb_disturbance_rules {
     double min_clock_fraction; /* 0: no clock rule */
     int other_processes;       /* other processes with a compute context allowed */
 };
-#define FB_DISTURBANCE_RULES_DEFAULT ((struct fb_disturbance_rules){FB_DISTURB_MIN_CLOCK_FRACTION, 0})
+#define FB_DISTURBANCE_RULES_DEFAULT                                                           \
+    ((struct fb_disturbance_rules){FB_DISTURB_MIN_CLOCK_FRACTION, 0})
 
 /* Which rules a sample tripped (fb_disturbance_judge_by): */
 #define FB_DISTURBED_HOST 0x1u      /* threads waited for a CPU, or were preempted */
