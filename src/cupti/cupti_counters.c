@@ -92,21 +92,29 @@ static int host_add_metrics(const char *chip, const uint8_t *availability,
         add.pHostObject = host;
         add.ppMetricNames = names->metrics + first;
         add.numMetrics = (size_t)(FB_METRIC_COUNT - first);
-        struct fb_error why;
-        if (FB_CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add), &why) == FB_OK) {
-            if (!dram)
-                snprintf(names->dram_why + why_len, sizeof names->dram_why - why_len,
-                         ": chip %s has no DRAM byte metric", chip);
+        /* CUPTI's result by name: FB_CUPTI_CALL's message leads with the call and the line,
+         * which would crowd the metadata's reason. */
+        const CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add);
+        const char *why = NULL;
+        if (cuptiGetResultString(r, &why) != CUPTI_SUCCESS || !why)
+            why = "unknown CUPTI result";
+        if (r == CUPTI_SUCCESS) {
+            if (!dram) { /* the chip first, then CUPTI's answer to each set of names */
+                char tried[sizeof names->dram_why];
+                memcpy(tried, names->dram_why, sizeof tried);
+                snprintf(names->dram_why, sizeof names->dram_why,
+                         "no DRAM byte metric resolved on chip %s: %.300s", chip, tried);
+            }
             *host_out = host;
             return FB_OK;
         }
         host_free(host);
         if (!dram) /* An unknown metric is a property of the chip, not a bug to crash on. */
-            return fb_fail(err, FB_ERR_UNAVAILABLE, "metric %s on chip \"%s\": %s",
-                           names->metrics[FB_METRIC_L2], chip, why.msg);
+            return fb_fail(err, FB_ERR_UNAVAILABLE, "metric %s on chip \"%s\": %s (%d)",
+                           names->metrics[FB_METRIC_L2], chip, why, (int)r);
         int k = snprintf(names->dram_why + why_len, sizeof names->dram_why - why_len,
-                         "%s%s, %s: %.80s", set ? "; " : "", names->metrics[0],
-                         names->metrics[1], why.msg);
+                         "%s%s, %s: %s", set ? "; " : "", names->metrics[0], names->metrics[1],
+                         why);
         if (k > 0)
             why_len = why_len + (size_t)k < sizeof names->dram_why ? why_len + (size_t)k
                                                                    : sizeof names->dram_why - 1;
