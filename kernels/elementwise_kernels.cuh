@@ -81,6 +81,8 @@
 #define FB_ARCH_REGISTER_FLOOR 64
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
 #define FB_ARCH_REGISTER_FLOOR 56
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ > 800 && __CUDA_ARCH__ < 900
+#define FB_ARCH_REGISTER_FLOOR 40
 #else
 #define FB_ARCH_REGISTER_FLOOR FB_KERNEL_REGISTERS
 #endif
@@ -103,16 +105,19 @@ constexpr int fb_arch_registers(int registers)
 }
 
 /* The unary kernels read their input through the read-only path (ld.global.nc, which the
- * __restrict__ pointers allow) except from Blackwell (sm_100) on. There ptxas, knowing that
- * a .nc load cannot see a store, moved the stores of a turn up between its loads: the unary
- * vector kernels of sm_100, sm_110 and sm_120 issued 1 to 3 of their 4 16-byte loads before
- * the first store (cuobjdump -sass, sass_audit.py), the fp32 copy kernel 1: a quarter of the
- * bytes in flight of launch_plan.h. On those architectures the pass gets its pointers through
+ * __restrict__ pointers allow) only on sm_75, sm_80 and sm_90, the architectures whose SASS
+ * was audited with it. Elsewhere ptxas, knowing that a .nc load cannot see a store, moved the
+ * stores of a turn up between its loads: the unary vector kernels of sm_100, sm_110 and sm_120
+ * issued 1 to 3 of their 4 16-byte loads before the first store (cuobjdump -sass,
+ * sass_audit.py), the fp32 copy kernel 1: a quarter of the bytes in flight of launch_plan.h;
+ * those of sm_86 and sm_89 (nvcc 13.0) 2 or 3, in 7 kernels. Any other architecture,
+ * including a minor not yet audited, takes the safe path: the pass gets its pointers through
  * fb_unary_pointer, an empty asm that hides where they come from: nvcc then knows nothing of
  * their aliasing, emits plain ld.global, and ptxas must keep the turn's loads ahead of its
  * stores, which might alias them, in the order the source gives. The kernels keep their
  * __restrict__ parameters (a kernel's signature is the same in the host and device passes). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 750 && __CUDA_ARCH__ != 800 &&                  \
+    __CUDA_ARCH__ != 900
 #define FB_UNARY_RESTRICT
 template <typename P>
 __device__ inline P *fb_unary_pointer(P *p)

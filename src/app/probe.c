@@ -218,7 +218,9 @@ void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t 
                             ? "cache cold: an L2 flush before each profiled call"
                             : "cache warm: each profiled call follows a warm call";
     if (s->counters_requested && s->counters_ok)
-        snprintf(status, status_size, "on (%s); activity %s", state, activity);
+        snprintf(status, status_size, "on (%s%s%s); activity %s", state,
+                 s->metrics && s->metrics[0] ? "; " : "", s->metrics ? s->metrics : "",
+                 activity);
     else
         snprintf(status, status_size, "%s; activity %s", counters, activity);
 
@@ -286,6 +288,9 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
         fb_cupti_session_available(cupti, FB_CUPTI_ACTIVITY, &setup.activity_reason);
     setup.counters_ok =
         fb_cupti_session_available(cupti, FB_CUPTI_COUNTERS, &setup.counters_reason);
+    char metrics[512];
+    fb_cupti_session_metrics(cupti, metrics, sizeof metrics);
+    setup.metrics = metrics;
     fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
     if (warning[0])
         fprintf(stderr, "%s\n", warning);

@@ -52,13 +52,16 @@ struct fb_probe_setup {
     bool activity_ok, counters_ok;               /* the part's trial enable succeeded */
     const char *activity_reason, *counters_reason; /* why not ok: CUPTI's own text */
     enum fb_cache_mode cache;                    /* the sweep's cache mode */
+    const char *metrics; /* the chip's DRAM metrics (fb_traffic_names_describe); NULL: unsaid */
 };
 
 /* The CSV metadata value of `counters` (into status) and the one warning to print (into
  * warning; "" when every requested part works). status is "COUNTERS; activity ACTIVITY", where
  *   COUNTERS is "on (cache cold: an L2 flush before each profiled call)" or
  *     "on (cache warm: each profiled call follows a warm call)" - the cache state the DRAM
- *     bytes come from - or "unavailable (REASON)" or "off ([cupti] counters = false)";
+ *     bytes come from, then "; " and setup->metrics inside the parentheses when set (the
+ *     DRAM metric names used, or NA and why) - or "unavailable (REASON)" or
+ *     "off ([cupti] counters = false)";
  *   ACTIVITY is "on", "unavailable (REASON)" or "off ([cupti] activity = false)".
  * REASON may itself hold parentheses and semicolons: split at the last "; activity ". */
 void fb_app_probe_describe(const struct fb_probe_setup *setup, char *status, size_t status_size,

@@ -134,9 +134,11 @@ static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int ca
 {
     memset(stats, 0, sizeof *stats);
     double spent_s = 0.0;
+    const struct fb_disturbance_rules rules = {cfg->gpu_min_clock, cfg->gpu_other_processes};
     for (;;) {
         struct fb_disturbance_watch watch;
         fb_disturbance_watch_start(call->ops, call->backend, &watch);
+        watch.rules = &rules; /* the sweep's rules ([measure] gpu_min_clock, ...) */
         const struct fb_kernel_trace *window = NULL;
         int rc = fb_app_probe_trace(p, &(struct fb_probe_call){fb_call_run, NULL, call, NULL},
                                     calls, &window, err);

@@ -76,6 +76,7 @@ static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
 static void cb_started(void *user, const struct fb_variant *v, int64_t n,
                        const struct fb_format *format);
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err);
+static void cb_note(void *user, const char *line);
 
 /* Where the sizes came from, for messages: the file's line, or the command line/default. */
 static void sizes_origin(char *out, size_t size, const struct fb_config *cfg)
@@ -350,7 +351,8 @@ static int sweep_measure(struct sweep_session *s, struct fb_error *err)
     const struct fb_sweep sweep = {cfg, s->ops, s->backend, &s->dev,
                                    s->probe_state ? &s->probe : NULL, s->seed, &interrupted,
                                    s->set};
-    const struct fb_sweep_callbacks callbacks = {&s->state, cb_skip, cb_started, cb_done};
+    const struct fb_sweep_callbacks callbacks = {&s->state, cb_skip, cb_started, cb_done,
+                                                 cb_note};
     int rc = fb_sweep_run(&sweep, &callbacks, &s->failed, err);
     fb_progress_end(&s->state.progress);
     return rc;
@@ -539,6 +541,12 @@ static void cb_started(void *user, const struct fb_variant *v, int64_t n,
     struct run_state *s = user;
     (void)format;
     fb_progress_point_started(&s->progress, v->name, n);
+}
+
+static void cb_note(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", line);
 }
 
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err)

@@ -122,7 +122,10 @@ struct fb_backend_ops {
      * the time between the two marks as the queue saw them. What the marks bracket is exactly
      * what was enqueued between the two calls: work enqueued before timer_start (a flush) has
      * finished on the queue before the start mark is taken, so it is never charged, and the
-     * host's launch latency for the first call is hidden behind it.
+     * host's launch latency for the first call is hidden behind it. With nothing enqueued
+     * before it (warm: the queue is idle), a GPU's start mark is taken at once and the sample
+     * also holds the host's latency to the first launch, once per sample: latency / batch per
+     * call, which the fit's L takes in (measure/fit.h).
      * A timed sample is therefore:
      *   warm: timer_start; `batch` calls (run_step...); timer_stop
      *   cold: flush_cache; timer_start; one call (run_step...); timer_stop

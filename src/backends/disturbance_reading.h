@@ -35,6 +35,8 @@ struct fb_disturbance_reading {
     bool gpu_valid;
     unsigned sm_clock_mhz;        /* current SM clock */
     unsigned sm_clock_max_mhz;    /* its maximum (0: unknown) */
+    unsigned sm_clock_held_mhz;   /* the clock it holds: application clock, else the default
+                                     application clock (0: NVML gives neither) */
     uint64_t clock_event_reasons; /* nvmlDeviceGetCurrentClocksEventReasons bits */
     int compute_processes;        /* processes with a compute context on the device, this one
                                      included; -1 unknown */

@@ -14,6 +14,7 @@ struct fb_nvml {
     void *library;
     nvml_device device;
     unsigned sm_clock_max_mhz;
+    unsigned sm_clock_held_mhz; /* application clock, else the default one; 0: neither */
     nvml_return (*shutdown)(void);
     nvml_return (*clock)(nvml_device, int type, unsigned *mhz);
     nvml_return (*reasons)(nvml_device, unsigned long long *bits);
@@ -39,6 +40,9 @@ int fb_nvml_open(struct fb_nvml **out, const char *library, const char *pci_bus_
 {
     *out = NULL;
     const char *name = library ? library : FB_NVML_LIBRARY;
+    /* The device is found by its bus id alone: without one, NVML stays off (nothing loaded) */
+    if (!pci_bus_id)
+        return fb_fail(err, FB_ERR_UNAVAILABLE, "NVML: no PCI bus id to find the device by");
     struct fb_nvml *n = calloc(1, sizeof *n);
     if (!n)
         return fb_fail(err, FB_ERR_UNAVAILABLE, "NVML: out of memory");
@@ -89,6 +93,17 @@ int fb_nvml_open(struct fb_nvml **out, const char *library, const char *pci_bus_
         free(n);
         return e;
     }
+    /* The clock the GPU holds (measure/disturbance.h judges against it): optional, as
+     * GeForce boards answer NOT_SUPPORTED; read once, like the maximum. */
+    nvml_return (*app_clock)(nvml_device, int, unsigned *) = NULL;
+    nvml_return (*default_app_clock)(nvml_device, int, unsigned *) = NULL;
+    SYMBOL(n->library, app_clock, "nvmlDeviceGetApplicationsClock");
+    SYMBOL(n->library, default_app_clock, "nvmlDeviceGetDefaultApplicationsClock");
+    unsigned mhz = 0;
+    if (app_clock && app_clock(n->device, NVML_CLOCK_SM, &mhz) == NVML_OK && mhz > 0)
+        n->sm_clock_held_mhz = mhz;
+    else if (default_app_clock && default_app_clock(n->device, NVML_CLOCK_SM, &mhz) == NVML_OK)
+        n->sm_clock_held_mhz = mhz;
     *out = n;
     return FB_OK;
 }
@@ -99,6 +114,7 @@ void fb_nvml_read(struct fb_nvml *n, struct fb_disturbance_reading *r)
     r->gpu_valid = n->clock(n->device, NVML_CLOCK_SM, &mhz) == NVML_OK;
     r->sm_clock_mhz = mhz;
     r->sm_clock_max_mhz = n->sm_clock_max_mhz;
+    r->sm_clock_held_mhz = n->sm_clock_held_mhz;
     unsigned long long bits = 0;
     r->clock_event_reasons = n->reasons && n->reasons(n->device, &bits) == NVML_OK ? bits : 0;
     /* Asked with room for none: NVML answers OK (no process) or INSUFFICIENT_SIZE with the

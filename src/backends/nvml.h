@@ -16,13 +16,15 @@ struct fb_nvml;
 
 /* Loads `library` (NULL: FB_NVML_LIBRARY), initialises NVML and finds the device whose PCI bus
  * id is `pci_bus_id` ("0000:3b:00.0", as cudaDeviceGetPCIBusId writes it; CUDA's and NVML's
- * device indices differ unless CUDA_DEVICE_ORDER=PCI_BUS_ID). Reads the SM clock's maximum once.
+ * device indices differ unless CUDA_DEVICE_ORDER=PCI_BUS_ID; NULL when it could not be read:
+ * FB_ERR_UNAVAILABLE, nothing loaded). Reads the SM clock's maximum and the clock the GPU
+ * holds (application clock, else default application clock; where NVML gives one) once.
  * Returns FB_OK with *out set, or FB_ERR_UNAVAILABLE with *out NULL and err saying what is
  * missing (the library, a function, nvmlInit's error, the device). Never anything else. */
 int fb_nvml_open(struct fb_nvml **out, const char *library, const char *pci_bus_id,
                  struct fb_error *err);
 
-/* Fills the GPU part of r with the state now: SM clock and its maximum, the clock event
+/* Fills the GPU part of r with the state now: SM clock, its maximum and held clock, the clock event
  * reasons, the processes with a compute context. r->gpu_valid is false when the clock could
  * not be read; the other fields stay unknown (-1 processes) when theirs fail. ~10-100 us: call
  * it outside the timed marks only. */

@@ -50,6 +50,8 @@ void fb_config_defaults(struct fb_config *cfg)
     cfg->max_time_s = 1.5; /* room for 8 undisturbed samples of a 100M call (~60 ms on 2 CPU
                             * cores) when some are retaken; configs/default.ini in ~2 minutes */
     cfg->target_noise = 0.02;
+    cfg->gpu_min_clock = 0.75;  /* FB_DISTURB_MIN_CLOCK_FRACTION */
+    cfg->gpu_other_processes = 0;
     cfg->cache = FB_CACHE_WARM;
     cfg->cupti_activity = true;
     cfg->cupti_counters = true;

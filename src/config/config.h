@@ -4,7 +4,8 @@
  * File format (configs/default.ini documents every key with its unit):
  *   [sweep]    sizes, points_per_decade, variants, dtype, label
  *   [backend]  backend, device, cpu_threads
- *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores
+ *   [measure]  warmup, min_reps, max_reps, min_time, max_time, target_noise, cache, stores,
+ *              gpu_min_clock, gpu_other_processes
  *   [cupti]    activity, counters
  *   [output]   csv, plots, report
  *   [plot]     charts, size, formats, label.<variant> (struct fb_config_plot)
@@ -131,6 +132,11 @@ struct fb_config {
     enum fb_cache_mode cache;
     enum fb_store_kind stores[FB_STORES_COUNT]; /* [measure] stores: "normal" by default */
     size_t n_stores;
+    /* The GPU's disturbance rules (measure/disturbance.h): a sample is disturbed when the SM
+     * clock is under gpu_min_clock x the clock the GPU holds (0: no clock rule), or when more
+     * than gpu_other_processes other processes hold a compute context on the device. */
+    double gpu_min_clock;
+    int gpu_other_processes;
 
     /* [cupti] (GPU only) */
     bool cupti_activity; /* launches and kernel time from activity records */

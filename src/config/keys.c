@@ -288,6 +288,18 @@ static int set_target_noise(struct fb_config *cfg, const char *value, char *msg,
     return cfg_parse_real(value, 0.0, 0, 1.0, &cfg->target_noise, msg, n);
 }
 
+static int set_gpu_min_clock(struct fb_config *cfg, const char *value, char *msg, size_t n)
+{
+    /* 0: the clock rule judges nothing (a GPU whose power cap holds it low by design) */
+    return cfg_parse_real(value, 0.0, 0, 1.0, &cfg->gpu_min_clock, msg, n);
+}
+
+static int set_gpu_other_processes(struct fb_config *cfg, const char *value, char *msg,
+                                   size_t n)
+{
+    return parse_int(value, 0, 1000000, &cfg->gpu_other_processes, msg, n);
+}
+
 /* [measure] stores: a list, like dtype (normal, streaming: the backends say which they run). */
 static int set_stores(struct fb_config *cfg, const char *value, char *msg, size_t n)
 {
@@ -511,6 +523,8 @@ const struct cfg_key cfg_keys[] = {
     {"measure", "target_noise", set_target_noise},
     {"measure", "cache", set_cache},
     {"measure", "stores", set_stores},
+    {"measure", "gpu_min_clock", set_gpu_min_clock},
+    {"measure", "gpu_other_processes", set_gpu_other_processes},
     {"cupti", "activity", set_activity},
     {"cupti", "counters", set_counters},
     {"output", "csv", set_csv},

@@ -15,6 +15,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,15 +42,10 @@ static void host_free(CUpti_Profiler_Host_Object *host)
     (void)cuptiProfilerHostDeinitialize(&p);
 }
 
-/* A host object for `chip` with the traffic metrics added, and its config image. */
-static int host_config(const char *chip, const uint8_t *availability,
-                       CUpti_Profiler_Host_Object **host_out, uint8_t **image,
-                       size_t *image_size, size_t *passes, struct fb_error *err)
+/* A host object for `chip`. */
+static int host_init(const char *chip, const uint8_t *availability,
+                     CUpti_Profiler_Host_Object **host, struct fb_error *err)
 {
-    *host_out = NULL;
-    *image = NULL;
-    *image_size = 0;
-    *passes = 0;
     CUpti_Profiler_Host_Initialize_Params init = {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
     init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     init.pChipName = chip;
@@ -60,19 +56,87 @@ static int host_config(const char *chip, const uint8_t *availability,
         return fb_fail(err, rc == FB_ERR_RUNTIME ? FB_ERR_UNAVAILABLE : rc,
                        "chip \"%s\" is not supported by the range profiler: %s", chip,
                        why.msg);
-    CUpti_Profiler_Host_Object *host = init.pHostObject;
+    *host = init.pHostObject;
+    return FB_OK;
+}
 
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = host;
-    add.ppMetricNames = (const char **)fb_traffic_metric_names;
-    add.numMetrics = FB_METRIC_COUNT;
-    if ((rc = FB_CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add), &why)) < 0) {
+/* The first index into names->metrics that the chip's config asks for: 0, or the L2 metric
+ * alone on a chip without DRAM metrics (it is the last). */
+static int first_metric(const struct fb_traffic_names *names)
+{
+    return names->metrics[FB_METRIC_DRAM_READ] ? 0 : FB_METRIC_L2;
+}
+
+/* A host object for `chip` with the traffic metrics added: the DRAM metrics of the first set
+ * of fb_traffic_dram_metric_names the chip resolves, or none (the L2 metric alone), in
+ * *names. CUPTI rejects a name the chip does not have as an invalid parameter, so each set is
+ * tried on a fresh host object. */
+static int host_add_metrics(const char *chip, const uint8_t *availability,
+                            CUpti_Profiler_Host_Object **host_out,
+                            struct fb_traffic_names *names, struct fb_error *err)
+{
+    *host_out = NULL;
+    memset(names, 0, sizeof *names);
+    names->metrics[FB_METRIC_L2] = fb_traffic_metric_names[FB_METRIC_L2];
+    size_t why_len = 0;
+    for (int set = 0; set <= FB_DRAM_METRIC_SETS; set++) {
+        const bool dram = set < FB_DRAM_METRIC_SETS;
+        names->metrics[FB_METRIC_DRAM_READ] = dram ? fb_traffic_dram_metric_names[set][0] : NULL;
+        names->metrics[FB_METRIC_DRAM_WRITE] = dram ? fb_traffic_dram_metric_names[set][1] : NULL;
+        CUpti_Profiler_Host_Object *host = NULL;
+        int rc = host_init(chip, availability, &host, err);
+        if (rc < 0)
+            return rc;
+        const int first = first_metric(names);
+        CUpti_Profiler_Host_ConfigAddMetrics_Params add = {CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        add.pHostObject = host;
+        add.ppMetricNames = names->metrics + first;
+        add.numMetrics = (size_t)(FB_METRIC_COUNT - first);
+        /* CUPTI's result by name: FB_CUPTI_CALL's message leads with the call and the line,
+         * which would crowd the metadata's reason. */
+        const CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add);
+        const char *why = NULL;
+        if (cuptiGetResultString(r, &why) != CUPTI_SUCCESS || !why)
+            why = "unknown CUPTI result";
+        if (r == CUPTI_SUCCESS) {
+            if (!dram) { /* the chip first, then CUPTI's answer to each set of names */
+                char tried[sizeof names->dram_why];
+                memcpy(tried, names->dram_why, sizeof tried);
+                snprintf(names->dram_why, sizeof names->dram_why,
+                         "no DRAM byte metric resolved on chip %s: %.300s", chip, tried);
+            }
+            *host_out = host;
+            return FB_OK;
+        }
         host_free(host);
-        /* An unknown metric is a property of the chip, not a bug to crash on. */
-        return fb_fail(err, FB_ERR_UNAVAILABLE, "metrics %s, %s, %s on chip \"%s\": %s",
-                       fb_traffic_metric_names[0], fb_traffic_metric_names[1],
-                       fb_traffic_metric_names[2], chip, why.msg);
+        if (!dram) /* An unknown metric is a property of the chip, not a bug to crash on. */
+            return fb_fail(err, FB_ERR_UNAVAILABLE, "metric %s on chip \"%s\": %s (%d)",
+                           names->metrics[FB_METRIC_L2], chip, why, (int)r);
+        int k = snprintf(names->dram_why + why_len, sizeof names->dram_why - why_len,
+                         "%s%s, %s: %s", set ? "; " : "", names->metrics[0], names->metrics[1],
+                         why);
+        if (k > 0)
+            why_len = why_len + (size_t)k < sizeof names->dram_why ? why_len + (size_t)k
+                                                                   : sizeof names->dram_why - 1;
     }
+    return FB_ERR_RUNTIME; /* not reached: the last set returns */
+}
+
+/* A host object for `chip` with the traffic metrics added (host_add_metrics), and its config
+ * image. */
+static int host_config(const char *chip, const uint8_t *availability,
+                       CUpti_Profiler_Host_Object **host_out, uint8_t **image,
+                       size_t *image_size, size_t *passes, struct fb_traffic_names *names,
+                       struct fb_error *err)
+{
+    *host_out = NULL;
+    *image = NULL;
+    *image_size = 0;
+    *passes = 0;
+    CUpti_Profiler_Host_Object *host;
+    int rc = host_add_metrics(chip, availability, &host, names, err);
+    if (rc < 0)
+        return rc;
     CUpti_Profiler_Host_GetConfigImageSize_Params size = {CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     size.pHostObject = host;
     if ((rc = FB_CUPTI_CALL(cuptiProfilerHostGetConfigImageSize(&size), err)) < 0)
@@ -110,10 +174,11 @@ fail:
 
 int fb_cupti_traffic_config(const char *chip, const uint8_t *counter_availability,
                             uint8_t **image, size_t *image_size, size_t *passes,
-                            struct fb_error *err)
+                            struct fb_traffic_names *names, struct fb_error *err)
 {
     CUpti_Profiler_Host_Object *host = NULL;
-    int rc = host_config(chip, counter_availability, &host, image, image_size, passes, err);
+    int rc = host_config(chip, counter_availability, &host, image, image_size, passes, names,
+                         err);
     host_free(host);
     return rc;
 }
@@ -191,11 +256,19 @@ int fb_cupti_counters_setup(struct fb_cupti_session *c, struct fb_error *err)
     size_t passes = 0;
     CUpti_Profiler_Host_Object *host = NULL;
     rc = host_config(c->chip, c->availability, &host, &c->config, &c->config_size, &passes,
-                     err);
+                     &c->names, err);
     if (rc < 0)
         return rc;
     c->host = (struct CUpti_Profiler_Host_Object *)host;
     return trial_enable(c, err);
+}
+
+void fb_cupti_session_metrics(const struct fb_cupti_session *c, char *out, size_t size)
+{
+    if (size)
+        out[0] = '\0';
+    if (c && c->has[FB_CUPTI_COUNTERS])
+        fb_traffic_names_describe(&c->names, out, size);
 }
 
 void fb_cupti_counters_teardown(struct fb_cupti_session *c)
@@ -214,11 +287,13 @@ static int profile_call(struct fb_cupti_session *c, CUpti_RangeProfiler_Object *
                         int (*run_once)(void *ctx, struct fb_error *err), void *ctx,
                         struct fb_traffic *out, struct fb_error *err)
 {
-    const char **metrics = (const char **)fb_traffic_metric_names;
+    const int first = first_metric(&c->names);
+    const char **metrics = c->names.metrics + first;
+    const size_t n_metrics = (size_t)(FB_METRIC_COUNT - first);
     CUpti_RangeProfiler_GetCounterDataSize_Params sz = {CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     sz.pRangeProfilerObject = object;
     sz.pMetricNames = metrics;
-    sz.numMetrics = FB_METRIC_COUNT;
+    sz.numMetrics = n_metrics;
     sz.maxNumOfRanges = FB_MAX_RANGES;
     sz.maxNumRangeTreeNodes = FB_MAX_RANGES;
     int rc = FB_CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize(&sz), err);
@@ -308,11 +383,11 @@ static int profile_call(struct fb_cupti_session *c, CUpti_RangeProfiler_Object *
         ev.counterDataImageSize = sz.counterDataSize;
         ev.rangeIndex = i;
         ev.ppMetricNames = metrics;
-        ev.numMetrics = FB_METRIC_COUNT;
-        ev.pMetricValues = values;
+        ev.numMetrics = n_metrics;
+        ev.pMetricValues = values + first;
         if ((rc = FB_CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&ev), err)) < 0)
             goto out;
-        if (fb_traffic_add_range(&sum, values) < 0) {
+        if (fb_traffic_add_range(&sum, values, first == 0) < 0) {
             rc = fb_fail(err, FB_ERR_RUNTIME, "range %zu: invalid metric values %g, %g, %g", i,
                          values[0], values[1], values[2]);
             goto out;

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "cupti/cupti_session.h"
+#include "cupti/traffic.h"
 
 struct CUpti_Profiler_Host_Object; /* cupti_profiler_host.h, which C cannot include as is */
 
@@ -32,6 +33,7 @@ struct fb_cupti_session {
     uint8_t *availability; /* counter availability image of the device */
     struct CUpti_Profiler_Host_Object *host; /* evaluates counter data into metric values */
     uint8_t *config;       /* config image of the traffic metrics */
+    struct fb_traffic_names names; /* the metrics it asks for (the DRAM ones per chip) */
     size_t config_size;
 };
 

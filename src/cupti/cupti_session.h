@@ -64,6 +64,11 @@ void fb_cupti_session_close(struct fb_cupti_session *c);
 bool fb_cupti_session_available(const struct fb_cupti_session *c, enum fb_cupti_part part,
                                 const char **reason);
 
+/* The counters metadata's words for the DRAM metrics the counters part asks for on this
+ * chip (traffic.h, fb_traffic_names_describe: the names, or NA and why); "" when the part
+ * does not work. */
+void fb_cupti_session_metrics(const struct fb_cupti_session *c, char *out, size_t size);
+
 /* Starts an activity window that collects the kernels run on `stream` (a cudaStream_t; NULL is
  * the legacy default stream). Records from before the window are discarded. The caller then
  * launches and synchronizes before fb_cupti_activity_stop.

@@ -26,6 +26,13 @@ bool fb_cupti_session_available(const struct fb_cupti_session *c, enum fb_cupti_
     return false;
 }
 
+void fb_cupti_session_metrics(const struct fb_cupti_session *c, char *out, size_t size)
+{
+    (void)c;
+    if (size)
+        out[0] = '\0';
+}
+
 int fb_cupti_activity_start(struct fb_cupti_session *c, void *stream, struct fb_error *err)
 {
     (void)c, (void)stream;

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Appends "; text" (or text when why is empty) to why. */
 static void add_reason(char *why, size_t size, size_t *len, const char *text)
@@ -40,27 +41,35 @@ static bool host_disturbed(const struct fb_disturbance_reading *b,
     return false;
 }
 
-bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
-                          const struct fb_disturbance_reading *after, double wall_s, char *why,
-                          size_t size)
+unsigned fb_disturbance_judge_by(const struct fb_disturbance_reading *before,
+                                 const struct fb_disturbance_reading *after, double wall_s,
+                                 const struct fb_disturbance_rules *rules, char *why,
+                                 size_t size)
 {
+    const struct fb_disturbance_rules r = rules ? *rules : FB_DISTURBANCE_RULES_DEFAULT;
     char text[160];
     size_t len = 0;
-    bool disturbed = false;
+    unsigned tripped = 0;
     if (why && size)
         why[0] = '\0';
     if (wall_s > 0 && host_disturbed(before, after, wall_s, text, sizeof text)) {
         add_reason(why, size, &len, text);
-        disturbed = true;
+        tripped |= FB_DISTURBED_HOST;
     }
     if (!after->gpu_valid)
-        return disturbed;
-    if (after->sm_clock_max_mhz > 0 &&
-        after->sm_clock_mhz < FB_DISTURB_MIN_CLOCK_FRACTION * after->sm_clock_max_mhz) {
-        snprintf(text, sizeof text, "SM clock %u of %u MHz", after->sm_clock_mhz,
-                 after->sm_clock_max_mhz);
+        return tripped;
+    /* The clock the GPU holds when it can say, else its maximum (disturbance.h). */
+    const bool held = after->sm_clock_held_mhz > 0;
+    const unsigned ref = held ? after->sm_clock_held_mhz : after->sm_clock_max_mhz;
+    if (ref > 0 && after->sm_clock_mhz < r.min_clock_fraction * ref) {
+        if (held)
+            snprintf(text, sizeof text, "SM clock %u MHz, under %.0f%% of the %u MHz it holds "
+                     "(max %u)", after->sm_clock_mhz, 100 * r.min_clock_fraction, ref,
+                     after->sm_clock_max_mhz);
+        else
+            snprintf(text, sizeof text, "SM clock %u of %u MHz", after->sm_clock_mhz, ref);
         add_reason(why, size, &len, text);
-        disturbed = true;
+        tripped |= FB_DISTURBED_CLOCK;
     }
     uint64_t reasons = after->clock_event_reasons & FB_GPU_REASONS_DISTURBING;
     if (reasons) {
@@ -78,17 +87,47 @@ bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
                 sep = ", ";
             }
         add_reason(why, size, &len, text);
-        disturbed = true;
+        tripped |= FB_DISTURBED_REASONS;
     }
-    if (after->compute_processes > 1) {
+    if (after->compute_processes > 1 + r.other_processes) {
         /* Counted, not matched by pid: in a container NVML reports the host's pids. This
          * process has a context on the device, so it is one of them. */
         snprintf(text, sizeof text, "%d other process%s on the GPU",
                  after->compute_processes - 1, after->compute_processes == 2 ? "" : "es");
         add_reason(why, size, &len, text);
-        disturbed = true;
+        tripped |= FB_DISTURBED_PROCESSES;
     }
-    return disturbed;
+    return tripped;
+}
+
+bool fb_disturbance_judge(const struct fb_disturbance_reading *before,
+                          const struct fb_disturbance_reading *after, double wall_s, char *why,
+                          size_t size)
+{
+    return fb_disturbance_judge_by(before, after, wall_s, NULL, why, size) != 0;
+}
+
+bool fb_disturbance_first_note(unsigned tripped, const char *why,
+                               const struct fb_disturbance_rules *rules, char *out, size_t size)
+{
+    if (!(tripped & (FB_DISTURBED_CLOCK | FB_DISTURBED_PROCESSES)) || !size)
+        return false;
+    int k = snprintf(out, size, "note: the first sample of this run is already judged disturbed "
+                     "(%s), so samples like it will be dropped and retaken and points may end "
+                     "noisy. If that is this GPU's normal state:", why);
+    if ((tripped & FB_DISTURBED_CLOCK) && k > 0 && (size_t)k < size)
+        k += snprintf(out + k, size - (size_t)k, " a GPU held below %.0f%% of its clock by its "
+                      "power cap runs so by design: [measure] gpu_min_clock = 0 (--set "
+                      "gpu_min_clock=0) judges no clock;", 100 * rules->min_clock_fraction);
+    if ((tripped & FB_DISTURBED_PROCESSES) && k > 0 && (size_t)k < size)
+        snprintf(out + k, size - (size_t)k, " a process that holds the GPU and runs nothing (a "
+                 "notebook) counts as another process: [measure] gpu_other_processes = %d "
+                 "(--set gpu_other_processes=%d) lets it be, if it stays idle;",
+                 rules->other_processes + 1, rules->other_processes + 1);
+    size_t len = strlen(out);
+    if (len && out[len - 1] == ';')
+        out[len - 1] = '.';
+    return true;
 }
 
 bool fb_disturbance_may_retake(int dropped, double spent_s, int max_reps, double max_time_s)

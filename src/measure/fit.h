@@ -8,7 +8,11 @@
  *      several kernels counts one in all (eager_add_relu_graph: 1, for its 2 counted kernels);
  *      rows without the column (older files, peers) use their launches, which is the same
  *      number for every variant that launches its kernels one by one
- * L    seconds per launch (on the CPU: per parallel region, a fork/join of the team)
+ * L    seconds per launch (on the CPU: per parallel region, a fork/join of the team). In a
+ *      warm GPU run a sample's start mark is taken on an idle stream (backends/backend.h), so
+ *      each sample also holds one host launch latency: l / batch per call, which this fit
+ *      cannot tell from L (it is per sample, not per launch; absent in cold mode and on the
+ *      CPU, whose samples do not hold it)
  * B    bytes per second at which the model's bytes move once they come from memory (the
  *      points whose bytes are over FB_FIT_MEMORY_FACTOR times the cache), in the same units
  *      as the bandwidth_gbps column: model bytes, so on a CPU the write-allocate reads are not

@@ -76,13 +76,28 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
                              double *seconds, double *wall_s, bool *disturbed, char *why,
                              size_t why_size, struct fb_error *err)
 {
+    const struct fb_disturbance_rules rules = {sw->cfg->gpu_min_clock,
+                                               sw->cfg->gpu_other_processes};
     struct fb_disturbance_watch watch;
     fb_disturbance_watch_start(sw->ops, sw->backend, &watch);
+    watch.rules = &rules;
     int rc = time_calls(sw, call, calls, seconds, err);
     char how[160];
-    *disturbed = fb_disturbance_watch_end(sw->ops, sw->backend, &watch, wall_s, how, sizeof how);
+    unsigned tripped = fb_disturbance_watch_end(sw->ops, sw->backend, &watch, wall_s, how,
+                                                sizeof how);
     if (rc != FB_OK)
-        *disturbed = false;
+        tripped = 0;
+    *disturbed = tripped != 0;
+    /* The first sample of the sweep (after warm-up: the GPU is at its working clock) already
+     * disturbed: most likely the GPU's normal state, which would drop most samples. Said
+     * once, up front, with the setting that relaxes the rule. */
+    if (sw->judged && !*sw->judged) {
+        *sw->judged = true;
+        char line[900];
+        if (sw->cb && sw->cb->note && fb_disturbance_first_note(tripped, how, &rules, line,
+                                                                sizeof line))
+            sw->cb->note(sw->cb->user, line);
+    }
     if (*disturbed && why)
         snprintf(why, why_size, "%s", how);
     return rc;
@@ -443,7 +458,11 @@ static int summarize_point(struct point *p, double *scratch, struct fb_error *er
     r->time_p10_s = s.p10;
     r->time_p90_s = s.p90;
     r->noise = s.noise;
-    r->bandwidth_gbps = (double)r->bytes_model / s.median / 1e9;
+    /* A median the timer did not resolve (0 s) or could not read is no time per call: its
+     * bandwidth would be inf. NaN (NA) instead; set_status says why. */
+    r->bandwidth_gbps = s.median > 0 && isfinite(s.median)
+                            ? (double)r->bytes_model / s.median / 1e9
+                            : NAN;
     return FB_OK;
 }
 
@@ -550,10 +569,22 @@ static int settle(struct point *p, int rc, const struct fb_error *err)
 
 /* ok, or noisy when disturbed samples kept the point from min_reps clean ones within its
  * budget (out_of_budget). A point short of min_reps for its max_time alone, undisturbed,
- * stays ok as before. */
-static void set_status(const struct fb_config *cfg, struct point *p)
+ * stays ok as before. A median that is not a positive time (the timer read 0 for most samples:
+ * coarser than the sample, or broken) is noisy too: not a clean measurement, so charts, fits
+ * and speedups leave it out and --resume measures it again, as for contention. */
+static void set_status(const struct fb_sweep *sw, struct point *p)
 {
+    const struct fb_config *cfg = sw->cfg;
     p->r.status = FB_POINT_OK;
+    if (!(p->r.time_median_s > 0 && isfinite(p->r.time_median_s))) {
+        p->r.status = FB_POINT_NOISY;
+        snprintf(p->r.reason, sizeof p->r.reason,
+                 "median time %g s over %" PRId64 " call%s per sample: the timer (resolution "
+                 "%g s) did not resolve it; no bandwidth",
+                 p->r.time_median_s, p->r.batch, p->r.batch == 1 ? "" : "s",
+                 sw->device->timer_resolution_s);
+        return;
+    }
     if (p->dropped == 0 || p->reps >= cfg->min_reps)
         return;
     p->r.status = FB_POINT_NOISY;
@@ -658,7 +689,7 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
         if (rc == FB_OK)
             rc = probe_point(sw, &p->call, &p->r, err);
         if (rc == FB_OK)
-            set_status(sw->cfg, p);
+            set_status(sw, p);
         rc = settle(p, rc, err);
     }
     if (rc == FB_OK)
@@ -700,7 +731,7 @@ int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
     for (int i = 0; rc == FB_OK && i < count; i++) {
         rc = summarize_point(&points[i], scratch, err);
         if (rc == FB_OK)
-            set_status(sw->cfg, &points[i]);
+            set_status(sw, &points[i]);
     }
     if (rc == FB_OK)
         pair_intervals(points, count, 2 * (size_t)max_reps);
@@ -756,6 +787,9 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
         return rc;
     struct fb_sweep with_set = *sweep;
     with_set.variants = set;
+    bool judged = false;
+    with_set.cb = cb;
+    with_set.judged = &judged;
     const struct fb_sweep *sw = &with_set;
     for (size_t si = 0; rc == FB_OK && si < sw->cfg->n_sizes; si++) {
         const int64_t n = (int64_t)sw->cfg->sizes[si];

@@ -79,6 +79,10 @@ struct fb_sweep_callbacks {
     /* Called with every finished point (ok, failed or skipped). A non-FB_OK return stops the
      * sweep with that error (e.g. the results file could not be written). */
     int (*point_done)(void *user, const struct fb_record *r, struct fb_error *err);
+    /* Called at most once per sweep, with one line to print, when the first judged sample
+     * already trips a GPU rule that a setting relaxes (fb_disturbance_first_note). May be
+     * NULL. */
+    void (*note)(void *user, const char *line);
 };
 
 struct fb_sweep {
@@ -92,6 +96,10 @@ struct fb_sweep {
     /* The variants (plan/variants.h), built once from cfg by the caller; NULL: the runner
      * builds them from cfg itself. Variant i runs when cfg selects it (fb_variant_set_enabled). */
     const struct fb_variant_set *variants;
+    /* Set by fb_sweep_run for its own copy (callers leave them NULL): the callbacks, and
+     * whether a sample has been judged yet (the first one may call cb->note). */
+    const struct fb_sweep_callbacks *cb;
+    bool *judged;
 };
 
 /* Allocates and builds the variant set of cfg (fb_variant_set_build) into *set, which the

@@ -67,6 +67,18 @@ static void working_counters_say_which_cache_state_they_measure(void **state)
     assert_string_equal(warning, "");
 }
 
+static void working_counters_name_the_dram_metrics_of_the_chip(void **state)
+{
+    (void)state;
+    describe((struct fb_probe_setup){true, true, true, true, "", "", FB_CACHE_WARM,
+                                     "DRAM bytes from dram__bytes_op_read.sum + "
+                                     "dram__bytes_op_write.sum"});
+    assert_string_equal(status, "on (cache warm: each profiled call follows a warm call; DRAM "
+                                "bytes from dram__bytes_op_read.sum + "
+                                "dram__bytes_op_write.sum); activity on");
+    assert_string_equal(warning, "");
+}
+
 static void one_reason_for_both_parts_is_written_once(void **state)
 {
     (void)state;
@@ -149,6 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refused_counters_read_unavailable_with_the_reason),
         cmocka_unit_test(working_counters_say_which_cache_state_they_measure),
+        cmocka_unit_test(working_counters_name_the_dram_metrics_of_the_chip),
         cmocka_unit_test(one_reason_for_both_parts_is_written_once),
         cmocka_unit_test(two_reasons_are_both_in_the_one_warning),
         cmocka_unit_test(parts_switched_off_by_the_config_warn_nothing),

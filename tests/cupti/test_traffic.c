@@ -32,8 +32,8 @@ static void the_ranges_of_an_eager_call_add_up(void **state)
     fb_traffic_init(&t);
     const double add[FB_METRIC_COUNT] = {8e6 + 0.4, 4e6, 12.5e6};
     const double relu[FB_METRIC_COUNT] = {4e6, 4e6 + 0.6, 8.25e6};
-    assert_int_equal(fb_traffic_add_range(&t, add), 0);
-    assert_int_equal(fb_traffic_add_range(&t, relu), 0);
+    assert_int_equal(fb_traffic_add_range(&t, add, true), 0);
+    assert_int_equal(fb_traffic_add_range(&t, relu, true), 0);
     assert_int_equal(t.ranges, 2);
     assert_int_equal(t.dram_read_bytes, 12000000);
     assert_int_equal(t.dram_write_bytes, 8000001);
@@ -48,12 +48,12 @@ static void dram_bytes_per_element_is_elements_moved_for_an_ideal_call(void **st
     const int64_t n = 1000000;
     /* eager: 5 elements of 4 bytes per output element */
     const double eager[FB_METRIC_COUNT] = {3.0 * 4 * n, 2.0 * 4 * n, 0};
-    assert_int_equal(fb_traffic_add_range(&t, eager), 0);
+    assert_int_equal(fb_traffic_add_range(&t, eager, true), 0);
     assert_close(fb_traffic_dram_bytes_per_element(&t, n, sizeof(float)), 5.0, 1e-12);
     /* fused, with the output still in L2 (written back later): fewer than 3 */
     fb_traffic_init(&t);
     const double fused[FB_METRIC_COUNT] = {2.0 * 4 * n, 0.5 * 4 * n, 0};
-    assert_int_equal(fb_traffic_add_range(&t, fused), 0);
+    assert_int_equal(fb_traffic_add_range(&t, fused, true), 0);
     assert_close(fb_traffic_dram_bytes_per_element(&t, n, sizeof(float)), 2.5, 1e-12);
     assert_true(isnan(fb_traffic_dram_bytes_per_element(&t, 0, sizeof(float))));
     assert_true(isnan(fb_traffic_dram_bytes_per_element(&t, n, 0)));
@@ -67,9 +67,9 @@ static void a_failed_counter_value_adds_nothing(void **state)
     const double good[FB_METRIC_COUNT] = {100, 200, 300};
     const double nan_read[FB_METRIC_COUNT] = {NAN, 1, 1};
     const double negative_l2[FB_METRIC_COUNT] = {1, 1, -1};
-    assert_int_equal(fb_traffic_add_range(&t, good), 0);
-    assert_int_equal(fb_traffic_add_range(&t, nan_read), -1);
-    assert_int_equal(fb_traffic_add_range(&t, negative_l2), -1);
+    assert_int_equal(fb_traffic_add_range(&t, good, true), 0);
+    assert_int_equal(fb_traffic_add_range(&t, nan_read, true), -1);
+    assert_int_equal(fb_traffic_add_range(&t, negative_l2, true), -1);
     assert_int_equal(t.dram_read_bytes, 100);
     assert_int_equal(t.dram_write_bytes, 200);
     assert_int_equal(t.l2_bytes, 300);
@@ -84,6 +84,22 @@ static void the_metric_names_are_those_of_nsight_compute(void **state)
     assert_string_equal(fb_traffic_metric_names[FB_METRIC_L2], "lts__t_bytes.sum");
 }
 
+/* A chip without DRAM metrics (GB10B): the L2 bytes add up, the DRAM columns stay NA, and
+ * the DRAM values (not asked for: whatever is in the array) are not looked at. */
+static void without_dram_metrics_only_l2_adds_up(void **state)
+{
+    (void)state;
+    struct fb_traffic t;
+    fb_traffic_init(&t);
+    const double l2_only[FB_METRIC_COUNT] = {NAN, -1.0, 4096.0};
+    assert_int_equal(fb_traffic_add_range(&t, l2_only, false), 0);
+    assert_int_equal(fb_traffic_add_range(&t, l2_only, false), 0);
+    assert_int_equal(t.l2_bytes, 8192);
+    assert_int_equal(t.dram_read_bytes, -1);
+    assert_int_equal(t.dram_write_bytes, -1);
+    assert_true(isnan(fb_traffic_dram_bytes_per_element(&t, 1024, 4)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +108,7 @@ int main(void)
         cmocka_unit_test(dram_bytes_per_element_is_elements_moved_for_an_ideal_call),
         cmocka_unit_test(a_failed_counter_value_adds_nothing),
         cmocka_unit_test(the_metric_names_are_those_of_nsight_compute),
+        cmocka_unit_test(without_dram_metrics_only_l2_adds_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,8 @@ sees only one virtual architecture and ptxas may still undo its promises:
   local load or store (LDL, STL) anywhere: a spill costs DRAM traffic that the traffic model
   (kernels/elementwise_kernels.cuh) does not count;
 - no kernel uses more registers than its architecture's cap (kernels/elementwise_kernels.cuh,
-  fb_arch_registers: 64 on sm_7x, the functor's own on sm_8x and sm_9x, 56 from sm_100 on; a
-  functor's own above 64, 8 more on sm_120);
+  fb_arch_registers: 64 on sm_7x, the functor's own on sm_80 and sm_90, at least 40 on sm_86 to
+  sm_89, 56 from sm_100 on; a functor's own above 64, 8 more on sm_120);
 - in every vector kernel's main loop (the outermost loop with global accesses), the
   P x inputs independent 16-byte loads (LDG.E.128...) of a turn are all issued before the
   loop's first 16-byte store (STG.E.128): the bytes in flight of kernels/launch_plan.h.
@@ -21,7 +21,7 @@ Prints one table per architecture and the summary table of the note (docs/gpus.m
     arch  kernels  max registers  with stack  local ld/st  loads before 1st store (min)
 
 Usage:
-    sass_audit.py --op-table OP_TABLE.h --archs 75,80,... --ptx 120 [--cuobjdump PATH]
+    sass_audit.py --op-table OP_TABLE.h --archs 75,80,... [--ptx 120] [--cuobjdump PATH]
                   [--nvcc PATH] BINARY                    audit; exit 1 on any problem,
                                                           77 (skip) without cuobjdump
     sass_audit.py --self-test ... BINARY                  the same, then the audit must
@@ -45,7 +45,14 @@ SKIP = 77  # meson's exit status for a skipped test
 def register_cap(arch, declared):
     """fb_arch_registers() of kernels/elementwise_kernels.cuh for a kernel that declares
     `declared` registers (its Hopper cap)."""
-    floor = 64 if arch < 80 else (56 if arch >= 100 else ptx_audit.MAX_REGISTERS)
+    if arch < 80:
+        floor = 64
+    elif arch >= 100:
+        floor = 56
+    elif 80 < arch < 90:
+        floor = 40  # sm_86 .. sm_89: FB_ARCH_REGISTER_FLOOR
+    else:
+        floor = ptx_audit.MAX_REGISTERS
     if declared > 64 and (arch >= 120 or arch < 80):
         return declared + 8  # FB_ARCH_WIDE_EXTRA
     return max(declared, floor)
@@ -246,7 +253,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op-table", required=True)
     parser.add_argument("--archs", required=True, help="SASS architectures built: 75,80,...")
-    parser.add_argument("--ptx", type=int, required=True, help="PTX architecture built")
+    parser.add_argument("--ptx", type=int, default=None,
+                        help="PTX architecture built (left out: PTX is not checked)")
     parser.add_argument("--cuobjdump", default="")
     parser.add_argument("--nvcc", default="")
     parser.add_argument("--self-test", action="store_true")

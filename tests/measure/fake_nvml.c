@@ -5,6 +5,7 @@
 #include <string.h>
 
 static unsigned sm_clock = 1980, sm_clock_max = 1980, processes = 1;
+static unsigned app_clock, default_app_clock; /* 0: NOT_SUPPORTED (3), as on GeForce boards */
 static unsigned long long reasons;
 static int initialised;
 static int device_token;
@@ -17,6 +18,31 @@ void fake_nvml_set(unsigned clock, unsigned clock_max, unsigned long long bits, 
     sm_clock_max = clock_max;
     reasons = bits;
     processes = procs;
+}
+
+void fake_nvml_set_app_clocks(unsigned app, unsigned default_app);
+void fake_nvml_set_app_clocks(unsigned app, unsigned default_app)
+{
+    app_clock = app;
+    default_app_clock = default_app;
+}
+
+int nvmlDeviceGetApplicationsClock(void *device, int type, unsigned *mhz);
+int nvmlDeviceGetApplicationsClock(void *device, int type, unsigned *mhz)
+{
+    if (device != &device_token || type != 1)
+        return 999;
+    *mhz = app_clock;
+    return app_clock ? 0 : 3;
+}
+
+int nvmlDeviceGetDefaultApplicationsClock(void *device, int type, unsigned *mhz);
+int nvmlDeviceGetDefaultApplicationsClock(void *device, int type, unsigned *mhz)
+{
+    if (device != &device_token || type != 1)
+        return 999;
+    *mhz = default_app_clock;
+    return default_app_clock ? 0 : 3;
 }
 
 int fake_nvml_initialised(void);

@@ -177,6 +177,67 @@ static void host_and_gpu_reasons_are_all_given(void **state)
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
 }
 
+/* A T4 at its 70 W cap: ~900 MHz under a memory-bound kernel, below 75% of its 1590 MHz
+ * boost but far over its 585 MHz application clock, which is what it holds: not disturbed.
+ * The held clock still judges a clock that really falls. */
+static void the_clock_is_judged_against_the_clock_the_gpu_holds(void **state)
+{
+    (void)state;
+    char why[200];
+    struct fb_disturbance_reading b = unknown(), a = gpu(900, 1590, 0x4, 1);
+    a.sm_clock_held_mhz = 585;
+    assert_false(fb_disturbance_judge(&b, &a, 1e-3, why, sizeof why));
+    a.sm_clock_mhz = 400;
+    assert_true(fb_disturbance_judge(&b, &a, 1e-3, why, sizeof why));
+    assert_string_equal(why, "SM clock 400 MHz, under 75% of the 585 MHz it holds (max 1590)");
+    a.sm_clock_held_mhz = 0; /* NVML gives no application clock (GeForce): the maximum */
+    a.sm_clock_mhz = 900;
+    assert_true(fb_disturbance_judge(&b, &a, 1e-3, why, sizeof why));
+    assert_string_equal(why, "SM clock 900 of 1590 MHz");
+}
+
+/* [measure] gpu_min_clock and gpu_other_processes relax the rules they name, and say which
+ * rules a sample tripped. */
+static void the_rules_relax_by_their_settings(void **state)
+{
+    (void)state;
+    struct fb_disturbance_reading b = unknown(), a = gpu(300, 1590, 0, 2);
+    const struct fb_disturbance_rules strict = FB_DISTURBANCE_RULES_DEFAULT;
+    assert_int_equal(fb_disturbance_judge_by(&b, &a, 1e-3, &strict, NULL, 0),
+                     FB_DISTURBED_CLOCK | FB_DISTURBED_PROCESSES);
+    const struct fb_disturbance_rules relaxed = {0.0, 1};
+    assert_int_equal(fb_disturbance_judge_by(&b, &a, 1e-3, &relaxed, NULL, 0), 0);
+    a.compute_processes = 3; /* a second other process is still one too many */
+    assert_int_equal(fb_disturbance_judge_by(&b, &a, 1e-3, &relaxed, NULL, 0),
+                     FB_DISTURBED_PROCESSES);
+    a.clock_event_reasons = FB_GPU_REASON_HW_THERMAL; /* no setting relaxes these */
+    assert_int_equal(fb_disturbance_judge_by(&b, &a, 1e-3, &relaxed, NULL, 0),
+                     FB_DISTURBED_PROCESSES | FB_DISTURBED_REASONS);
+}
+
+/* The up-front note names the setting of each relaxable rule tripped, and only those. */
+static void the_first_note_names_the_setting_of_each_rule_tripped(void **state)
+{
+    (void)state;
+    const struct fb_disturbance_rules rules = FB_DISTURBANCE_RULES_DEFAULT;
+    char line[900];
+    assert_true(fb_disturbance_first_note(FB_DISTURBED_PROCESSES, "1 other process on the GPU",
+                                          &rules, line, sizeof line));
+    assert_non_null(strstr(line, "(1 other process on the GPU)"));
+    assert_non_null(strstr(line, "[measure] gpu_other_processes = 1"));
+    assert_null(strstr(line, "gpu_min_clock"));
+    assert_null(strchr(line, '\n'));
+    assert_true(fb_disturbance_first_note(FB_DISTURBED_CLOCK | FB_DISTURBED_HOST, "x", &rules,
+                                          line, sizeof line));
+    assert_non_null(strstr(line, "[measure] gpu_min_clock = 0"));
+    assert_null(strstr(line, "gpu_other_processes"));
+    strcpy(line, "untouched");
+    assert_false(fb_disturbance_first_note(FB_DISTURBED_HOST | FB_DISTURBED_REASONS, "x", &rules,
+                                           line, sizeof line));
+    assert_false(fb_disturbance_first_note(0, "", &rules, line, sizeof line));
+    assert_string_equal(line, "untouched");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +250,9 @@ int main(void)
         cmocka_unit_test(another_process_on_the_gpu_is_disturbed),
         cmocka_unit_test(gpu_part_is_ignored_when_not_valid),
         cmocka_unit_test(host_and_gpu_reasons_are_all_given),
+        cmocka_unit_test(the_clock_is_judged_against_the_clock_the_gpu_holds),
+        cmocka_unit_test(the_rules_relax_by_their_settings),
+        cmocka_unit_test(the_first_note_names_the_setting_of_each_rule_tripped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #define BUS "0000:3b:00.0"
 
 static void (*fake_set)(unsigned, unsigned, unsigned long long, unsigned);
+static void (*fake_set_app_clocks)(unsigned, unsigned);
 static int (*fake_initialised)(void);
 static void *fake;
 
@@ -30,7 +31,8 @@ static int load_fake(void **state)
         return -1;
     *(void **)&fake_set = dlsym(fake, "fake_nvml_set");
     *(void **)&fake_initialised = dlsym(fake, "fake_nvml_initialised");
-    return fake_set && fake_initialised ? 0 : -1;
+    *(void **)&fake_set_app_clocks = dlsym(fake, "fake_nvml_set_app_clocks");
+    return fake_set && fake_initialised && fake_set_app_clocks ? 0 : -1;
 }
 
 static int unload_fake(void **state)
@@ -74,6 +76,19 @@ static void an_unknown_device_is_unavailable_and_nvml_shut_down(void **state)
     assert_int_equal(fake_initialised(), 0);
 }
 
+/* The CUDA backend passes NULL when cudaDeviceGetPCIBusId fails (a vGPU, a simulator): NVML
+ * stays off with a reason, and the backend goes on (it used to fail whole). */
+static void no_bus_id_is_unavailable_without_loading_nvml(void **state)
+{
+    (void)state;
+    struct fb_nvml *n = (struct fb_nvml *)1;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_nvml_open(&n, FAKE_NVML_PATH, NULL, &err), FB_ERR_UNAVAILABLE);
+    assert_null(n);
+    assert_non_null(strstr(err.msg, "no PCI bus id"));
+    assert_int_equal(fake_initialised(), 0);
+}
+
 static void readings_carry_what_nvml_answers(void **state)
 {
     (void)state;
@@ -112,13 +127,39 @@ static void readings_carry_what_nvml_answers(void **state)
     fb_nvml_close(NULL);
 }
 
+/* The clock the GPU holds: the application clock, else the default one, else unknown (0),
+ * read at open (a T4: 585 MHz of a 1590 MHz maximum). */
+static void the_held_clock_is_the_application_clock_else_the_default(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned app, default_app, want;
+    } cases[] = {{585, 585, 585}, {0, 585, 585}, {1200, 585, 1200}, {0, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fb_nvml *n;
+        struct fb_error err = {{0}};
+        fake_set(900, 1590, 0, 1);
+        fake_set_app_clocks(cases[i].app, cases[i].default_app);
+        assert_int_equal(fb_nvml_open(&n, FAKE_NVML_PATH, BUS, &err), FB_OK);
+        struct fb_disturbance_reading r;
+        fb_disturbance_reading_clear(&r);
+        fb_nvml_read(n, &r);
+        assert_int_equal(r.sm_clock_held_mhz, cases[i].want);
+        assert_int_equal(r.sm_clock_max_mhz, 1590);
+        fb_nvml_close(n);
+    }
+    fake_set_app_clocks(0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_missing_library_is_unavailable_naming_it),
         cmocka_unit_test(a_library_without_nvml_is_unavailable_naming_the_function),
         cmocka_unit_test(an_unknown_device_is_unavailable_and_nvml_shut_down),
+        cmocka_unit_test(no_bus_id_is_unavailable_without_loading_nvml),
         cmocka_unit_test(readings_carry_what_nvml_answers),
+        cmocka_unit_test(the_held_clock_is_the_application_clock_else_the_default),
     };
     return cmocka_run_group_tests(tests, load_fake, unload_fake);
 }

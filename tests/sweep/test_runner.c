@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/backend.h"
@@ -516,6 +517,41 @@ static void launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode(
     assert_true(isnan(find(&c, "memcpy", 4099)->launch_overhead_s));
 }
 
+/* A timer that resolves nothing: every sample reads 0 s (a timer coarser than a cold call,
+ * which is one call per sample and cannot batch more). */
+static int zero_timer_stop(void *state, double *seconds, struct fb_error *err)
+{
+    int rc = fb_cpu_backend.timer_stop(state, seconds, err);
+    *seconds = 0.0;
+    return rc;
+}
+
+static void a_zero_median_time_is_no_clean_point_and_has_no_bandwidth(void **unused)
+{
+    (void)unused;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.timer_stop = zero_timer_stop;
+    ops.read_disturbance = NULL;
+    struct collected c;
+    int failed = -1;
+    assert_int_equal(run_sweep_with(&ops, FB_CACHE_COLD, NULL, &c, &failed), FB_OK);
+    assert_int_equal(failed, 0);
+    int timed = 0;
+    for (int i = 0; i < c.count; i++) {
+        const struct fb_record *r = &c.records[i];
+        if (r->status == FB_POINT_SKIPPED)
+            continue; /* never sampled (the CPU backend's one-launch variants may be) */
+        timed++;
+        assert_int_equal(r->status, FB_POINT_NOISY);
+        assert_true(r->verified);
+        assert_true(r->time_median_s == 0.0);
+        assert_true(isnan(r->bandwidth_gbps));
+        assert_non_null(strstr(r->reason, "did not resolve"));
+        assert_true(isnan(r->speedup_lo)); /* no interval from a point that is not ok */
+    }
+    assert_true(timed > 0);
+}
+
 /* Injected contention: readings whose run delay jumps by a second (far over the 2% of any
  * sample here) at the end of the chosen samples, and is still otherwise. */
 enum disturb { DISTURB_NEVER, DISTURB_ALWAYS, DISTURB_A_QUARTER };
@@ -612,6 +648,62 @@ static void a_point_never_undisturbed_is_noisy_within_its_budget(void **unused)
         assert_true(r->time_median_s > 0);
         assert_non_null(strstr(r->reason, "disturbed by other programs, 0 clean"));
         assert_non_null(strstr(r->reason, "waited 1e+03 ms"));
+    }
+}
+
+/* A GPU that a notebook already holds: every reading has 2 processes with a compute context.
+ * The first judged sample says so once, up front, naming the setting; with the setting, the
+ * samples are clean and no note is given. */
+static void fake_read_two_processes(void *state, bool at_end, struct fb_disturbance_reading *out)
+{
+    (void)state, (void)at_end;
+    fb_disturbance_reading_clear(out);
+    out->gpu_valid = true;
+    out->sm_clock_mhz = out->sm_clock_max_mhz = 1590;
+    out->compute_processes = 2;
+}
+
+static int notes;
+static char last_note[1024];
+static void count_note(void *user, const char *line)
+{
+    (void)user;
+    notes++;
+    snprintf(last_note, sizeof last_note, "%s", line);
+}
+
+static void a_gpu_rule_tripped_by_the_first_sample_is_said_once_with_its_setting(void **unused)
+{
+    (void)unused;
+    struct fb_backend_ops ops = fb_cpu_backend;
+    ops.read_disturbance = fake_read_two_processes;
+    for (int allowed = 0; allowed <= 1; allowed++) {
+        static struct fb_config cfg;
+        tiny_config(&cfg, FB_CACHE_WARM);
+        cfg.gpu_other_processes = allowed;
+        void *state = NULL;
+        struct fb_error err;
+        const struct fb_backend_params params = {0, 0};
+        assert_int_equal(ops.init(&state, &params, &err), FB_OK);
+        struct fb_device_info dev;
+        assert_int_equal(ops.describe(state, &dev, &err), FB_OK);
+        const struct fb_sweep sweep = {&cfg, &ops, state, &dev, NULL, 42, NULL};
+        struct collected c;
+        memset(&c, 0, sizeof c);
+        const struct fb_sweep_callbacks cb = {&c, NULL, NULL, collect, count_note};
+        notes = 0;
+        int failed = -1;
+        assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_OK);
+        ops.fini(state);
+        if (allowed == 0) {
+            assert_int_equal(notes, 1);
+            assert_non_null(strstr(last_note, "1 other process on the GPU"));
+            assert_non_null(strstr(last_note, "gpu_other_processes = 1"));
+        } else {
+            assert_int_equal(notes, 0);
+            for (int i = 0; i < c.count; i++)
+                assert_true(c.records[i].preempted == 0.0);
+        }
     }
 }
 
@@ -852,6 +944,7 @@ int main(void)
         cmocka_unit_test(undisturbed_samples_give_ok_points_with_preempted_zero),
         cmocka_unit_test(disturbed_samples_are_dropped_retaken_and_counted),
         cmocka_unit_test(a_point_never_undisturbed_is_noisy_within_its_budget),
+        cmocka_unit_test(a_gpu_rule_tripped_by_the_first_sample_is_said_once_with_its_setting),
         cmocka_unit_test(chain_variants_run_end_to_end_with_derived_launches_and_bytes),
         cmocka_unit_test(each_fault_fails_or_skips_its_point_alone),
         cmocka_unit_test(a_backend_without_run_group_skips_the_one_launch_variant),
@@ -860,6 +953,7 @@ int main(void)
         cmocka_unit_test(cold_probe_passes_flush_before_every_call),
         cmocka_unit_test(warm_probe_passes_follow_a_warm_call),
         cmocka_unit_test(launch_overhead_is_the_median_less_the_kernel_time_of_the_same_mode),
+        cmocka_unit_test(a_zero_median_time_is_no_clean_point_and_has_no_bandwidth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,13 +126,21 @@ static int open_device(struct cuda_state *s, struct fb_error *err)
         return rc;
     /* Contention probes, both optional: without them samples are simply not judged. */
     fb_host_disturbance_open(&s->host);
+    /* The bus id serves NVML alone: a device that will not give it (a vGPU, a simulator)
+     * runs without NVML, with one note, like a machine without libnvidia-ml. */
     char bus[32];
-    FB_CUDA_TRY(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device));
+    cudaError_t bus_rc = cudaDeviceGetPCIBusId(bus, (int)sizeof bus, s->device);
+    if (bus_rc != cudaSuccess)
+        (void)cudaGetLastError(); /* the failed query is no error of the next call */
     struct fb_error nvml_err = {{0}};
-    if (fb_nvml_open(&s->nvml, NULL, bus, &nvml_err) != FB_OK)
+    if (fb_nvml_open(&s->nvml, NULL, bus_rc == cudaSuccess ? bus : NULL, &nvml_err) != FB_OK) {
+        if (bus_rc != cudaSuccess)
+            snprintf(nvml_err.msg, sizeof nvml_err.msg,
+                     "NVML off: cudaDeviceGetPCIBusId failed: %.60s", cudaGetErrorString(bus_rc));
         snprintf(s->nvml_note, sizeof s->nvml_note,
                  "%.110s: GPU clocks, throttling and other processes on the GPU go unchecked",
                  nvml_err.msg);
+    }
     return FB_OK;
 }
 
@@ -462,8 +470,12 @@ static int cuda_synchronize(void *state, struct fb_error *err)
 
 /* Events on the stream (contract in backend.h): the time is what the GPU spent from the start
  * mark to the stop mark, launch gaps between the calls included (the eager chain pays them,
- * which is the point), host time before the first launch excluded: the start event is
- * recorded when the stream reaches it, after whatever was enqueued before it. */
+ * which is the point). The start event is taken when the stream reaches it, after whatever was
+ * enqueued before it: in cold mode the flush, so the host's time to launch the call hides
+ * behind the flush and is not in the sample. In warm mode nothing is queued before it (the
+ * stream was waited for), so the event is taken at once and the sample also holds the host's
+ * time from the event to the first launch: one launch latency per sample, latency / batch
+ * per call (fit.h: it lands in L). */
 static int cuda_timer_start(void *state, struct fb_error *err)
 {
     struct cuda_state *s = state;
