@@ -2,7 +2,7 @@
 # .ci/check_notebook.sh: runs docs/colab.ipynb top to bottom on this machine's CPU, from this
 # checkout, as `jupyter nbconvert --execute` (in a venv of pinned versions, build-ci-tools/nbvenv,
 # ignored by git), and checks what a reader would get: the sweep's CSV and its summary and
-# glance charts (files that exist and are not empty, shown inline), the notebook's lines for a
+# glance charts (new files, not empty, shown inline), the notebook's lines for a
 # CPU runtime, and nothing left behind (the tree as git saw it before, the notebook's TMPDIR
 # empty). The executed copy goes to a temporary directory, never over docs/colab.ipynb.
 # Ends with "tests: N passed, N failed, 0 skipped"; exit 1 when a check failed.
@@ -27,6 +27,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/fb-notebook.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp" "$work/jupyter"
 tree_before=$(git status --short --untracked-files=all)
+: >"$work/start"
 
 passed=0 failed=0
 check() { # NAME CONDITION...: one test
@@ -80,11 +81,12 @@ grep -E '^(fusebench checkout|CPU runtime|GPU runtime|built |sweep took|out/.*\.
     "$text" | sed 's/^/  /' || true
 
 csv=$(sed -n 's/^sweep took .* s; CSV: //p' "$text" | tail -n 1)
-nonempty() { [ -n "$1" ] && [ -s "$1" ]; }
-check "the sweep's CSV exists and is not empty ($csv)" nonempty "$csv"
+# made by this run (an older run's files may lie in out/) and not empty
+fresh() { [ -n "$1" ] && [ -s "$1" ] && [ "$1" -nt "$work/start" ]; }
+check "the sweep's CSV is new and not empty ($csv)" fresh "$csv"
 check "the CSV is a fusebench results file" grep -q '^# fusebench: ' "${csv:-/dev/null}"
 for chart in summary glance; do
-    check "the $chart chart exists and is not empty" nonempty "${csv%.csv}-$chart.png"
+    check "the $chart chart is new and not empty" fresh "${csv%.csv}-$chart.png"
 done
 check "the notebook shows the charts inline (2 PNGs or more; it showed $pngs)" [ "$pngs" -ge 2 ]
 check "it says this runtime has no GPU" grep -q '^CPU runtime: no GPU' "$text"
