@@ -9,9 +9,8 @@ set -u
 SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/test-ci-check.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
-status=0
-"$SRC/cluster/ci-check" --fusebench "${FB_FUSEBENCH:?}" --keep "$TMP/keep" | tee "$TMP/out" ||
-    status=${PIPESTATUS[0]}
+"$SRC/cluster/ci-check" --fusebench "${FB_FUSEBENCH:?}" --keep "$TMP/keep" | tee "$TMP/out"
+status=${PIPESTATUS[0]}
 [ "$status" = 77 ] && exit 77
 [ "$status" = 0 ] || { echo "FAIL: ci-check exited $status"; exit 1; }
 chart=$(sed -n 's/^ci-check: cross-device chart \(.*\) ([0-9]* bytes)$/\1/p' "$TMP/out")
