@@ -4,6 +4,8 @@
 # (exit 0), its results file is found and named on one "fusebench-results:" line, the plan
 # lies beside it, and the canary never runs. (The sweep's own "results:" line escapes such
 # bytes, which run-sweep once read back as the path: "the sweep wrote no results file".)
+# Then cluster/fusebench.sbatch, run without Slurm from a copy of cluster/ in a clone whose
+# location, FB_CONFIG and FB_RESULTS hold the same: it passes and runs nothing.
 # FB_FUSEBENCH: the fusebench to run (meson passes this build's).
 set -u
 SRC=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -51,9 +53,29 @@ for case in control utf8 newline; do
     else
         passed=$((passed + 1))
     fi
-    if find "$TMP" "$PWD" -maxdepth 3 -name pwned -type f | grep -q .; then
+    if { find "$TMP" -name pwned -type f; find . -maxdepth 1 -name pwned -type f; } | grep -q .; then
         fail "$case: the canary ran"
     fi
 done
+hostile=" q'\"\$(touch pwned)"$'\n'"x"
+clone=$TMP/clone$hostile
+mkdir -p "$clone"
+cp -R "$SRC/cluster" "$clone/cluster"
+cp "$TMP/tiny.ini" "$clone/tiny$hostile.ini"
+status=0
+(cd "$clone" && env -u SLURM_SUBMIT_DIR -u SLURM_JOB_ID -u SLURM_JOB_PARTITION \
+    -u SLURM_CLUSTER_NAME FB_FUSEBENCH="$fusebench" FB_BACKEND=cpu FB_CONFIG="tiny$hostile.ini" \
+    FB_RESULTS="$TMP/sbatch$hostile" bash cluster/fusebench.sbatch) >"$TMP/out" 2>"$TMP/err" ||
+    status=$?
+csvs=("$TMP/sbatch$hostile"/cluster/local/cpu-*/"tiny$hostile-fp32.csv")
+if [ "$status" != 0 ] || [ ! -f "${csvs[0]}" ]; then
+    fail "fusebench.sbatch: exit $status, results file: ${csvs[0]}"; tail -n 5 "$TMP/err"
+else
+    passed=$((passed + 1))
+fi
+if { find "$TMP" -name pwned -type f; find . -maxdepth 1 -name pwned -type f; } | grep -q .; then
+    fail "fusebench.sbatch: the canary ran"
+fi
+
 echo "run-sweep hostile results paths: $passed passed, $failed failed"
 [ "$failed" = 0 ]
