@@ -23,12 +23,16 @@ each in a job of the partition's scheduler (docs/cluster.md; run it with cluster
 """
 import math
 import os
+import shlex
 import sys
 
 import reframe as rfm
+import reframe.core.runtime as rt
 import reframe.utility.sanity as sn
 from reframe.core.builtins import (fixture, parameter, run_after, run_before, sanity_function,
                                    variable)
+from reframe.core.exceptions import ReframeError
+from reframe.core.logging import getlogger
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -41,6 +45,15 @@ def _from_caller(path):
     """A path given on the command line, relative to where cluster/rfm was called
     (FB_RFM_CWD: ReFrame itself runs in its prefix)."""
     return os.path.join(os.environ.get("FB_RFM_CWD", os.getcwd()), os.path.expanduser(path))
+
+
+def _words(*args):
+    """Each argument as one shell word: ReFrame pastes executable, executable_opts and the
+    pre/postrun commands into the job script as they are, joined with spaces, so a space,
+    a quote or `$(...)` in a path or name (the results root, the clone's location, a config,
+    a dtype, a meson option) would split it or run in the job. Every word this file hands
+    to a job script goes through here."""
+    return [shlex.quote(str(a)) for a in args]
 
 
 def _env_list(name, default):
@@ -65,17 +78,19 @@ class FusebenchBuild(rfm.RunOnlyRegressionTest):
     def choose(self):
         if self.fusebench:
             self.binary = os.path.abspath(_from_caller(self.fusebench))
-            self.executable = self.binary
-            self.executable_opts = ["--version"]
+            self.executable, *self.executable_opts = _words(self.binary, "--version")
         else:
             # Not the stage directory: ReFrame removes it once the sweeps that use it end.
             build = os.path.join(REPO, "build-cluster",
                                  self.current_partition.fullname.replace(":", "-"))
             self.binary = os.path.join(build, "fusebench")
-            self.executable = os.path.join(REPO, "scripts", "ensure-build")
-            options = self.current_partition.extras.get("meson_options", "")
-            self.executable_opts = [build] + options.split() + self.meson_options.split()
-            self.postrun_cmds = [f'"{self.binary}" --version']
+            # Several meson options in one string, split on spaces on purpose; each then
+            # one word, so none of them runs in the job.
+            options = self.current_partition.extras.get("meson_options", "").split()
+            self.executable, *self.executable_opts = _words(
+                os.path.join(REPO, "scripts", "ensure-build"), build, *options,
+                *self.meson_options.split())
+            self.postrun_cmds = [" ".join(_words(self.binary, "--version"))]
 
     @sanity_function
     def runs(self):
@@ -115,10 +130,10 @@ class FusebenchSweep(rfm.RunOnlyRegressionTest):
         config_stem = os.path.splitext(os.path.basename(config))[0]
         results = os.path.join(os.path.abspath(_from_caller(self.results_root)),
                                part.fullname.replace(":", os.sep))
-        self.executable = os.path.join(HERE, "run-sweep")
-        self.executable_opts = ["--fusebench", self.build.binary, "--config", config,
-                                "--backend", self.backend, "--dtype", self.dtype,
-                                "--results", results]
+        self.executable, *self.executable_opts = _words(
+            os.path.join(HERE, "run-sweep"), "--fusebench", self.build.binary,
+            "--config", config, "--backend", self.backend, "--dtype", self.dtype,
+            "--results", results)
         self.site_references = references.for_config(config_stem)
         self.reference = self.site_references
 
@@ -150,3 +165,33 @@ class FusebenchSweep(rfm.RunOnlyRegressionTest):
             value = sn.extractsingle(rf"^fusebench-perf: {name}=(\S+)", stdout, 1, float)
             if name in judged or not math.isnan(sn.evaluate(value)):
                 self.perf_variables[name] = sn.make_performance_function(value, unit)
+
+
+def _sweep_partitions():
+    """The selected partitions (--system SYSTEM[:PARTITION]) where FusebenchSweep runs."""
+    return [p.fullname for p in rt.runtime().system.partitions
+            if {"cpu", "cuda"} & set(p.features)]
+
+
+if not _sweep_partitions():
+    # Without this, a site configuration whose partitions lack both features selects no
+    # sweep at all, and ReFrame reports 0 test cases as PASSED.
+    _NO_SWEEP = (f"no partition of system {rt.runtime().system.name} selected here has the "
+                 f"feature `cpu` or `cuda`, so fusebench runs no sweep: give the partitions "
+                 f"that should run one of those features in the site configuration "
+                 f"(docs/cluster.md)")
+    getlogger().warning(f"fusebench_checks: {_NO_SWEEP}")
+
+    @rfm.simple_test
+    class FusebenchNoSweep(rfm.RunOnlyRegressionTest):
+        """Fails, saying why, where FusebenchSweep selects no partition (see above)."""
+
+        valid_systems = [rt.runtime().system.partitions[0].fullname]
+        valid_prog_environs = ["*"]
+        executable = "true"
+        descr = "fusebench: no partition selected here runs a sweep"
+        tags = {"fusebench"}
+
+        @run_after("setup")
+        def refuse(self):
+            raise ReframeError(_NO_SWEEP)
