@@ -19,7 +19,8 @@ skipped or FAIL; the seconds may be missing); NODE.txt "key: value" lines (what 
 has, gpu-check's step 0). ncu's own --csv logs are ncu's format, turned by --collect-ncu
 into one tidy table (N: the size in elements, a whole number). Exit status of the summary:
 0 everything passed (a degraded step, one the machine refused such as its counters, is still
-a pass: the first line says "PASS (degraded: ...)" and a "degraded:" line gives each reason),
+a pass: the first line says "DEGRADED (refused: ...)", a "degraded:" line gives each reason and
+a "fix:" line the way out where the counters are reserved to administrators),
 1 a step failed or a CSV holds a failed / unverified point (the summary says which), 2 usage
 error; it prints gpu-check's verdict line. --collect-ncu turns ncu's --csv logs into one tidy
 CSV (variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
@@ -259,10 +260,64 @@ def ncu_verdict(rc, text, what, stopped, regex):
         what, rc, first_line(re.compile("==ERROR=="), text))
 
 
+# What a counters refusal for lack of privileges looks like (CUPTI's result name and
+# src/cupti/cupti_check.c's hint, ncu's ERR_NVGPUCTRPERM), and the way out, printed once in the
+# summary: NVIDIA's documented setting (ERR_NVGPUCTRPERM) or more privileges for the check.
+PRIVILEGES = re.compile(r"INSUFFICIENT_PRIVILEGES|ERR_NVGPUCTRPERM|restricted to administrators|"
+                        r"RestrictProfilingToAdminUsers|permission to access NVIDIA GPU "
+                        r"Performance Counters")
+COUNTERS_FIX = ("the GPU's performance counters are reserved to administrators here "
+                "(NVreg_RestrictProfilingToAdminUsers=1). Fix, as root: echo 'options nvidia "
+                "NVreg_RestrictProfilingToAdminUsers=0' > /etc/modprobe.d/nvidia-profiling.conf, "
+                "then reload the nvidia module (modprobe -r nvidia_uvm nvidia_drm "
+                "nvidia_modeset nvidia && modprobe nvidia) or reboot; or run gpu-check as root "
+                "or with CAP_SYS_ADMIN / CAP_PERFMON (a container: --cap-add SYS_ADMIN)")
+# The skip a test prints for a part that needs the counters (tests/cupti/test_cupti_gpu.c:
+# "skip: CUPTI counters unavailable: <CUPTI's reason>").
+COUNTERS_SKIP = re.compile(r"counters unavailable", re.I)
+# cudart's words when the driver is older than the runtime (or absent), and fusebench's own
+# (src/backends/cuda/gpu_compat.c): said with the way out.
+DRIVER_OLD = re.compile(r"driver version is insufficient|cudaErrorInsufficientDriver|"
+                        r"NVIDIA driver supports CUDA [0-9.]+, older than")
+DRIVER_HINT = (" (the NVIDIA driver is older than this build's CUDA runtime: a CUDA 13 build "
+               "needs driver release 580 or newer; on a datacenter GPU the forward-"
+               "compatibility package cuda-compat-13-0 lets it run on the older driver)")
+
+
+def meson_log_tests(log):
+    """[{name, result, text}] of the test sections of a meson test log ("==== i/n ====",
+    then "test:", "result:" and the test's stdout and stderr), in order."""
+    tests = []
+    for part in re.split(r"^=+ [0-9]+/[0-9]+ =+$", log, flags=re.M)[1:]:
+        name = re.search(r"^test: +(.*)$", part, re.M)
+        result = re.search(r"^result: +(.*)$", part, re.M)
+        tests.append({"name": name.group(1).split(" / ")[-1].strip() if name else "?",
+                      "result": result.group(1).strip() if result else "?", "text": part})
+    return tests
+
+
+def skip_reasons(text):
+    """The reasons a test printed for what it skipped ("skip: ..." / "SKIP: ..." lines), less
+    test_cupti_gpu's closing line, which only points at them."""
+    return [m.strip() for m in re.findall(r"^skip(?:ped)?: (\S.*)$", text, re.M | re.I)
+            if "reason printed above" not in m]
+
+
+def last_error_line(text):
+    """The last line of a failed test's output that says what went wrong (cmocka's own
+    tallies skipped), else its last non-empty line; cut at 200."""
+    lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("-----")
+             and not re.match(r"^(\[  (FAILED|PASSED|SKIPPED) +\]|[0-9]+ FAILED TEST)", l.strip())]
+    said = [l for l in lines if re.search(r"error|fail|assert|abort|fault|cannot|denied|"
+                                          r"insufficient|timed? ?out", l, re.I)
+            and not re.match(r"^(result|test|command|start time|duration):", l)]
+    return (said or lines or [""])[-1][:200]
+
+
 def suite_counts(suite, rc, out, log):
-    """meson test's counts from its output, and from its log the cmocka skips (its skip() is
-    no "Skipped" for meson: "[  SKIPPED ] N test(s)" lines) and the skips a test explains with
-    "counters unavailable" (and the first such reason)."""
+    """meson test's counts from its output, and from its log: each test's result, what it
+    skipped and why (cmocka's skip() is no "Skipped" for meson: "[  SKIPPED ] N test(s)"),
+    the skips that need the counters, and each failed test's last error line."""
     c = {"suite": suite, "rc": rc, "none": int("No suitable tests defined" in out)}
     for key, label in (("ok", "Ok"), ("fail", "Fail"), ("skipped", "Skipped"),
                        ("timeout", "Timeout"), ("xfail", "Expected Fail"),
@@ -270,33 +325,58 @@ def suite_counts(suite, rc, out, log):
         m = re.findall(r"^%s: +([0-9]+)" % label, out, re.M)
         c[key] = int(m[-1]) if m else 0
     c["cmocka_skipped"] = sum(int(n) for n in re.findall(r"^\[  SKIPPED \] +([0-9]+) test", log, re.M))
-    why = re.findall(r"^skip(?:ped)?: .*counters unavailable.*$", log, re.M | re.I)
+    why = [r for r in skip_reasons(log) if COUNTERS_SKIP.search(r)]
     c["counters_skipped"] = len(why)
-    c["reason"] = re.sub(r"^skip[a-z]*: ", "", why[0][:200], flags=re.I) if why else ""
+    c["reason"] = why[0][:300] if why else ""
+    c["reasons_all"] = skip_reasons(log)
+    c["tests"] = []
+    for t in meson_log_tests(log):
+        cmocka = sum(int(n) for n in re.findall(r"^\[  SKIPPED \] +([0-9]+) test", t["text"], re.M))
+        reasons = skip_reasons(t["text"])
+        t.update(skipped=t["result"] == "exit status 77" or cmocka > 0, reasons=reasons,
+                 counters_only=bool(reasons) and all(COUNTERS_SKIP.search(r) for r in reasons),
+                 failed=t["result"] not in ("exit status 0", "exit status 77"),
+                 error=last_error_line(t["text"]))
+        c["tests"].append(t)
     return c
 
 
 def tests_verdict(c, mode, what, stopped):
-    """SUITE gpu: no skip allowed on a GPU, except tests that need the counters when they are
-    unavailable (a degraded pass); rest: the other suites."""
+    """SUITE gpu: no skip allowed on a GPU, except the parts of tests that need the counters
+    when the machine refuses them (a degraded pass, with the fix where it is privileges);
+    rest: the other suites. A failure names each failed test and its last error line."""
+    failed = "; ".join("%s: %s" % (t["name"], t["error"]) for t in c["tests"] if t["failed"])
     if c["rc"] in STOPPED:
-        return "FAIL|%s %s" % (what, stopped)
+        return "FAIL|%s %s%s" % (what, stopped, (": " + failed) if failed else "")
     if c["fail"] or c["timeout"] or c["rc"]:
-        return "FAIL|%s: %d failed, %d timed out (meson exit %d)" % (what, c["fail"], c["timeout"], c["rc"])
+        return "FAIL|%s: %d failed, %d timed out (meson exit %d)%s" % (
+            what, c["fail"], c["timeout"], c["rc"], (": " + failed) if failed else "")
     if c["suite"] != "gpu":
         return "ok|%s: %d passed, %d skipped" % (what, c["ok"], c["skipped"])
     if mode != "gpu":
         return "ok|rehearsal: %d ran, skips allowed without a GPU (meson %d, cmocka %d)" % (
             c["ok"], c["skipped"], c["cmocka_skipped"])
+    reasons = [r for t in c["tests"] for r in t["reasons"]] or c["reasons_all"]
     if c["none"] or not c["ok"]:
-        return ("FAIL|no gpu test passed (meson skipped %d: did no device answer? see the log; "
-                "is the CUDA backend built?)" % c["skipped"])
-    if not c["skipped"] and 0 < c["cmocka_skipped"] <= c["counters_skipped"]:
-        return "degraded|%d passed; %d skipped because the counters are unavailable: %s" % (
-            c["ok"], c["cmocka_skipped"], c["reason"])
-    if c["skipped"] or c["cmocka_skipped"]:
-        return ("FAIL|skips on a GPU machine: meson Skipped %d, cmocka skipped %d (see the log)"
-                % (c["skipped"], c["cmocka_skipped"]))
+        # test_kernels_gpu says it in a line of its own ("...: no GPU, every test skips: ...")
+        why = reasons or re.findall(r"every test skips: (.*)$", "\n".join(
+            t["text"] for t in c["tests"]), re.M)
+        why = why[0][:300] if why else "did no device answer? see the log; is the CUDA backend built?"
+        return "FAIL|no gpu test passed (meson skipped %d): %s%s" % (
+            c["skipped"], why, DRIVER_HINT if DRIVER_OLD.search(why) else "")
+    skippers = [t for t in c["tests"] if t["skipped"]]
+    if not skippers and (c["skipped"] or c["cmocka_skipped"]):
+        # a log without test sections: the skips' reasons as a whole
+        skippers = [{"name": "the gpu suite", "reasons": reasons, "counters_only":
+                     bool(reasons) and all(COUNTERS_SKIP.search(r) for r in reasons)}]
+    if skippers and all(t["counters_only"] for t in skippers):
+        return "degraded|%d passed; the counters' parts of %s skipped, counters refused: %s" % (
+            c["ok"], ", ".join(t["name"] for t in skippers), skippers[0]["reasons"][0][:300])
+    if skippers:
+        return ("FAIL|skips on a GPU machine: meson Skipped %d, cmocka skipped %d: %s" % (
+            c["skipped"], c["cmocka_skipped"], "; ".join(
+                "%s: %s" % (t["name"], t["reasons"][0][:200] if t["reasons"] else "no reason given")
+                for t in skippers if not t["counters_only"])))
     return "ok|%d passed, none skipped" % c["ok"]
 
 
@@ -454,7 +534,9 @@ def summarize(args):
         problems.append("sweep: no rows in %s" % args["sweep"])
 
     refused = ", ".join(d.split(":", 1)[0] for d in degraded)
-    verdict = "FAIL" if problems else "PASS (degraded: %s)" % refused if degraded else "PASS"
+    # DEGRADED: a pass where the machine refused a part (its counters, ncu, the sanitizer).
+    verdict = "FAIL" if problems else "DEGRADED (refused: %s)" % refused if degraded else "PASS"
+    fix = COUNTERS_FIX if any(PRIVILEGES.search(d) for d in degraded + problems) else ""
     mode = "gpu" if args["mode"] == "gpu" else "cpu-rehearsal"
     if args.get("quick") == "1":
         mode += " (quick)"
@@ -471,6 +553,8 @@ def summarize(args):
         lines.append("  ... and %d more problems" % (len(problems) - 20))
     for d in degraded:
         lines.append("  degraded: %s" % d)
+    if fix:
+        lines.append("  fix: %s" % fix)
     lines.append("mode: %s" % mode)
     lines.append("date: %s" % datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
     goal = args.get("goal")
@@ -602,8 +686,8 @@ def summarize(args):
         print("gpu-check: FAILED after %s: %s; see %s and %s" % (
             run, "; ".join(problems[:3]), args["out"], args.get("log", "gpu-check.log")))
     elif degraded:
-        print("gpu-check: passed, degraded, in %s: %s refused by this machine (summary.txt says "
-              "why); results in %s" % (run, refused, where))
+        print("gpu-check: DEGRADED (a pass) in %s: %s refused by this machine (summary.txt says "
+              "why%s); results in %s" % (run, refused, " and how to fix it" if fix else "", where))
     else:
         print("gpu-check: passed in %s; results in %s" % (run, where))
     return 0 if not problems else 1

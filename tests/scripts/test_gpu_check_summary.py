@@ -114,7 +114,7 @@ class Summary(unittest.TestCase):
         self.assertRegex(self.verdict_line, r"^gpu-check: FAILED after 42 s \(gpu\): build: meson "
                          r"setup exited 1; see /.*/s\.txt and /o/gpu-check\.log$")
         self.run_summary(self.good_rows(), steps="sweep|ok|x|1\ncounters|degraded|hidden|1\n")
-        self.assertRegex(self.verdict_line, r"^gpu-check: passed, degraded, in 42 s \(gpu\): "
+        self.assertRegex(self.verdict_line, r"^gpu-check: DEGRADED \(a pass\) in 42 s \(gpu\): "
                          r"counters refused by this machine")
 
     def test_each_chain_is_listed_against_its_own_pair_with_the_speedup_as_written(self):
@@ -201,11 +201,24 @@ class Summary(unittest.TestCase):
                  "sanitizer|degraded|compute-sanitizer refused this device: Device not supported|3\n")
         rc, text = self.run_summary(self.good_rows(), steps=steps)
         self.assertEqual(rc, 0)
-        self.assertTrue(text.startswith("fusebench gpu-check: PASS (degraded: ncu, sanitizer)\n"))
+        self.assertTrue(text.startswith("fusebench gpu-check: DEGRADED (refused: ncu, sanitizer)\n"))
         self.assertIn("\n  degraded: ncu: ncu cannot read the counters here: Failed to initialize "
                       "the profiler: LibraryNotLoaded\n", text)
         self.assertIn("\n  degraded: sanitizer: compute-sanitizer refused this device", text)
         self.assertNotIn("problem:", text)
+        self.assertNotIn("fix:", text)  # LibraryNotLoaded: a sandbox, no setting to change
+
+    def test_counters_kept_for_administrators_print_the_fix(self):
+        steps = ("tests-gpu|degraded|1 passed; the counters' parts of test_cupti_gpu skipped, "
+                 "counters refused: CUPTI counters unavailable: cuptiRangeProfilerEnable(&en): "
+                 "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)|30\n")
+        rc, text = self.run_summary(self.good_rows(), steps=steps)
+        self.assertEqual(rc, 0)
+        self.assertTrue(text.startswith("fusebench gpu-check: DEGRADED (refused: tests-gpu)\n"))
+        self.assertIn("\n  fix: the GPU's performance counters are reserved to administrators", text)
+        self.assertIn("options nvidia NVreg_RestrictProfilingToAdminUsers=0", text)
+        self.assertIn("CAP_SYS_ADMIN", text)
+        self.assertRegex(self.verdict_line, r"says why and how to fix it\)")
 
     def test_a_failure_beats_a_degraded_step(self):
         steps = "ncu|degraded|refused|12\nsweep|FAIL|fusebench exited 1|40\n"
