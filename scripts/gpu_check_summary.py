@@ -380,19 +380,42 @@ def tests_verdict(c, mode, what, stopped):
     return "ok|%d passed, none skipped" % c["ok"]
 
 
-def counters_verdict(mode, meta):
-    """CUPTI's counters as the sweep's "# counters:" line says: on, or unavailable here (a
-    degraded pass: the DRAM columns stay empty)."""
+def counters_verdict(mode, meta, rows=None, refused="", log=""):
+    """CUPTI's counters as the sweep's "# counters:" line says at open (on, or unavailable
+    here: a degraded pass, the DRAM columns stay empty), then, where they were on, as the rows
+    say: every measured row with kernels of ours (launches > 0: a memcpy has no range to
+    count) has its DRAM bytes; rows without them are a per-variant refusal (metadata
+    counters_refused: degraded) or a give-up mid-sweep (FAIL, with the sweep's warning from
+    the log). rows None: the counters line alone."""
     if mode != "gpu":
         return "skipped|cpu rehearsal: %s" % (meta or "no counters line in the CSV")
     if re.search("unavailable|counters off", meta, re.I):
         return "degraded|CUPTI counters unavailable here: %s" % meta
     if re.match("off", meta, re.I):
         return "skipped|switched off in the config: %s" % meta
-    if re.search("counters on|^on", meta, re.I):
+    if not re.search("counters on|^on", meta, re.I):
+        return ("FAIL|the sweep's CSV says '# counters: %s' (expected on, or unavailable with a "
+                "reason)" % meta)
+    if rows is None:
         return "ok|%s" % meta
-    return ("FAIL|the sweep's CSV says '# counters: %s' (expected on, or unavailable with a "
-            "reason)" % meta)
+    counted = [r for r in rows if r.get("status") in ("ok", "noisy")
+               and isinstance(r.get("launches"), int) and r["launches"] > 0]
+    empty = [r for r in counted if not (isinstance(r.get("dram_read_bytes"), (int, float)) and
+                                        isinstance(r.get("dram_write_bytes"), (int, float)))]
+    if not empty:
+        return "ok|%s; DRAM bytes in all %d measured rows" % (meta, len(counted))
+    names = sorted({r.get("variant") for r in empty})
+    first = empty[0]
+    where = "%d of %d measured rows have no DRAM bytes (%s), the first %s n=%s" % (
+        len(empty), len(counted), ", ".join(names), first.get("variant"), first.get("n"))
+    # counters_refused: "VARIANT: reason; VARIANT: reason", or past its table "more variants
+    # refused" (app/probe.c)
+    if refused and ("more variants refused" in refused or
+                    all(refused.startswith(v + ": ") or ("; %s: " % v) in refused for v in names)):
+        return "degraded|CUPTI counters refused some variants: %s; refused: %s" % (where, refused[:300])
+    gave_up = first_line(re.compile(r"warning: CUPTI (counters|activity) failed"), log)
+    return "FAIL|counters on at open, but %s: %s" % (
+        where, gave_up or "the sweep's output says why (gpu-check.log)")
 
 
 def read_text(path):
@@ -408,7 +431,8 @@ def verdict(kind, a):
       ncu RC LOG WHAT STOPPED_TEXT KERNEL_REGEX     (LOG: ncu's --log-file)
       tests SUITE MODE RC OUTPUT LOG WHAT STOPPED_TEXT TESTS  (meson test's output and log;
                       the counts line is appended to TESTS, for the summary)
-      counters MODE CSV                             (the sweep's "# counters:" line)
+      counters MODE CSV [FUSEBENCH [LOG]]           (the sweep's "# counters:" line, and with
+                      FUSEBENCH its rows' DRAM columns; LOG: where a give-up's warning is)
     RC: the tool's exit status, timeout's 124/137, or 125 when not started."""
     if kind == "sanitizer":
         return sanitizer_verdict(int(a[0]), read_text(a[1]), a[2], a[3])
@@ -416,7 +440,11 @@ def verdict(kind, a):
         return ncu_verdict(int(a[0]), read_text(a[1]), a[2], a[3], a[4])
     if kind == "counters":
         meta = re.findall(r"^# counters: (.*)$", read_text(a[1]), re.M)
-        return counters_verdict(a[0], meta[0] if meta else "")
+        if len(a) < 3:
+            return counters_verdict(a[0], meta[0] if meta else "")
+        rmeta, rows = read_results(a[2], a[1])
+        return counters_verdict(a[0], meta[0] if meta else "", rows,
+                                rmeta.get("counters_refused", ""), read_text(a[3]) if len(a) > 3 else "")
     if kind != "tests":
         raise ValueError("no verdict of that kind (sanitizer, ncu, tests, counters)")
     c = suite_counts(a[0], int(a[2]), read_text(a[3]), read_text(a[4]))

@@ -246,5 +246,58 @@ class Summary(unittest.TestCase):
         self.assertIn("\nmode: gpu (quick)\n", text)
 
 
+class CountersVerdict(unittest.TestCase):
+    """--verdict counters on what the sweep's CSV records per row (the DRAM columns, the
+    metadata counters_refused that src/app/sweep.c writes), not only its "# counters:" line,
+    which is written at open and says "on" whatever happens later."""
+    META = "# device: GPU X\n# backend: cuda\n# counters: on (cache warm); activity on\n"
+
+    def verdict(self, rows, meta="", log=""):
+        with tempfile.TemporaryDirectory() as d:
+            csv_path = os.path.join(d, "sweep.csv")
+            with open(csv_path, "w") as f:
+                f.write(self.META + meta + COLS + "\n" + "\n".join(rows) + "\n")
+            log_path = os.path.join(d, "gpu-check.log")
+            with open(log_path, "w") as f:
+                f.write(log)
+            return subprocess.run([sys.executable, SCRIPT, "--verdict", "counters", "gpu",
+                                   csv_path, FUSEBENCH, log_path], stdout=subprocess.PIPE,
+                                  text=True, check=True).stdout.strip()
+
+    def rows(self, dram_from=0):
+        """A memcpy row (no kernel: no DRAM bytes, rightly) and four rows with kernels, the
+        first dram_from of them with DRAM bytes (None: all)."""
+        out = [row("copy_memcpy", 1000, 0, 2, 1e-6, role="platform_reference")]  # no kernel
+        for i, n in enumerate((1000, 1000000)):
+            for v, moved, launches in (("fused_add_relu", 3, 1), ("eager_add_relu", 5, 2)):
+                has = dram_from is None or 2 * i + (v == "eager_add_relu") < dram_from
+                out.append(row(v, n, launches, moved, 1e-5,
+                               dram=(8 * n, 4 * n) if has else ("", "")))
+        return out
+
+    def test_every_row_counted_is_ok(self):
+        self.assertRegex(self.verdict(self.rows(dram_from=None)),
+                         r"^ok\|on \(cache warm\); activity on; DRAM bytes in all 4 measured rows$")
+
+    def test_a_give_up_mid_sweep_fails_with_the_sweeps_warning(self):
+        log = ("fusebench ...\nwarning: CUPTI counters failed, its columns stay empty from here "
+               "on: cuptiRangeProfilerPushRange: CUPTI_ERROR_UNKNOWN (999)\n")
+        self.assertRegex(self.verdict(self.rows(dram_from=2), log=log),
+                         r"^FAIL\|counters on at open, but 2 of 4 measured rows have no DRAM "
+                         r"bytes \(eager_add_relu, fused_add_relu\), the first fused_add_relu "
+                         r"n=1000000: warning: CUPTI counters failed, its columns stay empty "
+                         r"from here on: cuptiRangeProfilerPushRange")
+
+    def test_a_variant_refused_is_degraded_naming_it(self):
+        rows = self.rows(dram_from=None)
+        rows[2] = row("eager_add_relu", 1000, 2, 5, 1e-5)   # no DRAM bytes
+        rows[4] = row("eager_add_relu", 1000000, 2, 5, 1e-5)
+        meta = ("# counters_refused: eager_add_relu: cuptiRangeProfilerEnable: "
+                "CUPTI_ERROR_NOT_SUPPORTED (27)\n")
+        self.assertRegex(self.verdict(rows, meta=meta),
+                         r"^degraded\|CUPTI counters refused some variants: 2 of 4 measured "
+                         r"rows have no DRAM bytes \(eager_add_relu\).*refused: eager_add_relu: ")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
