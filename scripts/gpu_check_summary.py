@@ -105,13 +105,15 @@ def index(rows):
 
 
 def paired(rows, n):
-    """The ok rows at size n that name a pair (an eager variant and its fused one, the generic
-    fused kernel and the handwritten one), in file order, the last of each variant. Pairs,
-    roles and speedups are data written by fusebench (src/measure/pairing.h): this script
-    reads them and knows no variant's name."""
+    """The measured rows (ok or noisy) at size n that name a pair (an eager variant and its
+    fused one, the generic fused kernel and the handwritten one), in file order, the last of
+    each variant. Pairs, roles and speedups are data written by fusebench
+    (src/measure/pairing.h): this script reads them and knows no variant's name. A noisy row
+    is listed too (fusebench writes no speedup for it): on a loaded machine every row may be
+    noisy, and the table would otherwise be empty."""
     last = {}
     for r in rows:
-        if r.get("status") == "ok" and r.get("n") == n and r.get("pair"):
+        if r.get("status") in ("ok", "noisy") and r.get("n") == n and r.get("pair"):
             last.pop(r["variant"], None)
             last[r["variant"]] = r
     return list(last.values())
@@ -346,6 +348,8 @@ def tests_verdict(c, mode, what, stopped):
     when the machine refuses them (a degraded pass, with the fix where it is privileges);
     rest: the other suites. A failure names each failed test and its last error line."""
     failed = "; ".join("%s: %s" % (t["name"], t["error"]) for t in c["tests"] if t["failed"])
+    if failed and c.get("log"):
+        failed += " (their logs: %s)" % c["log"]
     if c["rc"] in STOPPED:
         return "FAIL|%s %s%s" % (what, stopped, (": " + failed) if failed else "")
     if c["fail"] or c["timeout"] or c["rc"]:
@@ -448,6 +452,7 @@ def verdict(kind, a):
     if kind != "tests":
         raise ValueError("no verdict of that kind (sanitizer, ncu, tests, counters)")
     c = suite_counts(a[0], int(a[2]), read_text(a[3]), read_text(a[4]))
+    c["log"] = a[4]
     line = " ".join("%s=%s" % (k, c[k]) for k in ("ok", "fail", "skipped", "timeout", "xfail",
                                                    "upass", "cmocka_skipped", "counters_skipped",
                                                    "none", "rc"))
@@ -647,8 +652,8 @@ def summarize(args):
     lines.append("launches per call (counted; every distinct value over the sizes):")
     for label, rows in (("sweep", srows), ("torch", trows)):
         seen = {}
-        for r in rows:
-            if r.get("status") == "ok" and isinstance(r.get("launches"), int):
+        for r in rows:  # a noisy row's launches are counted all the same
+            if r.get("status") in ("ok", "noisy") and isinstance(r.get("launches"), int):
                 seen.setdefault(r["variant"], set()).add(r["launches"])
         for v, ls in seen.items():
             lines.append("  %-24s %s" % (v, ", ".join(str(x) for x in sorted(ls))))
@@ -672,10 +677,11 @@ def summarize(args):
         for label, rows, idx in (("", srows, s), ("torch: ", trows, t)):
             for r in paired(rows, n):
                 sp = num(r, "speedup")
-                lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
+                lines.append("  %-10s %-26s %-26s %11s %11s %9s%s" % (
                     fmt_n(n), label + r["variant"], r["pair"], fmt_time(num(r, "time_median_s")),
                     fmt_time(num(r, "pair_time_s")),
-                    "n/a" if math.isnan(sp) else "%.2fx" % sp))
+                    "n/a" if math.isnan(sp) else "%.2fx" % sp,
+                    "  (noisy: disturbed by other programs)" if r.get("status") == "noisy" else ""))
 
     lines.append("")
     big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)

@@ -106,6 +106,19 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"eager_add_relu +2")
         self.assertIn("GPU X", text)
 
+    def test_noisy_rows_keep_their_launches_and_pairs(self):
+        # A loaded machine: every row disturbed. fusebench writes no speedup for them, but
+        # the launches are counted and the pair is still listed, marked noisy.
+        rows = [row("fused_add_relu", 8, 1, 3, 2e-6, role="fused", status="noisy"),
+                row("eager_add_relu", 8, 2, 5, 4e-6, role="eager", pair="fused_add_relu",
+                    status="noisy")]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  fused_add_relu +1\n")
+        self.assertRegex(text, r"\n  eager_add_relu +2\n")
+        self.assertRegex(text, r"\n  8 +eager_add_relu +fused_add_relu +4\.00 us +.* n/a  "
+                               r"\(noisy: disturbed by other programs\)")
+
     def test_the_verdict_line_says_passed_failed_or_degraded(self):
         self.run_summary(self.good_rows())
         self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")

@@ -96,7 +96,7 @@ sed -e '0,/exit status 0/s//exit status 1/' \
     "$TMP/fx/passed.log" > "$TMP/fx/failed.log"
 sed -e 's/^Ok: .*/Ok:                 1   /' -e 's/^Fail: .*/Fail:               1   /' "$TMP/fx/passed.out" > "$TMP/fx/failed.out"
 expect gpu_suite_a_failure_names_the_test_and_its_error "$(gpu_suite "$TMP/fx" failed gpu 1)" \
-    '^FAIL\|the gpu suite: 1 failed, 0 timed out \(meson exit 1\): kernels_gpu: \[   LINE   \] --- \.\./tests/kernels/test_kernels_gpu\.c:210: error: Failure!$'
+    '^FAIL\|the gpu suite: 1 failed, 0 timed out \(meson exit 1\): kernels_gpu: \[   LINE   \] --- \.\./tests/kernels/test_kernels_gpu\.c:210: error: Failure! \(their logs: .*/failed\.log\)$'
 
 # The other suites, and a stop, on meson's console counts alone.
 # suite SUITE MODE "OK FAIL SKIPPED RC" WHAT STOPPED
