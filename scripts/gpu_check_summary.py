@@ -4,6 +4,7 @@ wrote (python3 stdlib only).
 
   gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
                        --sweep SWEEP.csv [--cold COLD.csv] [--torch TORCH.csv] [--ncu NCU.csv]
+                       [--inprocess TORCH-INPROCESS.csv]
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
                        [--fusebench PATH] [--log GPU-CHECK.LOG]
   gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
@@ -542,6 +543,29 @@ def dram_table(sweep_index, args, cold_results):
         lines.append("  CUPTI in the cold sweep: %s" % cmeta["counters"])
     return lines
 
+def inprocess_lines(meta, rows):
+    """The in-process peer's rows (tools/torch_inprocess.py): each PyTorch variant against the
+    variant of ours it mirrors, timed in the same process, with fusebench's ours_ratio."""
+    if not meta:
+        return []
+    lines = ["", "PyTorch in-process (tools/torch_inprocess.py; torch %s; ours_ratio = our time "
+             "/ torch's, below 1: ours faster; its per-sample ctypes cost: %s s):" % (
+                 meta.get("torch", "?"), meta.get("peer_empty_sample_s", "?"))]
+    lines.append("  %-10s %-26s %-20s %11s %11s  %s" % ("n", "torch variant", "mirrors",
+                                                       "torch time", "ours_ratio", "interval"))
+    for r in rows:
+        if not r.get("mirror"):
+            continue
+        ratio, lo, hi = num(r, "ours_ratio"), num(r, "ours_ratio_lo"), num(r, "ours_ratio_hi")
+        lines.append("  %-10s %-26s %-20s %11s %11s  %s%s" % (
+            fmt_n(r["n"]) if isinstance(r.get("n"), int) else r.get("n"), r.get("variant"),
+            r.get("mirror"), fmt_time(num(r, "time_median_s")),
+            "n/a" if math.isnan(ratio) else "%.3f" % ratio,
+            "n/a" if math.isnan(lo) or math.isnan(hi) else "[%.3f, %.3f]" % (lo, hi),
+            "" if r.get("status") == "ok" else "  (%s)" % r.get("status")))
+    return lines
+
+
 def summarize(args):
     lines, problems = [], []
     steps = read_steps(args["steps"])
@@ -554,8 +578,9 @@ def summarize(args):
 
     smeta, srows = read_results(args["fusebench"], args["sweep"], problems)
     tmeta, trows = read_results(args["fusebench"], args.get("torch"), problems)
+    imeta, irows = read_results(args["fusebench"], args.get("inprocess"), problems)
     cold_results = read_results(args["fusebench"], args.get("cold"), problems)
-    for label, rows in (("sweep", srows), ("torch", trows)):
+    for label, rows in (("sweep", srows), ("torch", trows), ("torch in-process", irows)):
         for r in rows:
             if r.get("status") == "failed":
                 problems.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
@@ -708,6 +733,7 @@ def summarize(args):
                 of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
                 lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
 
+    lines.extend(inprocess_lines(imeta, irows))
     lines.extend(dram_table(s, args, cold_results))
     text = "\n".join(lines) + "\n"
     tmp = args["out"] + ".tmp"

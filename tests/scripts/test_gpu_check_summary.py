@@ -119,6 +119,21 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"\n  8 +eager_add_relu +fused_add_relu +4\.00 us +.* n/a  "
                                r"\(noisy: disturbed by other programs\)")
 
+    def test_the_in_process_peer_is_listed_with_ours_ratio(self):
+        cols = COLS + ",mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi"
+        ours = row("eager_add_relu", 1000000, 2, 5, 15e-6, role="eager", pair="fused_add_relu")
+        torch = row("torch_eager_add_relu", 1000000, 2, 5, 20e-6)
+        csv_text = ("# device: GPU X\n# backend: cuda\n# torch: 2.11.0\n"
+                    "# peer_empty_sample_s: 1.2e-06\n" + cols + "\n" + ours + ",,,,\n"
+                    + torch + ",eager_add_relu,0.75,0.7,0.8\n")
+        rc, text = self.run_summary(self.good_rows(),
+                                    extra=["--inprocess", self.write("inproc.csv", csv_text)])
+        self.assertEqual(rc, 0, text)
+        self.assertIn("PyTorch in-process (tools/torch_inprocess.py; torch 2.11.0;", text)
+        self.assertIn("per-sample ctypes cost: 1.2e-06 s", text)
+        self.assertRegex(text, r"\n  1M +torch_eager_add_relu +eager_add_relu +20\.00 us +0\.750 "
+                               r"+\[0\.700, 0\.800\]\n")
+
     def test_the_verdict_line_says_passed_failed_or_degraded(self):
         self.run_summary(self.good_rows())
         self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")
