@@ -4,7 +4,7 @@ wrote (python3 stdlib only).
 
   gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
                        --sweep SWEEP.csv [--cold COLD.csv] [--torch TORCH.csv] [--ncu NCU.csv]
-                       [--inprocess TORCH-INPROCESS.csv]
+                       [--inprocess TORCH-INPROCESS.csv] [--nocupti SWEEP-NOCUPTI.csv]
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
                        [--fusebench PATH] [--log GPU-CHECK.LOG]
   gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
@@ -465,9 +465,10 @@ def verdict(kind, a):
 
 # ---- the summary ---------------------------------------------------------------------------
 
-def read_steps(path):
-    """[(step, status, detail, seconds)] of gpu-check's steps file ("a|b|c|d" lines; the
-    seconds field may be missing)."""
+def read_steps(path, caps=None):
+    """[(step, status, detail, seconds)] of gpu-check's steps file ("a|b|c|d|e" lines: the
+    seconds and the step's cap may be missing; older files have no cap); the caps go into
+    the dict `caps` by step, when one is given."""
     steps = []
     if path and os.path.exists(path):
         with open(path) as f:
@@ -475,11 +476,16 @@ def read_steps(path):
                 parts = line.rstrip("\n").split("|")
                 if len(parts) < 3:
                     continue
+                cap = ""
+                if len(parts) > 4 and parts[-1].strip().isdigit() and parts[-2].strip().isdigit():
+                    cap = parts.pop().strip()
                 if len(parts) > 3 and parts[-1].strip().isdigit():
                     seconds, detail = parts[-1].strip(), "|".join(parts[2:-1])
                 else:
                     seconds, detail = "", "|".join(parts[2:])
                 steps.append((parts[0], parts[1], detail, seconds))
+                if caps is not None and cap:
+                    caps[parts[0]] = cap
     return steps
 
 
@@ -510,7 +516,7 @@ def dram_table(sweep_index, args, cold_results):
         "variant", "n", "model", "CUPTI cold", "ncu cold", "CUPTI/mod", "ncu/mod", "CUPTI warm"))
     sizes = sorted({n for (_, n) in cold} | {n for (_, n) in ncu})
     # the cold sweep's eager and fused variants, then any other that ncu profiled
-    names = variants_of(crows, ("eager", "fused"))
+    names = variants_of(crows, ("copy_ceiling", "eager", "fused"))
     names += [v for v in sorted({v for (v, _) in ncu}) if v not in names]
     for n in sizes:
         for v in names:
@@ -543,6 +549,23 @@ def dram_table(sweep_index, args, cold_results):
         lines.append("  CUPTI in the cold sweep: %s" % cmeta["counters"])
     return lines
 
+def nocupti_lines(sweep_index, nocupti):
+    """CUPTI's cost to small-size timings: the sweep's median (CUPTI on) beside a sweep of the
+    same small sizes with activity and counters off."""
+    meta, rows = nocupti
+    if not meta:
+        return []
+    lines = ["", "CUPTI's cost to small-size timings (median time per call; the sweep with "
+             "CUPTI on, and again with activity and counters off):",
+             "  %-10s %-26s %11s %11s %8s" % ("n", "variant", "CUPTI on", "CUPTI off", "on/off")]
+    for (v, n), r in sorted(index(rows).items(), key=lambda kv: (kv[0][1], str(kv[0][0]))):
+        on, off = num(sweep_index.get((v, n), {}), "time_median_s"), num(r, "time_median_s")
+        lines.append("  %-10s %-26s %11s %11s %8s" % (
+            fmt_n(n), v, fmt_time(on), fmt_time(off),
+            "n/a" if math.isnan(on) or math.isnan(off) or off == 0 else "%.3f" % (on / off)))
+    return lines
+
+
 def inprocess_lines(meta, rows):
     """The in-process peer's rows (tools/torch_inprocess.py): each PyTorch variant against the
     variant of ours it mirrors, timed in the same process, with fusebench's ours_ratio."""
@@ -568,7 +591,8 @@ def inprocess_lines(meta, rows):
 
 def summarize(args):
     lines, problems = [], []
-    steps = read_steps(args["steps"])
+    caps = {}
+    steps = read_steps(args["steps"], caps)
     degraded = []
     for name, status, detail, _ in steps:
         if status == "FAIL":
@@ -639,9 +663,13 @@ def summarize(args):
         lines.append("  %-22s %s" % (key, value))
 
     lines.append("")
-    lines.append("steps (seconds each):")
+    lines.append("steps (seconds each; the step's cap after the slash: the CUPTI range "
+                 "profiler's replays are in the sweep's):")
     for name, status, detail, seconds in steps:
-        lines.append("  %-11s %-8s %4s s  %s" % (name, status, seconds or "?", detail))
+        cap = caps.get(name, "")
+        past = "  PAST ITS CAP" if cap and seconds and int(seconds) > int(cap) else ""
+        lines.append("  %-11s %-8s %4s s%s  %s%s" % (name, status, seconds or "?",
+                                                    "/%-4s" % cap if cap else "", detail, past))
 
     lines.append("")
     lines.append("tests (meson test):")
@@ -725,8 +753,14 @@ def summarize(args):
             lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
         platform_bw = num(by_role(s, big, "platform_reference"), "bandwidth_gbps")
         if not math.isnan(platform_bw) and not math.isnan(copy_bw) and platform_bw > 0:
-            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%)"
-                         % (100 * copy_bw / platform_bw))
+            f = copy_bw / platform_bw
+            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%: %s)"
+                         % (100 * f, "met" if f >= 0.9 else "MISSED"))
+        for v in variants_of(srows, ("fused",)):
+            f = num(s.get((v, big), {}), "copy_fraction")
+            if not math.isnan(f):
+                lines.append("  %s at %.1f%% of our copy (target: 90%%: %s)"
+                             % (v, 100 * f, "met" if f >= 0.9 else "MISSED"))
         for v in variants_of(trows):
             bw = num(t.get((v, big), {}), "bandwidth_gbps")
             if not math.isnan(bw):
@@ -734,6 +768,7 @@ def summarize(args):
                 lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
 
     lines.extend(inprocess_lines(imeta, irows))
+    lines.extend(nocupti_lines(s, read_results(args["fusebench"], args.get("nocupti"), problems)))
     lines.extend(dram_table(s, args, cold_results))
     text = "\n".join(lines) + "\n"
     tmp = args["out"] + ".tmp"

@@ -63,16 +63,16 @@ check "summary_is_written" test -s "$S"
 check "summary_says_pass" grep -q '^fusebench gpu-check: PASS$' "$S"
 check "summary_names_the_mode" grep -q '^mode: cpu-rehearsal$' "$S"
 check "summary_lists_the_build_step_ok" grep -qE '^  build +ok ' "$S"
-check "summary_says_why_sanitizer_was_skipped" grep -qE '^  sanitizer +skipped +[0-9]+ s  cpu rehearsal' "$S"
+check "summary_says_why_sanitizer_was_skipped" grep -qE '^  sanitizer +skipped +[0-9]+ s(/[0-9]+ *)?  cpu rehearsal' "$S"
 check "inventory_is_the_first_step" test "$(grep -m 1 -o 'gpu-check: ==== [0-9a-z.]* [a-z]*' "$TMP/out/gpu-check.log")" = "gpu-check: ==== 0. inventory"
 check "inventory_names_the_compiler_and_meson" grep -qE '^  meson +[^ ].* [0-9]+\.[0-9]+' "$S"
 check "inventory_says_where_meson_found_inih" grep -qE '^  meson inih +(system|bundle) ' "$S"
 check "inventory_says_whether_a_bundle_is_there" grep -qE '^  bundle +[^ ]' "$S"
-check "every_step_has_its_seconds" test "$(sed -n '/^steps/,/^$/p' "$S" | grep -cE '^  [a-z-]+ +[a-zA-Z]+ +[0-9]+ s  ')" -ge 10
+check "every_step_has_its_seconds" test "$(sed -n '/^steps/,/^$/p' "$S" | grep -cE '^  [a-z-]+ +[a-zA-Z]+ +[0-9]+ s(/[0-9]+ *)?  ')" -ge 10
 check "cold_sweep_for_the_cupti_ncu_comparison" grep -qE '^  sweep-cold +ok .*cache cold' "$S"
 check "cold_csv_is_cold" grep -q '^# cache_mode: cold' "$TMP/out/sweep-cold-cpu.csv"
 check "summary_says_which_cache_state_is_compared" grep -q 'cache state: cold for CUPTI and ncu alike' "$S"
-check "summary_says_why_ncu_was_skipped" grep -qE '^  ncu +skipped +[0-9]+ s  cpu rehearsal' "$S"
+check "summary_says_why_ncu_was_skipped" grep -qE '^  ncu +skipped +[0-9]+ s(/[0-9]+ *)?  cpu rehearsal' "$S"
 check "summary_counts_eager_launches_as_2" grep -qE '^  eager_add_relu +2$' "$S"
 check "summary_counts_fused_launches_as_1" grep -qE '^  fused_add_relu +1$' "$S"
 # a paired row: n, variant, its pair, both times and the speedup fusebench wrote
@@ -89,7 +89,7 @@ check "build_dir_is_where_asked" test -x "$TMP/build/fusebench"
 check "torch_step_ran_or_said_why" grep -qE '^  torch +(ok|skipped) +[^ ]' "$S"
 # the in-process peer: run where torch imports, else skipped saying so
 check "torch_inprocess_step_ran_or_said_why" \
-    grep -qE '^  torch-inprocess +(ok +[0-9]+ s  torch_eager_add_relu|skipped +[0-9]+ s  .*cannot import torch)' "$S"
+    grep -qE '^  torch-inprocess +(ok +[0-9]+ s(/[0-9]+ *)?  torch_eager_add_relu|skipped +[0-9]+ s(/[0-9]+ *)?  .*cannot import torch)' "$S"
 [ $failed -eq 0 ] || show_run "$TMP/out" "$TMP/build"
 
 # A config the sweep rejects, in --quick mode: the check must fail loudly (exit 1, FAIL in the

@@ -134,6 +134,20 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"\n  1M +torch_eager_add_relu +eager_add_relu +20\.00 us +0\.750 "
                                r"+\[0\.700, 0\.800\]\n")
 
+    def test_what_only_a_gpu_confirms_is_printed(self):
+        # the steps' caps (the range profiler's replays are in the sweep's seconds), CUPTI's
+        # cost to small sizes (a sweep with CUPTI off), and the 90% targets at 100M
+        nocupti = self.write("nocupti.csv", "# device: GPU X\n# backend: cuda\n"
+                             "# counters: off ([cupti] activity and counters are false)\n" + COLS
+                             + "\n" + row("fused_add_relu", 8, 1, 3, 1.6e-6, role="fused") + "\n")
+        steps = "sweep|ok|x|250|240\nncu|ok|y|12|60\n"
+        rc, text = self.run_summary(self.good_rows(), steps=steps, extra=["--nocupti", nocupti])
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  sweep +ok +250 s/240   x  PAST ITS CAP\n")
+        self.assertRegex(text, r"\n  ncu +ok +12 s/60    y\n")
+        self.assertRegex(text, r"\n  8 +fused_add_relu +2\.00 us +1\.60 us +1\.250\n")
+        self.assertIn("\n  fused_add_relu at 150.0% of our copy (target: 90%: met)\n", text)
+
     def test_the_verdict_line_says_passed_failed_or_degraded(self):
         self.run_summary(self.good_rows())
         self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")
