@@ -28,10 +28,13 @@ check() { # NAME CONDITION...
     else echo "FAIL $name"; failed=$((failed + 1)); fi
 }
 # show_run OUT BUILD: what a run wrote, into this test's output (kept in meson's log): its
-# summary.txt, and each failed test of its nested meson runs with that test's own log.
+# summary.txt, the end of its log, and each failed test of its nested meson runs with that
+# test's own log.
 show_run() {
     echo "--- $1/summary.txt (the temp dir is removed when this test ends; this copy stays in meson's log):"
     cat "$1/summary.txt" 2>/dev/null
+    echo "--- $1/gpu-check.log, its last 40 lines before the summary:"
+    sed '/^gpu-check: ==== 6\. summary/,$d' "$1/gpu-check.log" 2>/dev/null | tail -n 40
     local log
     for log in "$2"/meson-logs/gpu-check-*.txt; do
         [ -f "$log" ] || continue
