@@ -15,7 +15,15 @@ REQUEST is the -Dgpu_archs option joined with commas:
   75,80,...  the architectures named (75, sm_75 or 7.5), each one nvcc must list; PTX of the
              newest named.
 
-Prints "key<TAB>value" lines:
+  gpu_archs.py --nvcc NVCC --device CC
+
+CC is a device's compute capability (8.6, as nvidia-smi's compute_cap says it): prints the one
+architecture to build for it, the lowest minor of its major that this nvcc lists (what the
+default build carries and the SASS audit checks, tests/kernels/sass_audit.py): 8.6 and 8.9 get
+80, 10.3 gets 100, 12.1 gets 120. Used by scripts/gpu-check; exit 2, saying why, for a device
+that no such architecture can run on (older than Turing, or below every listed minor).
+
+Otherwise prints "key<TAB>value" lines:
   sass      the SASS architectures, comma-separated numbers: 75,80,90,100,110,120
   ptx       the PTX architecture: 120
   listed    what nvcc lists, comma-separated
@@ -106,6 +114,22 @@ def choose(request, listed, device_query=None):
     return parse_named(entries, listed)
 
 
+def for_device(cc, listed):
+    """The architecture to build for a device of compute capability cc ("8.6"): the lowest
+    minor of its major that is listed, from Turing on; SASS of X.y runs on every X.z with
+    z >= y, so it must not exceed the device's own minor."""
+    m = re.match(r"^(\d+)\.(\d)$", cc.strip())
+    if not m:
+        raise ValueError("not a compute capability: %r (want MAJOR.MINOR, e.g. 8.6)" % cc)
+    major, device = int(m.group(1)), int(m.group(1) + m.group(2))
+    same = [a for a in listed if a // 10 == major and OLDEST <= a <= device]
+    if not same:
+        raise ValueError("no architecture this nvcc lists runs on a %s device (sm_%d): it lists "
+                         "%s, and fusebench builds from sm_%d (Turing) on" % (
+                             cc, device, ", ".join("sm_%d" % a for a in listed), OLDEST))
+    return min(same)
+
+
 def gencode(sass, ptx):
     """The nvcc flags: SASS for each architecture, PTX for the newest."""
     flags = ["-gencode=arch=compute_%d,code=sm_%d" % (a, a) for a in sass]
@@ -118,6 +142,7 @@ def main(argv):
     parser.add_argument("--nvcc", required=True)
     parser.add_argument("--archs", default="all")
     parser.add_argument("--device-query", default=None)
+    parser.add_argument("--device", default=None)
     args = parser.parse_args(argv[1:])
     done = subprocess.run([args.nvcc, "--list-gpu-code"], capture_output=True, text=True,
                           check=False)
@@ -125,6 +150,9 @@ def main(argv):
         if done.returncode != 0:
             raise ValueError("%s --list-gpu-code failed: %s" % (args.nvcc, done.stderr.strip()))
         listed = parse_listed(done.stdout)
+        if args.device is not None:
+            print(for_device(args.device, listed))
+            return 0
         sass, ptx = choose(args.archs, listed, args.device_query)
     except ValueError as e:
         sys.stderr.write("%s\n" % e)

@@ -4,6 +4,7 @@ wrote (python3 stdlib only).
 
   gpu_check_summary.py --mode gpu|rehearsal --out summary.txt --steps STEPS --tests TESTS
                        --sweep SWEEP.csv [--cold COLD.csv] [--torch TORCH.csv] [--ncu NCU.csv]
+                       [--inprocess TORCH-INPROCESS.csv] [--nocupti SWEEP-NOCUPTI.csv]
                        [--inventory NODE.txt] [--elapsed S] [--goal S] [--quick 0|1]
                        [--fusebench PATH] [--log GPU-CHECK.LOG]
   gpu_check_summary.py --collect-ncu OUT.csv VARIANT=N=NCU_LOG.csv ...
@@ -19,7 +20,8 @@ skipped or FAIL; the seconds may be missing); NODE.txt "key: value" lines (what 
 has, gpu-check's step 0). ncu's own --csv logs are ncu's format, turned by --collect-ncu
 into one tidy table (N: the size in elements, a whole number). Exit status of the summary:
 0 everything passed (a degraded step, one the machine refused such as its counters, is still
-a pass: the first line says "PASS (degraded: ...)" and a "degraded:" line gives each reason),
+a pass: the first line says "DEGRADED (refused: ...)", a "degraded:" line gives each reason and
+a "fix:" line the way out where the counters are reserved to administrators),
 1 a step failed or a CSV holds a failed / unverified point (the summary says which), 2 usage
 error; it prints gpu-check's verdict line. --collect-ncu turns ncu's --csv logs into one tidy
 CSV (variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 (1 if unreadable).
@@ -104,13 +106,15 @@ def index(rows):
 
 
 def paired(rows, n):
-    """The ok rows at size n that name a pair (an eager variant and its fused one, the generic
-    fused kernel and the handwritten one), in file order, the last of each variant. Pairs,
-    roles and speedups are data written by fusebench (src/measure/pairing.h): this script
-    reads them and knows no variant's name."""
+    """The measured rows (ok or noisy) at size n that name a pair (an eager variant and its
+    fused one, the generic fused kernel and the handwritten one), in file order, the last of
+    each variant. Pairs, roles and speedups are data written by fusebench
+    (src/measure/pairing.h): this script reads them and knows no variant's name. A noisy row
+    is listed too (fusebench writes no speedup for it): on a loaded machine every row may be
+    noisy, and the table would otherwise be empty."""
     last = {}
     for r in rows:
-        if r.get("status") == "ok" and r.get("n") == n and r.get("pair"):
+        if r.get("status") in ("ok", "noisy") and r.get("n") == n and r.get("pair"):
             last.pop(r["variant"], None)
             last[r["variant"]] = r
     return list(last.values())
@@ -259,10 +263,64 @@ def ncu_verdict(rc, text, what, stopped, regex):
         what, rc, first_line(re.compile("==ERROR=="), text))
 
 
+# What a counters refusal for lack of privileges looks like (CUPTI's result name and
+# src/cupti/cupti_check.c's hint, ncu's ERR_NVGPUCTRPERM), and the way out, printed once in the
+# summary: NVIDIA's documented setting (ERR_NVGPUCTRPERM) or more privileges for the check.
+PRIVILEGES = re.compile(r"INSUFFICIENT_PRIVILEGES|ERR_NVGPUCTRPERM|restricted to administrators|"
+                        r"RestrictProfilingToAdminUsers|permission to access NVIDIA GPU "
+                        r"Performance Counters")
+COUNTERS_FIX = ("the GPU's performance counters are reserved to administrators here "
+                "(NVreg_RestrictProfilingToAdminUsers=1). Fix, as root: echo 'options nvidia "
+                "NVreg_RestrictProfilingToAdminUsers=0' > /etc/modprobe.d/nvidia-profiling.conf, "
+                "then reload the nvidia module (modprobe -r nvidia_uvm nvidia_drm "
+                "nvidia_modeset nvidia && modprobe nvidia) or reboot; or run gpu-check as root "
+                "or with CAP_SYS_ADMIN / CAP_PERFMON (a container: --cap-add SYS_ADMIN)")
+# The skip a test prints for a part that needs the counters (tests/cupti/test_cupti_gpu.c:
+# "skip: CUPTI counters unavailable: <CUPTI's reason>").
+COUNTERS_SKIP = re.compile(r"counters unavailable", re.I)
+# cudart's words when the driver is older than the runtime (or absent), and fusebench's own
+# (src/backends/cuda/gpu_compat.c): said with the way out.
+DRIVER_OLD = re.compile(r"driver version is insufficient|cudaErrorInsufficientDriver|"
+                        r"NVIDIA driver supports CUDA [0-9.]+, older than")
+DRIVER_HINT = (" (the NVIDIA driver is older than this build's CUDA runtime: a CUDA 13 build "
+               "needs driver release 580 or newer; on a datacenter GPU the forward-"
+               "compatibility package cuda-compat-13-0 lets it run on the older driver)")
+
+
+def meson_log_tests(log):
+    """[{name, result, text}] of the test sections of a meson test log ("==== i/n ====",
+    then "test:", "result:" and the test's stdout and stderr), in order."""
+    tests = []
+    for part in re.split(r"^=+ [0-9]+/[0-9]+ =+$", log, flags=re.M)[1:]:
+        name = re.search(r"^test: +(.*)$", part, re.M)
+        result = re.search(r"^result: +(.*)$", part, re.M)
+        tests.append({"name": name.group(1).split(" / ")[-1].strip() if name else "?",
+                      "result": result.group(1).strip() if result else "?", "text": part})
+    return tests
+
+
+def skip_reasons(text):
+    """The reasons a test printed for what it skipped ("skip: ..." / "SKIP: ..." lines), less
+    test_cupti_gpu's closing line, which only points at them."""
+    return [m.strip() for m in re.findall(r"^skip(?:ped)?: (\S.*)$", text, re.M | re.I)
+            if "reason printed above" not in m]
+
+
+def last_error_line(text):
+    """The last line of a failed test's output that says what went wrong (cmocka's own
+    tallies skipped), else its last non-empty line; cut at 200."""
+    lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("-----")
+             and not re.match(r"^(\[  (FAILED|PASSED|SKIPPED) +\]|[0-9]+ FAILED TEST)", l.strip())]
+    said = [l for l in lines if re.search(r"error|fail|assert|abort|fault|cannot|denied|"
+                                          r"insufficient|timed? ?out", l, re.I)
+            and not re.match(r"^(result|test|command|start time|duration):", l)]
+    return (said or lines or [""])[-1][:200]
+
+
 def suite_counts(suite, rc, out, log):
-    """meson test's counts from its output, and from its log the cmocka skips (its skip() is
-    no "Skipped" for meson: "[  SKIPPED ] N test(s)" lines) and the skips a test explains with
-    "counters unavailable" (and the first such reason)."""
+    """meson test's counts from its output, and from its log: each test's result, what it
+    skipped and why (cmocka's skip() is no "Skipped" for meson: "[  SKIPPED ] N test(s)"),
+    the skips that need the counters, and each failed test's last error line."""
     c = {"suite": suite, "rc": rc, "none": int("No suitable tests defined" in out)}
     for key, label in (("ok", "Ok"), ("fail", "Fail"), ("skipped", "Skipped"),
                        ("timeout", "Timeout"), ("xfail", "Expected Fail"),
@@ -270,49 +328,99 @@ def suite_counts(suite, rc, out, log):
         m = re.findall(r"^%s: +([0-9]+)" % label, out, re.M)
         c[key] = int(m[-1]) if m else 0
     c["cmocka_skipped"] = sum(int(n) for n in re.findall(r"^\[  SKIPPED \] +([0-9]+) test", log, re.M))
-    why = re.findall(r"^skip(?:ped)?: .*counters unavailable.*$", log, re.M | re.I)
+    why = [r for r in skip_reasons(log) if COUNTERS_SKIP.search(r)]
     c["counters_skipped"] = len(why)
-    c["reason"] = re.sub(r"^skip[a-z]*: ", "", why[0][:200], flags=re.I) if why else ""
+    c["reason"] = why[0][:300] if why else ""
+    c["reasons_all"] = skip_reasons(log)
+    c["tests"] = []
+    for t in meson_log_tests(log):
+        cmocka = sum(int(n) for n in re.findall(r"^\[  SKIPPED \] +([0-9]+) test", t["text"], re.M))
+        reasons = skip_reasons(t["text"])
+        t.update(skipped=t["result"] == "exit status 77" or cmocka > 0, reasons=reasons,
+                 counters_only=bool(reasons) and all(COUNTERS_SKIP.search(r) for r in reasons),
+                 failed=t["result"] not in ("exit status 0", "exit status 77"),
+                 error=last_error_line(t["text"]))
+        c["tests"].append(t)
     return c
 
 
 def tests_verdict(c, mode, what, stopped):
-    """SUITE gpu: no skip allowed on a GPU, except tests that need the counters when they are
-    unavailable (a degraded pass); rest: the other suites."""
+    """SUITE gpu: no skip allowed on a GPU, except the parts of tests that need the counters
+    when the machine refuses them (a degraded pass, with the fix where it is privileges);
+    rest: the other suites. A failure names each failed test and its last error line."""
+    failed = "; ".join("%s: %s" % (t["name"], t["error"]) for t in c["tests"] if t["failed"])
+    if failed and c.get("log"):
+        failed += " (their logs: %s)" % c["log"]
     if c["rc"] in STOPPED:
-        return "FAIL|%s %s" % (what, stopped)
+        return "FAIL|%s %s%s" % (what, stopped, (": " + failed) if failed else "")
     if c["fail"] or c["timeout"] or c["rc"]:
-        return "FAIL|%s: %d failed, %d timed out (meson exit %d)" % (what, c["fail"], c["timeout"], c["rc"])
+        return "FAIL|%s: %d failed, %d timed out (meson exit %d)%s" % (
+            what, c["fail"], c["timeout"], c["rc"], (": " + failed) if failed else "")
     if c["suite"] != "gpu":
         return "ok|%s: %d passed, %d skipped" % (what, c["ok"], c["skipped"])
     if mode != "gpu":
         return "ok|rehearsal: %d ran, skips allowed without a GPU (meson %d, cmocka %d)" % (
             c["ok"], c["skipped"], c["cmocka_skipped"])
+    reasons = [r for t in c["tests"] for r in t["reasons"]] or c["reasons_all"]
     if c["none"] or not c["ok"]:
-        return ("FAIL|no gpu test passed (meson skipped %d: did no device answer? see the log; "
-                "is the CUDA backend built?)" % c["skipped"])
-    if not c["skipped"] and 0 < c["cmocka_skipped"] <= c["counters_skipped"]:
-        return "degraded|%d passed; %d skipped because the counters are unavailable: %s" % (
-            c["ok"], c["cmocka_skipped"], c["reason"])
-    if c["skipped"] or c["cmocka_skipped"]:
-        return ("FAIL|skips on a GPU machine: meson Skipped %d, cmocka skipped %d (see the log)"
-                % (c["skipped"], c["cmocka_skipped"]))
+        # test_kernels_gpu says it in a line of its own ("...: no GPU, every test skips: ...")
+        why = reasons or re.findall(r"every test skips: (.*)$", "\n".join(
+            t["text"] for t in c["tests"]), re.M)
+        why = why[0][:300] if why else "did no device answer? see the log; is the CUDA backend built?"
+        return "FAIL|no gpu test passed (meson skipped %d): %s%s" % (
+            c["skipped"], why, DRIVER_HINT if DRIVER_OLD.search(why) else "")
+    skippers = [t for t in c["tests"] if t["skipped"]]
+    if not skippers and (c["skipped"] or c["cmocka_skipped"]):
+        # a log without test sections: the skips' reasons as a whole
+        skippers = [{"name": "the gpu suite", "reasons": reasons, "counters_only":
+                     bool(reasons) and all(COUNTERS_SKIP.search(r) for r in reasons)}]
+    if skippers and all(t["counters_only"] for t in skippers):
+        return "degraded|%d passed; the counters' parts of %s skipped, counters refused: %s" % (
+            c["ok"], ", ".join(t["name"] for t in skippers), skippers[0]["reasons"][0][:300])
+    if skippers:
+        return ("FAIL|skips on a GPU machine: meson Skipped %d, cmocka skipped %d: %s" % (
+            c["skipped"], c["cmocka_skipped"], "; ".join(
+                "%s: %s" % (t["name"], t["reasons"][0][:200] if t["reasons"] else "no reason given")
+                for t in skippers if not t["counters_only"])))
     return "ok|%d passed, none skipped" % c["ok"]
 
 
-def counters_verdict(mode, meta):
-    """CUPTI's counters as the sweep's "# counters:" line says: on, or unavailable here (a
-    degraded pass: the DRAM columns stay empty)."""
+def counters_verdict(mode, meta, rows=None, refused="", log=""):
+    """CUPTI's counters as the sweep's "# counters:" line says at open (on, or unavailable
+    here: a degraded pass, the DRAM columns stay empty), then, where they were on, as the rows
+    say: every measured row with kernels of ours (launches > 0: a memcpy has no range to
+    count) has its DRAM bytes; rows without them are a per-variant refusal (metadata
+    counters_refused: degraded) or a give-up mid-sweep (FAIL, with the sweep's warning from
+    the log). rows None: the counters line alone."""
     if mode != "gpu":
         return "skipped|cpu rehearsal: %s" % (meta or "no counters line in the CSV")
     if re.search("unavailable|counters off", meta, re.I):
         return "degraded|CUPTI counters unavailable here: %s" % meta
     if re.match("off", meta, re.I):
         return "skipped|switched off in the config: %s" % meta
-    if re.search("counters on|^on", meta, re.I):
+    if not re.search("counters on|^on", meta, re.I):
+        return ("FAIL|the sweep's CSV says '# counters: %s' (expected on, or unavailable with a "
+                "reason)" % meta)
+    if rows is None:
         return "ok|%s" % meta
-    return ("FAIL|the sweep's CSV says '# counters: %s' (expected on, or unavailable with a "
-            "reason)" % meta)
+    counted = [r for r in rows if r.get("status") in ("ok", "noisy")
+               and isinstance(r.get("launches"), int) and r["launches"] > 0]
+    empty = [r for r in counted if not (isinstance(r.get("dram_read_bytes"), (int, float)) and
+                                        isinstance(r.get("dram_write_bytes"), (int, float)))]
+    if not empty:
+        return "ok|%s; DRAM bytes in all %d measured rows" % (meta, len(counted))
+    names = sorted({r.get("variant") for r in empty})
+    first = empty[0]
+    where = "%d of %d measured rows have no DRAM bytes (%s), the first %s n=%s" % (
+        len(empty), len(counted), ", ".join(names), first.get("variant"), first.get("n"))
+    # counters_refused: "VARIANT: reason; VARIANT: reason", or past its table "more variants
+    # refused" (app/probe.c)
+    if refused and ("more variants refused" in refused or
+                    all(refused.startswith(v + ": ") or ("; %s: " % v) in refused for v in names)):
+        return "degraded|CUPTI counters refused some variants: %s; refused: %s" % (where, refused[:300])
+    gave_up = first_line(re.compile(r"warning: CUPTI (counters|activity) failed"), log)
+    return "FAIL|counters on at open, but %s: %s" % (
+        where, gave_up or "the sweep's output says why (gpu-check.log)")
 
 
 def read_text(path):
@@ -328,7 +436,8 @@ def verdict(kind, a):
       ncu RC LOG WHAT STOPPED_TEXT KERNEL_REGEX     (LOG: ncu's --log-file)
       tests SUITE MODE RC OUTPUT LOG WHAT STOPPED_TEXT TESTS  (meson test's output and log;
                       the counts line is appended to TESTS, for the summary)
-      counters MODE CSV                             (the sweep's "# counters:" line)
+      counters MODE CSV [FUSEBENCH [LOG]]           (the sweep's "# counters:" line, and with
+                      FUSEBENCH its rows' DRAM columns; LOG: where a give-up's warning is)
     RC: the tool's exit status, timeout's 124/137, or 125 when not started."""
     if kind == "sanitizer":
         return sanitizer_verdict(int(a[0]), read_text(a[1]), a[2], a[3])
@@ -336,10 +445,15 @@ def verdict(kind, a):
         return ncu_verdict(int(a[0]), read_text(a[1]), a[2], a[3], a[4])
     if kind == "counters":
         meta = re.findall(r"^# counters: (.*)$", read_text(a[1]), re.M)
-        return counters_verdict(a[0], meta[0] if meta else "")
+        if len(a) < 3:
+            return counters_verdict(a[0], meta[0] if meta else "")
+        rmeta, rows = read_results(a[2], a[1])
+        return counters_verdict(a[0], meta[0] if meta else "", rows,
+                                rmeta.get("counters_refused", ""), read_text(a[3]) if len(a) > 3 else "")
     if kind != "tests":
         raise ValueError("no verdict of that kind (sanitizer, ncu, tests, counters)")
     c = suite_counts(a[0], int(a[2]), read_text(a[3]), read_text(a[4]))
+    c["log"] = a[4]
     line = " ".join("%s=%s" % (k, c[k]) for k in ("ok", "fail", "skipped", "timeout", "xfail",
                                                    "upass", "cmocka_skipped", "counters_skipped",
                                                    "none", "rc"))
@@ -351,9 +465,10 @@ def verdict(kind, a):
 
 # ---- the summary ---------------------------------------------------------------------------
 
-def read_steps(path):
-    """[(step, status, detail, seconds)] of gpu-check's steps file ("a|b|c|d" lines; the
-    seconds field may be missing)."""
+def read_steps(path, caps=None):
+    """[(step, status, detail, seconds)] of gpu-check's steps file ("a|b|c|d|e" lines: the
+    seconds and the step's cap may be missing; older files have no cap); the caps go into
+    the dict `caps` by step, when one is given."""
     steps = []
     if path and os.path.exists(path):
         with open(path) as f:
@@ -361,11 +476,16 @@ def read_steps(path):
                 parts = line.rstrip("\n").split("|")
                 if len(parts) < 3:
                     continue
+                cap = ""
+                if len(parts) > 4 and parts[-1].strip().isdigit() and parts[-2].strip().isdigit():
+                    cap = parts.pop().strip()
                 if len(parts) > 3 and parts[-1].strip().isdigit():
                     seconds, detail = parts[-1].strip(), "|".join(parts[2:-1])
                 else:
                     seconds, detail = "", "|".join(parts[2:])
                 steps.append((parts[0], parts[1], detail, seconds))
+                if caps is not None and cap:
+                    caps[parts[0]] = cap
     return steps
 
 
@@ -396,7 +516,7 @@ def dram_table(sweep_index, args, cold_results):
         "variant", "n", "model", "CUPTI cold", "ncu cold", "CUPTI/mod", "ncu/mod", "CUPTI warm"))
     sizes = sorted({n for (_, n) in cold} | {n for (_, n) in ncu})
     # the cold sweep's eager and fused variants, then any other that ncu profiled
-    names = variants_of(crows, ("eager", "fused"))
+    names = variants_of(crows, ("copy_ceiling", "eager", "fused"))
     names += [v for v in sorted({v for (v, _) in ncu}) if v not in names]
     for n in sizes:
         for v in names:
@@ -429,9 +549,50 @@ def dram_table(sweep_index, args, cold_results):
         lines.append("  CUPTI in the cold sweep: %s" % cmeta["counters"])
     return lines
 
+def nocupti_lines(sweep_index, nocupti):
+    """CUPTI's cost to small-size timings: the sweep's median (CUPTI on) beside a sweep of the
+    same small sizes with activity and counters off."""
+    meta, rows = nocupti
+    if not meta:
+        return []
+    lines = ["", "CUPTI's cost to small-size timings (median time per call; the sweep with "
+             "CUPTI on, and again with activity and counters off):",
+             "  %-10s %-26s %11s %11s %8s" % ("n", "variant", "CUPTI on", "CUPTI off", "on/off")]
+    for (v, n), r in sorted(index(rows).items(), key=lambda kv: (kv[0][1], str(kv[0][0]))):
+        on, off = num(sweep_index.get((v, n), {}), "time_median_s"), num(r, "time_median_s")
+        lines.append("  %-10s %-26s %11s %11s %8s" % (
+            fmt_n(n), v, fmt_time(on), fmt_time(off),
+            "n/a" if math.isnan(on) or math.isnan(off) or off == 0 else "%.3f" % (on / off)))
+    return lines
+
+
+def inprocess_lines(meta, rows):
+    """The in-process peer's rows (tools/torch_inprocess.py): each PyTorch variant against the
+    variant of ours it mirrors, timed in the same process, with fusebench's ours_ratio."""
+    if not meta:
+        return []
+    lines = ["", "PyTorch in-process (tools/torch_inprocess.py; torch %s; ours_ratio = our time "
+             "/ torch's, below 1: ours faster; its per-sample ctypes cost: %s s):" % (
+                 meta.get("torch", "?"), meta.get("peer_empty_sample_s", "?"))]
+    lines.append("  %-10s %-26s %-20s %11s %11s  %s" % ("n", "torch variant", "mirrors",
+                                                       "torch time", "ours_ratio", "interval"))
+    for r in rows:
+        if not r.get("mirror"):
+            continue
+        ratio, lo, hi = num(r, "ours_ratio"), num(r, "ours_ratio_lo"), num(r, "ours_ratio_hi")
+        lines.append("  %-10s %-26s %-20s %11s %11s  %s%s" % (
+            fmt_n(r["n"]) if isinstance(r.get("n"), int) else r.get("n"), r.get("variant"),
+            r.get("mirror"), fmt_time(num(r, "time_median_s")),
+            "n/a" if math.isnan(ratio) else "%.3f" % ratio,
+            "n/a" if math.isnan(lo) or math.isnan(hi) else "[%.3f, %.3f]" % (lo, hi),
+            "" if r.get("status") == "ok" else "  (%s)" % r.get("status")))
+    return lines
+
+
 def summarize(args):
     lines, problems = [], []
-    steps = read_steps(args["steps"])
+    caps = {}
+    steps = read_steps(args["steps"], caps)
     degraded = []
     for name, status, detail, _ in steps:
         if status == "FAIL":
@@ -441,8 +602,9 @@ def summarize(args):
 
     smeta, srows = read_results(args["fusebench"], args["sweep"], problems)
     tmeta, trows = read_results(args["fusebench"], args.get("torch"), problems)
+    imeta, irows = read_results(args["fusebench"], args.get("inprocess"), problems)
     cold_results = read_results(args["fusebench"], args.get("cold"), problems)
-    for label, rows in (("sweep", srows), ("torch", trows)):
+    for label, rows in (("sweep", srows), ("torch", trows), ("torch in-process", irows)):
         for r in rows:
             if r.get("status") == "failed":
                 problems.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
@@ -454,7 +616,9 @@ def summarize(args):
         problems.append("sweep: no rows in %s" % args["sweep"])
 
     refused = ", ".join(d.split(":", 1)[0] for d in degraded)
-    verdict = "FAIL" if problems else "PASS (degraded: %s)" % refused if degraded else "PASS"
+    # DEGRADED: a pass where the machine refused a part (its counters, ncu, the sanitizer).
+    verdict = "FAIL" if problems else "DEGRADED (refused: %s)" % refused if degraded else "PASS"
+    fix = COUNTERS_FIX if any(PRIVILEGES.search(d) for d in degraded + problems) else ""
     mode = "gpu" if args["mode"] == "gpu" else "cpu-rehearsal"
     if args.get("quick") == "1":
         mode += " (quick)"
@@ -471,6 +635,8 @@ def summarize(args):
         lines.append("  ... and %d more problems" % (len(problems) - 20))
     for d in degraded:
         lines.append("  degraded: %s" % d)
+    if fix:
+        lines.append("  fix: %s" % fix)
     lines.append("mode: %s" % mode)
     lines.append("date: %s" % datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
     goal = args.get("goal")
@@ -497,9 +663,13 @@ def summarize(args):
         lines.append("  %-22s %s" % (key, value))
 
     lines.append("")
-    lines.append("steps (seconds each):")
+    lines.append("steps (seconds each; the step's cap after the slash: the CUPTI range "
+                 "profiler's replays are in the sweep's):")
     for name, status, detail, seconds in steps:
-        lines.append("  %-11s %-8s %4s s  %s" % (name, status, seconds or "?", detail))
+        cap = caps.get(name, "")
+        past = "  PAST ITS CAP" if cap and seconds and int(seconds) > int(cap) else ""
+        lines.append("  %-11s %-8s %4s s%s  %s%s" % (name, status, seconds or "?",
+                                                    "/%-4s" % cap if cap else "", detail, past))
 
     lines.append("")
     lines.append("tests (meson test):")
@@ -535,8 +705,8 @@ def summarize(args):
     lines.append("launches per call (counted; every distinct value over the sizes):")
     for label, rows in (("sweep", srows), ("torch", trows)):
         seen = {}
-        for r in rows:
-            if r.get("status") == "ok" and isinstance(r.get("launches"), int):
+        for r in rows:  # a noisy row's launches are counted all the same
+            if r.get("status") in ("ok", "noisy") and isinstance(r.get("launches"), int):
                 seen.setdefault(r["variant"], set()).add(r["launches"])
         for v, ls in seen.items():
             lines.append("  %-24s %s" % (v, ", ".join(str(x) for x in sorted(ls))))
@@ -560,10 +730,11 @@ def summarize(args):
         for label, rows, idx in (("", srows, s), ("torch: ", trows, t)):
             for r in paired(rows, n):
                 sp = num(r, "speedup")
-                lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
+                lines.append("  %-10s %-26s %-26s %11s %11s %9s%s" % (
                     fmt_n(n), label + r["variant"], r["pair"], fmt_time(num(r, "time_median_s")),
                     fmt_time(num(r, "pair_time_s")),
-                    "n/a" if math.isnan(sp) else "%.2fx" % sp))
+                    "n/a" if math.isnan(sp) else "%.2fx" % sp,
+                    "  (noisy: disturbed by other programs)" if r.get("status") == "noisy" else ""))
 
     lines.append("")
     big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)
@@ -582,14 +753,22 @@ def summarize(args):
             lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
         platform_bw = num(by_role(s, big, "platform_reference"), "bandwidth_gbps")
         if not math.isnan(platform_bw) and not math.isnan(copy_bw) and platform_bw > 0:
-            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%)"
-                         % (100 * copy_bw / platform_bw))
+            f = copy_bw / platform_bw
+            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%: %s)"
+                         % (100 * f, "met" if f >= 0.9 else "MISSED"))
+        for v in variants_of(srows, ("fused",)):
+            f = num(s.get((v, big), {}), "copy_fraction")
+            if not math.isnan(f):
+                lines.append("  %s at %.1f%% of our copy (target: 90%%: %s)"
+                             % (v, 100 * f, "met" if f >= 0.9 else "MISSED"))
         for v in variants_of(trows):
             bw = num(t.get((v, big), {}), "bandwidth_gbps")
             if not math.isnan(bw):
                 of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
                 lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
 
+    lines.extend(inprocess_lines(imeta, irows))
+    lines.extend(nocupti_lines(s, read_results(args["fusebench"], args.get("nocupti"), problems)))
     lines.extend(dram_table(s, args, cold_results))
     text = "\n".join(lines) + "\n"
     tmp = args["out"] + ".tmp"
@@ -602,8 +781,8 @@ def summarize(args):
         print("gpu-check: FAILED after %s: %s; see %s and %s" % (
             run, "; ".join(problems[:3]), args["out"], args.get("log", "gpu-check.log")))
     elif degraded:
-        print("gpu-check: passed, degraded, in %s: %s refused by this machine (summary.txt says "
-              "why); results in %s" % (run, refused, where))
+        print("gpu-check: DEGRADED (a pass) in %s: %s refused by this machine (summary.txt says "
+              "why%s); results in %s" % (run, refused, " and how to fix it" if fix else "", where))
     else:
         print("gpu-check: passed in %s; results in %s" % (run, where))
     return 0 if not problems else 1

@@ -24,6 +24,34 @@ NVCC_12_6 = ("sm_50\nsm_52\nsm_53\nsm_60\nsm_61\nsm_62\nsm_70\nsm_72\nsm_75\nsm_
              "sm_87\nsm_89\nsm_90\n")
 
 
+class ForDevice(unittest.TestCase):
+    """What scripts/gpu-check builds for the GPU present: the audited lowest minor of its
+    major (it built the exact capability before, which the SASS audit never saw for 8.6/8.9)."""
+    def test_each_device_gets_the_lowest_minor_of_its_major(self):
+        listed = gpu_archs.parse_listed(NVCC_13_0)
+        for cc, want in (("7.5", 75), ("8.0", 80), ("8.6", 80), ("8.7", 80), ("8.9", 80),
+                         ("9.0", 90), ("10.0", 100), ("10.3", 100), ("11.0", 110),
+                         ("12.0", 120), ("12.1", 120)):
+            self.assertEqual(gpu_archs.for_device(cc, listed), want, cc)
+        self.assertEqual(gpu_archs.for_device("10.1", gpu_archs.parse_listed(NVCC_12_8)), 100)
+
+    def test_a_device_no_listed_code_runs_on_is_refused(self):
+        listed = gpu_archs.parse_listed(NVCC_13_0)
+        for cc in ("7.0", "7.2", "6.1", "8", "sm_86"):
+            self.assertRaises(ValueError, gpu_archs.for_device, cc, listed)
+
+    def test_the_command_line_prints_the_number(self):
+        with tempfile.TemporaryDirectory() as d:
+            nvcc = os.path.join(d, "nvcc")
+            with open(nvcc, "w") as f:
+                f.write("#!/bin/sh\nprintf '%s'\n" % NVCC_13_0.replace("\n", "\\n"))
+            os.chmod(nvcc, stat.S_IRWXU)
+            out = subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gpu_archs.py"),
+                                  "--nvcc", nvcc, "--device", "8.9"], capture_output=True,
+                                 text=True)
+            self.assertEqual((out.returncode, out.stdout), (0, "80\n"), out.stderr)
+
+
 class Default(unittest.TestCase):
     def test_every_major_from_turing_at_its_lowest_minor_and_ptx_of_the_newest(self):
         listed = gpu_archs.parse_listed(NVCC_13_0)

@@ -106,6 +106,48 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"eager_add_relu +2")
         self.assertIn("GPU X", text)
 
+    def test_noisy_rows_keep_their_launches_and_pairs(self):
+        # A loaded machine: every row disturbed. fusebench writes no speedup for them, but
+        # the launches are counted and the pair is still listed, marked noisy.
+        rows = [row("fused_add_relu", 8, 1, 3, 2e-6, role="fused", status="noisy"),
+                row("eager_add_relu", 8, 2, 5, 4e-6, role="eager", pair="fused_add_relu",
+                    status="noisy")]
+        rc, text = self.run_summary(rows)
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  fused_add_relu +1\n")
+        self.assertRegex(text, r"\n  eager_add_relu +2\n")
+        self.assertRegex(text, r"\n  8 +eager_add_relu +fused_add_relu +4\.00 us +.* n/a  "
+                               r"\(noisy: disturbed by other programs\)")
+
+    def test_the_in_process_peer_is_listed_with_ours_ratio(self):
+        cols = COLS + ",mirror,ours_ratio,ours_ratio_lo,ours_ratio_hi"
+        ours = row("eager_add_relu", 1000000, 2, 5, 15e-6, role="eager", pair="fused_add_relu")
+        torch = row("torch_eager_add_relu", 1000000, 2, 5, 20e-6)
+        csv_text = ("# device: GPU X\n# backend: cuda\n# torch: 2.11.0\n"
+                    "# peer_empty_sample_s: 1.2e-06\n" + cols + "\n" + ours + ",,,,\n"
+                    + torch + ",eager_add_relu,0.75,0.7,0.8\n")
+        rc, text = self.run_summary(self.good_rows(),
+                                    extra=["--inprocess", self.write("inproc.csv", csv_text)])
+        self.assertEqual(rc, 0, text)
+        self.assertIn("PyTorch in-process (tools/torch_inprocess.py; torch 2.11.0;", text)
+        self.assertIn("per-sample ctypes cost: 1.2e-06 s", text)
+        self.assertRegex(text, r"\n  1M +torch_eager_add_relu +eager_add_relu +20\.00 us +0\.750 "
+                               r"+\[0\.700, 0\.800\]\n")
+
+    def test_what_only_a_gpu_confirms_is_printed(self):
+        # the steps' caps (the range profiler's replays are in the sweep's seconds), CUPTI's
+        # cost to small sizes (a sweep with CUPTI off), and the 90% targets at 100M
+        nocupti = self.write("nocupti.csv", "# device: GPU X\n# backend: cuda\n"
+                             "# counters: off ([cupti] activity and counters are false)\n" + COLS
+                             + "\n" + row("fused_add_relu", 8, 1, 3, 1.6e-6, role="fused") + "\n")
+        steps = "sweep|ok|x|250|240\nncu|ok|y|12|60\n"
+        rc, text = self.run_summary(self.good_rows(), steps=steps, extra=["--nocupti", nocupti])
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r"\n  sweep +ok +250 s/240   x  PAST ITS CAP\n")
+        self.assertRegex(text, r"\n  ncu +ok +12 s/60    y\n")
+        self.assertRegex(text, r"\n  8 +fused_add_relu +2\.00 us +1\.60 us +1\.250\n")
+        self.assertIn("\n  fused_add_relu at 150.0% of our copy (target: 90%: met)\n", text)
+
     def test_the_verdict_line_says_passed_failed_or_degraded(self):
         self.run_summary(self.good_rows())
         self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")
@@ -114,7 +156,7 @@ class Summary(unittest.TestCase):
         self.assertRegex(self.verdict_line, r"^gpu-check: FAILED after 42 s \(gpu\): build: meson "
                          r"setup exited 1; see /.*/s\.txt and /o/gpu-check\.log$")
         self.run_summary(self.good_rows(), steps="sweep|ok|x|1\ncounters|degraded|hidden|1\n")
-        self.assertRegex(self.verdict_line, r"^gpu-check: passed, degraded, in 42 s \(gpu\): "
+        self.assertRegex(self.verdict_line, r"^gpu-check: DEGRADED \(a pass\) in 42 s \(gpu\): "
                          r"counters refused by this machine")
 
     def test_each_chain_is_listed_against_its_own_pair_with_the_speedup_as_written(self):
@@ -201,11 +243,24 @@ class Summary(unittest.TestCase):
                  "sanitizer|degraded|compute-sanitizer refused this device: Device not supported|3\n")
         rc, text = self.run_summary(self.good_rows(), steps=steps)
         self.assertEqual(rc, 0)
-        self.assertTrue(text.startswith("fusebench gpu-check: PASS (degraded: ncu, sanitizer)\n"))
+        self.assertTrue(text.startswith("fusebench gpu-check: DEGRADED (refused: ncu, sanitizer)\n"))
         self.assertIn("\n  degraded: ncu: ncu cannot read the counters here: Failed to initialize "
                       "the profiler: LibraryNotLoaded\n", text)
         self.assertIn("\n  degraded: sanitizer: compute-sanitizer refused this device", text)
         self.assertNotIn("problem:", text)
+        self.assertNotIn("fix:", text)  # LibraryNotLoaded: a sandbox, no setting to change
+
+    def test_counters_kept_for_administrators_print_the_fix(self):
+        steps = ("tests-gpu|degraded|1 passed; the counters' parts of test_cupti_gpu skipped, "
+                 "counters refused: CUPTI counters unavailable: cuptiRangeProfilerEnable(&en): "
+                 "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)|30\n")
+        rc, text = self.run_summary(self.good_rows(), steps=steps)
+        self.assertEqual(rc, 0)
+        self.assertTrue(text.startswith("fusebench gpu-check: DEGRADED (refused: tests-gpu)\n"))
+        self.assertIn("\n  fix: the GPU's performance counters are reserved to administrators", text)
+        self.assertIn("options nvidia NVreg_RestrictProfilingToAdminUsers=0", text)
+        self.assertIn("CAP_SYS_ADMIN", text)
+        self.assertRegex(self.verdict_line, r"says why and how to fix it\)")
 
     def test_a_failure_beats_a_degraded_step(self):
         steps = "ncu|degraded|refused|12\nsweep|FAIL|fusebench exited 1|40\n"
@@ -231,6 +286,59 @@ class Summary(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("elapsed: 42 s (goal: under 30 s on an H200)  OVER THE GOAL", text)
         self.assertIn("\nmode: gpu (quick)\n", text)
+
+
+class CountersVerdict(unittest.TestCase):
+    """--verdict counters on what the sweep's CSV records per row (the DRAM columns, the
+    metadata counters_refused that src/app/sweep.c writes), not only its "# counters:" line,
+    which is written at open and says "on" whatever happens later."""
+    META = "# device: GPU X\n# backend: cuda\n# counters: on (cache warm); activity on\n"
+
+    def verdict(self, rows, meta="", log=""):
+        with tempfile.TemporaryDirectory() as d:
+            csv_path = os.path.join(d, "sweep.csv")
+            with open(csv_path, "w") as f:
+                f.write(self.META + meta + COLS + "\n" + "\n".join(rows) + "\n")
+            log_path = os.path.join(d, "gpu-check.log")
+            with open(log_path, "w") as f:
+                f.write(log)
+            return subprocess.run([sys.executable, SCRIPT, "--verdict", "counters", "gpu",
+                                   csv_path, FUSEBENCH, log_path], stdout=subprocess.PIPE,
+                                  text=True, check=True).stdout.strip()
+
+    def rows(self, dram_from=0):
+        """A memcpy row (no kernel: no DRAM bytes, rightly) and four rows with kernels, the
+        first dram_from of them with DRAM bytes (None: all)."""
+        out = [row("copy_memcpy", 1000, 0, 2, 1e-6, role="platform_reference")]  # no kernel
+        for i, n in enumerate((1000, 1000000)):
+            for v, moved, launches in (("fused_add_relu", 3, 1), ("eager_add_relu", 5, 2)):
+                has = dram_from is None or 2 * i + (v == "eager_add_relu") < dram_from
+                out.append(row(v, n, launches, moved, 1e-5,
+                               dram=(8 * n, 4 * n) if has else ("", "")))
+        return out
+
+    def test_every_row_counted_is_ok(self):
+        self.assertRegex(self.verdict(self.rows(dram_from=None)),
+                         r"^ok\|on \(cache warm\); activity on; DRAM bytes in all 4 measured rows$")
+
+    def test_a_give_up_mid_sweep_fails_with_the_sweeps_warning(self):
+        log = ("fusebench ...\nwarning: CUPTI counters failed, its columns stay empty from here "
+               "on: cuptiRangeProfilerPushRange: CUPTI_ERROR_UNKNOWN (999)\n")
+        self.assertRegex(self.verdict(self.rows(dram_from=2), log=log),
+                         r"^FAIL\|counters on at open, but 2 of 4 measured rows have no DRAM "
+                         r"bytes \(eager_add_relu, fused_add_relu\), the first fused_add_relu "
+                         r"n=1000000: warning: CUPTI counters failed, its columns stay empty "
+                         r"from here on: cuptiRangeProfilerPushRange")
+
+    def test_a_variant_refused_is_degraded_naming_it(self):
+        rows = self.rows(dram_from=None)
+        rows[2] = row("eager_add_relu", 1000, 2, 5, 1e-5)   # no DRAM bytes
+        rows[4] = row("eager_add_relu", 1000000, 2, 5, 1e-5)
+        meta = ("# counters_refused: eager_add_relu: cuptiRangeProfilerEnable: "
+                "CUPTI_ERROR_NOT_SUPPORTED (27)\n")
+        self.assertRegex(self.verdict(rows, meta=meta),
+                         r"^degraded\|CUPTI counters refused some variants: 2 of 4 measured "
+                         r"rows have no DRAM bytes \(eager_add_relu\).*refused: eager_add_relu: ")
 
 
 if __name__ == "__main__":

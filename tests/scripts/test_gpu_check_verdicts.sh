@@ -63,37 +63,55 @@ expect ncu_unknown_error_fails_with_its_words \
     "$(gc_ncu_verdict 9 "$(out '==ERROR== The application returned an error code (9).')" x x r)" \
     '^FAIL\|ncu on x exited 9 without DRAM counters: ==ERROR== The application returned an error code \(9\)\.$'
 
-# The test suites' counts: meson's output and its log, as run_suite in gpu-check keeps them.
-# suite SUITE MODE "OK FAIL SKIPPED CMOCKA_SKIPPED COUNTERS_SKIPPED [RC]" WHAT STOPPED [REASON]
+# The test suites' verdicts, on what meson prints (its console output and its log) for the
+# gpu suite: fixtures/gpu-suite/ holds no-device.{out,log}, recorded from the real binaries
+# here (no GPU: both tests exit 77 with cudart's "driver version is insufficient"), and
+# counters-refused.{out,log}, which only a GPU whose counters are reserved to administrators
+# prints: built from test_cupti_gpu.c's and cmocka's own output (fixtures/gpu-suite/README).
+FX=$SRC/tests/scripts/fixtures/gpu-suite
+gpu_suite() { # FIXTURE_DIR NAME MODE [RC]: the verdict on NAME.out and NAME.log
+    verdict tests gpu "$3" "${4:-0}" "$1/$2.out" "$1/$2.log" "the gpu suite" x "$TMP/tests.txt" 2>/dev/null
+}
+expect gpu_suite_counters_refused_is_degraded "$(gpu_suite "$FX" counters-refused gpu)" \
+    "^degraded\|1 passed; the counters' parts of test_cupti_gpu skipped, counters refused: CUPTI counters unavailable: .*CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"
+expect gpu_suite_counts_go_to_the_tests_file "$(tail -n 1 "$TMP/tests.txt")" \
+    '^gpu ok=1 fail=0 skipped=1 timeout=0 xfail=0 upass=0 cmocka_skipped=1 counters_skipped=1 none=0 rc=0$'
+expect gpu_suite_no_device_fails_naming_the_driver "$(gpu_suite "$FX" no-device gpu)" \
+    '^FAIL\|no gpu test passed \(meson skipped 2\): no CUDA device answers: .*driver version is insufficient.*driver release 580 or newer.*cuda-compat'
+expect gpu_suite_skips_allowed_in_a_rehearsal "$(gpu_suite "$FX" no-device rehearsal)" \
+    '^ok\|rehearsal: 0 ran, skips allowed without a GPU \(meson 2, cmocka 0\)$'
+# Variants of the refused run: another part refused (not the counters) fails; both tests
+# passing is ok; kernels_gpu failing names itself and its last error line.
+mkdir "$TMP/fx"
+sed 's/CUPTI counters unavailable/CUPTI activity unavailable/' "$FX/counters-refused.log" > "$TMP/fx/activity.log"
+cp "$FX/counters-refused.out" "$TMP/fx/activity.out"
+expect gpu_suite_another_refusal_fails "$(gpu_suite "$TMP/fx" activity gpu)" \
+    '^FAIL\|skips on a GPU machine: meson Skipped 1, cmocka skipped 1: test_cupti_gpu: CUPTI activity unavailable'
+sed -e '/^skip: /d' -e '/SKIPPED/d' -e 's/exit status 77/exit status 0/' "$FX/counters-refused.log" > "$TMP/fx/passed.log"
+sed -e 's/^Ok: .*/Ok:                 2   /' -e 's/^Skipped: .*/Skipped:            0   /' -e 's/SKIP  *3.12s   exit status 77/OK               3.12s/' \
+    "$FX/counters-refused.out" > "$TMP/fx/passed.out"
+expect gpu_suite_all_passed_is_ok "$(gpu_suite "$TMP/fx" passed gpu)" '^ok\|2 passed, none skipped$'
+sed -e '0,/exit status 0/s//exit status 1/' \
+    -e 's/^\[  PASSED  \] 1 test(s)\.$/[  ERROR   ] --- element 17 is 0x8000, want 0x0000 (relu fp16 n=4099)\n[   LINE   ] --- ..\/tests\/kernels\/test_kernels_gpu.c:210: error: Failure!\n[  FAILED  ] relu_fp16_keeps_signed_zero\n[  FAILED  ] 1 test(s), listed below:\n[  FAILED  ] relu_fp16_keeps_signed_zero\n\n 1 FAILED TEST(S)/' \
+    "$TMP/fx/passed.log" > "$TMP/fx/failed.log"
+sed -e 's/^Ok: .*/Ok:                 1   /' -e 's/^Fail: .*/Fail:               1   /' "$TMP/fx/passed.out" > "$TMP/fx/failed.out"
+expect gpu_suite_a_failure_names_the_test_and_its_error "$(gpu_suite "$TMP/fx" failed gpu 1)" \
+    '^FAIL\|the gpu suite: 1 failed, 0 timed out \(meson exit 1\): kernels_gpu: \[   LINE   \] --- \.\./tests/kernels/test_kernels_gpu\.c:210: error: Failure! \(their logs: .*/failed\.log\)$'
+
+# The other suites, and a stop, on meson's console counts alone.
+# suite SUITE MODE "OK FAIL SKIPPED RC" WHAT STOPPED
 suite() {
-    local n=($3) i
+    local n=($3)
     printf 'Ok:                 %s\nExpected Fail:      0\nFail:               %s\nUnexpected Pass:    0\nSkipped:            %s\nTimeout:            0\n' \
         "${n[0]}" "${n[1]}" "${n[2]}" > "$TMP/meson.txt"
     : > "$TMP/log.txt"
-    for i in $(seq "${n[3]}"); do echo "[  SKIPPED ] 1 test, listed below:" >> "$TMP/log.txt"; done
-    for i in $(seq "${n[4]}"); do echo "SKIPPED: ${6:-counters unavailable: x}" >> "$TMP/log.txt"; done
-    verdict tests "$1" "$2" "${n[5]:-0}" "$TMP/meson.txt" "$TMP/log.txt" "$4" "$5" "$TMP/tests.txt" 2>/dev/null
+    verdict tests "$1" "$2" "${n[3]:-0}" "$TMP/meson.txt" "$TMP/log.txt" "$4" "$5" "$TMP/tests.txt" 2>/dev/null
 }
-expect gpu_suite_all_passed_is_ok "$(suite gpu gpu "12 0 0 0 0" "the gpu suite" x)" \
-    '^ok\|12 passed, none skipped$'
-expect gpu_suite_counts_go_to_the_tests_file "$(tail -n 1 "$TMP/tests.txt")" \
-    '^gpu ok=12 fail=0 skipped=0 timeout=0 xfail=0 upass=0 cmocka_skipped=0 counters_skipped=0 none=0 rc=0$'
-expect gpu_suite_a_skip_on_a_gpu_fails "$(suite gpu gpu "11 0 1 0 0" "the gpu suite" x)" \
-    '^FAIL\|skips on a GPU machine: meson Skipped 1, cmocka skipped 0'
-expect gpu_suite_a_cmocka_skip_on_a_gpu_fails "$(suite gpu gpu "12 0 0 2 1" "the gpu suite" x)" \
-    '^FAIL\|skips on a GPU machine: meson Skipped 0, cmocka skipped 2'
-expect gpu_suite_counters_unavailable_skips_are_degraded \
-    "$(suite gpu gpu "12 0 0 2 2" "the gpu suite" x "counters unavailable: ERR_NVGPUCTRPERM")" \
-    '^degraded\|12 passed; 2 skipped because the counters are unavailable: counters unavailable: ERR_NVGPUCTRPERM$'
-expect gpu_suite_nothing_passed_fails "$(suite gpu gpu "0 0 3 0 0" "the gpu suite" x)" \
-    '^FAIL\|no gpu test passed \(meson skipped 3'
-expect gpu_suite_skips_allowed_in_a_rehearsal "$(suite gpu rehearsal "0 0 3 1 0" "the gpu suite" x)" \
-    '^ok\|rehearsal: 0 ran, skips allowed without a GPU \(meson 3, cmocka 1\)$'
-expect gpu_suite_a_failure_fails "$(suite gpu gpu "10 2 0 0 0 1" "the gpu suite" x)" \
-    '^FAIL\|the gpu suite: 2 failed, 0 timed out \(meson exit 1\)$'
-expect suite_stopped_fails_saying_how "$(suite rest gpu "3 0 0 0 0 124" "unit and slow suites" 'stopped after 180 s (the cap of this step)')" \
+expect gpu_suite_nothing_passed_fails "$(suite gpu gpu "0 0 3" "the gpu suite" x)" \
+    '^FAIL\|no gpu test passed \(meson skipped 3\): did no device answer'
+expect suite_stopped_fails_saying_how "$(suite rest gpu "3 0 0 124" "unit and slow suites" 'stopped after 180 s (the cap of this step)')" \
     '^FAIL\|unit and slow suites stopped after 180 s \(the cap of this step\)$'
-expect rest_suites_passed_is_ok "$(suite rest gpu "50 0 4 0 0" "unit and slow suites" x)" \
+expect rest_suites_passed_is_ok "$(suite rest gpu "50 0 4" "unit and slow suites" x)" \
     '^ok\|unit and slow suites: 50 passed, 4 skipped$'
 expect counters_on_is_ok "$(gc_counters_verdict gpu 'activity on; counters on')" '^ok\|activity on; counters on$'
 expect counters_unavailable_is_degraded "$(gc_counters_verdict gpu 'activity on; counters unavailable (ERR_NVGPUCTRPERM)')" \
