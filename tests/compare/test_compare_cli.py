@@ -25,9 +25,10 @@ def run(*args):
     return subprocess.run([BINARY, *args], capture_output=True, timeout=300)
 
 
-def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1):
+def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1, median_only=False):
     """sample-cpu.csv with every time x factor (a random 0.2% jitter, never zero), p10 / p90
-    at 1% of the median, only the rows whose n keep() accepts, derived columns left empty."""
+    at 1% of the median, only the rows whose n keep() accepts, derived columns left empty.
+    median_only: only the median x factor, the other times as at factor 1."""
     rng = random.Random(seed)
     meta, body = [], []
     with open(SAMPLE) as f:
@@ -47,7 +48,8 @@ def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1):
         median = float(r[col["time_median_s"]]) * factor * rng.uniform(0.999, 1.001)
         for name, x in (("time_median_s", 1), ("time_p10_s", 0.99), ("time_p90_s", 1.01),
                         ("time_min_s", 0.98), ("time_max_s", 1.05)):
-            r[col[name]] = f"{median * x:.9g}"
+            scale = factor if name == "time_median_s" or not median_only else 1.0
+            r[col[name]] = f"{median / factor * scale * x:.9g}"
         for name in ("speedup", "copy_fraction", "bandwidth_gbps"):
             if name in col:
                 r[col[name]] = ""
@@ -92,6 +94,14 @@ class CompareCli(unittest.TestCase):
         slow = make(os.path.join(self.dir, "slow.csv"), 1.10, seed=5)
         self.assertEqual(self.compare(slow, "--threshold", "15%").returncode, 0)
         self.assertEqual(self.compare(slow, "--threshold", "0.05").returncode, 1)
+
+    def test_median_outside_its_own_interval_is_refused_naming_the_row(self):
+        # The verdict read such a row (median 1,000x, p10 / p90 unchanged) as "0 regressed".
+        slow = make(os.path.join(self.dir, "slow.csv"), 1000, seed=2, median_only=True)
+        p = self.compare(slow)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertNotIn(b"0 regressed", p.stdout + p.stderr)
+        self.assertRegex(p.stderr.decode(), r"slow\.csv:\d+: time_median_s .* exceeds")
 
     def test_disjoint_sizes_exit_2_naming_them(self):
         base = make(os.path.join(self.dir, "small.csv"), keep=lambda n: n <= 2048)
