@@ -147,6 +147,29 @@ class CompareCli(unittest.TestCase):
         self.assertIn(b"\\|\\<b\\>", table)
         self.assertFalse([n for n in names if n.startswith(".")], names)
 
+    def test_hostile_dtype_is_escaped_in_the_copy_ceiling_line(self):
+        # The copy ceiling's key ends in the dtype: it reached stdout and -compare.md raw.
+        def with_dtype(path):
+            with open(path) as f:
+                text = f.read()
+            # Each float32 row gets a hostile twin before it: the first pair is the hostile one.
+            out = []
+            for line in text.split("\n"):
+                if ",float32," in line and not line.startswith("#"):
+                    out.append(line.replace(",float32,", ',"<b>\x1b[31mfp32",'))
+                out.append(line)
+            with open(path, "w") as f:
+                f.write("\n".join(out))
+            return path
+        with_dtype(self.base)
+        p = self.compare(with_dtype(make(os.path.join(self.dir, "other.csv"), seed=8)))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ceiling = [line for line in p.stdout.split(b"\n") if b"copy ceiling" in line]
+        self.assertTrue(ceiling, p.stdout)
+        self.assertNotIn(b"\x1b", p.stdout)
+        self.assertNotIn(b"<b>", p.stdout)
+        self.assertIn(b"\\<b\\>", ceiling[0])
+
     def test_many_long_names_fit_a_file_name(self):
         if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
             self.skipTest("no gnuplot")
