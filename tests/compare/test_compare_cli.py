@@ -103,6 +103,19 @@ class CompareCli(unittest.TestCase):
         self.assertNotIn(b"0 regressed", p.stdout + p.stderr)
         self.assertRegex(p.stderr.decode(), r"slow\.csv:\d+: time_median_s .* exceeds")
 
+    def test_unusable_plot_dir_exits_2_before_the_verdict(self):
+        # It was judged after the verdict: a regressed run printed REGRESSED, then exited 2.
+        blocker = os.path.join(self.dir, "blocker")
+        with open(blocker, "w"):
+            pass
+        slow = make(os.path.join(self.dir, "slow.csv"), 1.10, seed=2)
+        p = run("--compare", self.base, slow, "--plot-dir", os.path.join(blocker, "charts"))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn(b"Regression verdict", p.stdout)
+        self.assertNotIn(b"REGRESSED", p.stderr)
+        self.assertIn(b"--plot-dir", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["base.csv", "blocker", "slow.csv"])
+
     def test_disjoint_sizes_exit_2_naming_them(self):
         base = make(os.path.join(self.dir, "small.csv"), keep=lambda n: n <= 2048)
         other = make(os.path.join(self.dir, "large.csv"), keep=lambda n: n > 2048)
