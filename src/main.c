@@ -122,7 +122,8 @@ int main(int argc, char **argv)
     if (cli.compare) {
         const struct fb_app_compare_options opt = {
             .files = cli.plot_files, .n_files = cli.n_plot_files, .plot_dir = cli.plot_dir,
-            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot};
+            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot,
+            .force = cli.force};
         int signal_number = 0;
         int rc = fb_app_compare(&opt, &signal_number);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
     if (cli.report_file)
-        return exit_code_for(fb_app_report(cli.report_file, cli.plot_dir));
+        return exit_code_for(fb_app_report(cli.report_file, cli.plot_dir, cli.force));
     if (cli.n_plot_files > 0) {
         struct fb_plot_options *opt = malloc(sizeof *opt);
         int rc = opt ? plot_options(&cli, opt) : FB_ERR_RUNTIME;
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
             return 128 + signal_number;
         if (rc == FB_OK && cli.report)
-            rc = fb_app_report(cli.plot_files[0], cli.plot_dir);
+            rc = fb_app_report(cli.plot_files[0], cli.plot_dir, cli.force);
         return exit_code_for(rc);
     }
     struct fb_config *cfg = malloc(sizeof *cfg);

@@ -163,6 +163,14 @@ static int plan_outputs(struct session *s, const struct fb_app_compare_options *
     struct fb_error err;
     if (fb_output_dir_check(o->dir, "--plot-dir", make_dir, sizeof make_dir, &err) != FB_OK)
         return fail(FB_ERR_USAGE, &err);
+    char md[PATH_MAX], shown[4 * PATH_MAX];
+    if (snprintf(md, sizeof md, "%s/%s.md", o->dir, o->stem) >= (int)sizeof md) {
+        fprintf(stderr, "--compare: the table's path is too long\n");
+        return FB_ERR_USAGE;
+    }
+    if (fb_output_replaceable(AT_FDCWD, md, FB_COMPARE_MD_SIGNATURE, opt->force, "table",
+                              fb_text_escape(shown, sizeof shown, md), &err) != FB_OK)
+        return fail(FB_ERR_USAGE, &err);
     return FB_OK;
 }
 

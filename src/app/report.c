@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/output_paths.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/read.h"
@@ -73,7 +74,7 @@ static int publish(int dirfd, const char *name, const struct fb_csv_table *t, co
     return FB_OK;
 }
 
-int fb_app_report(const char *csv, const char *out_dir)
+int fb_app_report(const char *csv, const char *out_dir, bool force)
 {
     char stem[FB_CHART_TEXT_MAX], dir[4096], name[FB_CHART_TEXT_MAX + 16];
     names_of(csv, out_dir, stem, sizeof stem, dir, sizeof dir);
@@ -93,6 +94,12 @@ int fb_app_report(const char *csv, const char *out_dir)
         if (dirfd < 0)
             rc = fb_fail(&err, FB_ERR_USAGE, "%s: not a directory to write the report in: %s",
                          dir, strerror(errno));
+    }
+    if (rc == FB_OK) { /* a foreign file of our name is replaced only with --force */
+        char joined[4096 + FB_CHART_TEXT_MAX + 32], shown[4 * sizeof joined];
+        snprintf(joined, sizeof joined, "%s/%s", dir, name);
+        rc = fb_output_replaceable(dirfd, name, FB_REPORT_SIGNATURE, force, "report",
+                                   fb_text_escape(shown, sizeof shown, joined), &err);
     }
     char chart_names[32][FB_CHART_TEXT_MAX + FB_CHART_SUFFIX_MAX];
     const char *charts[32];

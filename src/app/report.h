@@ -3,12 +3,15 @@
 #ifndef FB_APP_REPORT_H
 #define FB_APP_REPORT_H
 
+#include <stdbool.h>
+
 /* Writes the report of csv (STEM: its file name less ".csv") into out_dir (NULL or "": the
  * directory of csv), embedding the PNG charts STEM-<chart>.png found there (chart/charts.h's
  * names, in that order). The page replaces an older one atomically (a temporary file in
- * out_dir, renamed): a failing run leaves the previous report whole. Prints the page's path
+ * out_dir, renamed): a failing run leaves the previous report whole. A file of that name that
+ * is not a report (fb_output_replaceable, FB_REPORT_SIGNATURE) is replaced only with `force`. Prints the page's path
  * on stdout. Returns FB_OK, FB_ERR_USAGE (csv missing, malformed, too large; out_dir not a
- * directory; message on stderr) or FB_ERR_RUNTIME (a write failed). */
-int fb_app_report(const char *csv, const char *out_dir);
+ * directory; a foreign file in the way; message on stderr) or FB_ERR_RUNTIME (a write failed). */
+int fb_app_report(const char *csv, const char *out_dir, bool force);
 
 #endif

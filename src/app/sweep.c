@@ -446,7 +446,8 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     /* The report of a complete run, beside the charts (or the results with --no-plot); a
      * report that cannot be written is said (fb_app_report) but fails nothing measured. */
     if (rc == FB_OK && (s->opt->report || cfg->report) && results->count > 0)
-        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir);
+        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir,
+                      s->opt->force);
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);
