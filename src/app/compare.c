@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/interrupt.h"
 #include "app/output_paths.h"
 #include "app/plots.h"
 #include "chart/charts.h"
@@ -116,6 +117,10 @@ static int write_markdown(const struct fb_compare *c, const char *dir, const cha
     fchmod(fd, 0644);
     int bad = fb_compare_markdown(f, c) != 0 || fsync(fd) != 0;
     bad |= fclose(f) != 0;
+    if (!bad && fb_interrupted) { /* the old table stays */
+        unlink(tmp);
+        return FB_ERR_INTERRUPTED;
+    }
     if (bad || rename(tmp, path) != 0) {
         fprintf(stderr, "--compare: cannot write %s: %s\n", shown, strerror(errno));
         unlink(tmp);
@@ -199,6 +204,7 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt,
 int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
 {
     *signal_number = 0;
+    fb_interrupt_catch(); /* before reading: 8 large files take a while */
     struct fb_error err;
     if (opt->n_files < 2 || opt->n_files > FB_CHART_MAX_FILES) {
         fprintf(stderr, "--compare: give 2 to %d results files (the first is the reference "
@@ -223,23 +229,25 @@ int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
     struct outputs o;
     if (rc == FB_OK && !opt->no_plot)
         rc = plan_outputs(s, opt, &o);
-    if (rc != FB_OK) {
-        unload(s);
-        free(s);
-        return rc;
+    if (rc == FB_OK && !fb_interrupted) {
+        if (fb_compare_markdown(stdout, &s->compare) != 0) {
+            fprintf(stderr, "--compare: cannot write to stdout\n");
+            rc = FB_ERR_RUNTIME;
+        }
+        printf("\n");
+        if (!opt->no_verdict)
+            report(&s->compare);
+        if (rc == FB_OK && !opt->no_plot && !fb_interrupted)
+            rc = draw(s, opt, &o, signal_number);
+        if (rc == FB_OK && fb_compare_regressed_runs(&s->compare))
+            rc = FB_ERR_VERIFY;
     }
-    if (fb_compare_markdown(stdout, &s->compare) != 0) {
-        fprintf(stderr, "--compare: cannot write to stdout\n");
-        rc = FB_ERR_RUNTIME;
-    }
-    printf("\n");
-    if (!opt->no_verdict)
-        report(&s->compare);
-    if (rc == FB_OK && !opt->no_plot)
-        rc = draw(s, opt, &o, signal_number);
-    if (rc == FB_OK && fb_compare_regressed_runs(&s->compare))
-        rc = FB_ERR_VERIFY;
     unload(s);
     free(s);
+    if (fb_interrupted) { /* while reading, printing, drawing or writing the table */
+        *signal_number = fb_interrupted;
+        fprintf(stderr, "--compare: interrupted by signal %d\n", (int)fb_interrupted);
+        return FB_ERR_INTERRUPTED;
+    }
     return rc;
 }

@@ -5,8 +5,12 @@ at the names they write, signals and file size limits while they draw, and their
 usage: test_hostile4_cli.py PATH/TO/fusebench   (meson passes the built binary)
 Each test works in a fresh temporary directory (under TMPDIR), which it removes; nothing is
 written elsewhere."""
+import csv
+import io
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -15,6 +19,7 @@ import unittest
 BINARY = None
 ROOT = os.environ.get("FB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 SAMPLE = os.path.join(ROOT, "tests", "plots", "data", "sample-cpu.csv")
+SMOKE = os.path.join(ROOT, "configs", "smoke.ini")
 FOREIGN = b"my own notes, not fusebench's\n"
 
 
@@ -101,6 +106,103 @@ class ForeignPages(Scratch):
         p = run("--compare", self.csv, other, "--plot-dir", self.charts, "--force")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(self.content(table).startswith(b"## Headline numbers per run"))
+
+
+def many_points(path, copies=40):
+    """sample-cpu.csv with every ok row repeated at n, n + 1, ... n + copies - 1: ~2,000
+    points, whose --compare table (each regressed point a line) is larger than a pipe holds."""
+    with open(SAMPLE) as f:
+        lines = f.readlines()
+    meta = [line for line in lines if line.startswith("#")]
+    rows = list(csv.reader(line for line in lines if not line.startswith("#")))
+    col = {name: i for i, name in enumerate(rows[0])}
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(rows[0])
+    for r in rows[1:]:
+        if r[col["status"]] != "ok":
+            continue
+        for k in range(copies):
+            r2 = list(r)
+            r2[col["n"]] = str(int(r[col["n"]]) + k)
+            w.writerow(r2)
+    with open(path, "w") as f:
+        f.write("".join(meta) + out.getvalue())
+    return path
+
+
+def slower(src, dst, factor):
+    """src with every time x factor: each point regressed."""
+    with open(src) as f:
+        lines = f.readlines()
+    meta = [line for line in lines if line.startswith("#")]
+    rows = list(csv.reader(line for line in lines if not line.startswith("#")))
+    timed = [i for i, name in enumerate(rows[0]) if name.startswith("time_")]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(rows[0])
+    for r in rows[1:]:
+        for i in timed:
+            if r[i]:
+                r[i] = repr(float(r[i]) * factor)
+        w.writerow(r)
+    with open(dst, "w") as f:
+        f.write("".join(meta) + out.getvalue())
+    return dst
+
+
+class Signals(Scratch):
+    """Item 17: SIGINT / SIGTERM stop --compare and --report with 130 / 143 and no temporary
+    file; a file size limit is an error that says so, not death by SIGXFSZ (153)."""
+
+    def test_compare_stops_with_130_and_143(self):
+        base = many_points(self.path("base.csv"))
+        slow = slower(base, self.path("slow.csv"), 1.5)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with self.subTest(sig=sig):
+                p = subprocess.Popen([BINARY, "--compare", base, slow, "--plot-dir",
+                                      self.charts], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+                # Its first byte on stdout comes after the handlers are in place (before the
+                # files are read); the table is larger than the pipe, so it cannot have
+                # finished before the signal: it waits for us to read.
+                first = os.read(p.stdout.fileno(), 1)
+                self.assertEqual(first, b"#")
+                p.send_signal(sig)
+                out, err = p.communicate(timeout=120)
+                self.assertEqual(p.returncode, 128 + sig, err)
+                self.assertGreater(len(out), 65536)
+                self.assertIn(b"interrupted", err)
+                self.assertEqual(os.listdir(self.charts), [])
+
+    def test_a_stale_report_temporary_of_a_dead_process_is_removed(self):
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        stale = self.plant(f".run-report.md.tmp.{dead.pid}.0", b"# fusebench: trunc")
+        live = self.plant(f".run-report.md.tmp.{os.getpid()}.0", b"# fusebench: mine")
+        p = run("--report", self.csv, "--plot-dir", self.charts)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(live))
+
+    def limited(self, *args, limit=1024):
+        def limit_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        return run(*args, preexec_fn=limit_files)
+
+    def test_a_file_size_limit_is_an_error_that_says_so(self):
+        other = self.path("other.csv")
+        shutil.copyfile(SAMPLE, other)
+        for args in (("--report", self.csv, "--plot-dir", self.charts),
+                     ("--compare", self.csv, other, "--plot-dir", self.charts),
+                     (SMOKE, "--backend", "cpu", "--sizes", "8", "--variants", "copy",
+                      "--quiet", "--no-plot", "--output", self.path("out.csv"))):
+            with self.subTest(command=args[0]):
+                p = self.limited(*args)
+                self.assertIn(p.returncode, (1, 2), p.stderr)  # not -SIGXFSZ (153 in a shell)
+                self.assertIn(b"File too large", p.stderr)
+                self.assertEqual(os.listdir(self.charts), [])
+                self.assertFalse(os.path.exists(self.path("out.csv")))
 
 
 if __name__ == "__main__":
