@@ -114,8 +114,20 @@ static int next_line(struct reader *r)
         return 0;
     }
     r->line_no++;
+    /* Text that is not UTF-8 read as lines would fail later with a message about its
+     * content ("header lacks the required column backend"): say what the file is instead. */
+    if (r->line_no == 1 && len >= 2 &&
+        (memcmp(r->line, "\xFF\xFE", 2) == 0 || memcmp(r->line, "\xFE\xFF", 2) == 0))
+        return bad(r, "the file is UTF-16 (its byte order mark says so): save it as UTF-8", "");
+    if (strlen(r->line) != (size_t)len)
+        return bad(r, "a NUL byte: not a text file in UTF-8 (UTF-16? save it as UTF-8)", "");
     while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
         r->line[--len] = '\0';
+    /* Only a line feed ends a line (a CR before it is dropped above): a CR inside one means
+     * the file's line breaks are CR alone (classic Mac OS), and it reads as one long line. */
+    if (strchr(r->line, '\r'))
+        return bad(r, "a carriage return inside a line: the file's line breaks are CR only; "
+                      "convert them to LF (e.g. tr '\\r' '\\n')", "");
     /* A UTF-8 byte order mark, as spreadsheet programs save it. */
     if (r->line_no == 1 && strncmp(r->line, "\xEF\xBB\xBF", 3) == 0)
         memmove(r->line, r->line + 3, (size_t)len - 2);

@@ -471,6 +471,36 @@ static void times_out_of_order_are_an_error_at_their_line(void **state)
     fb_csv_table_free(&t);
 }
 
+/* Issue 34, item 20: a CR-only file read as one line was "metadata value too long for key
+ * fusebench"; a UTF-16 one "header lacks the required column backend". */
+static void cr_only_and_utf16_files_are_named_as_such(void **state)
+{
+    expect_error_at(state, "# fusebench: 0.1.0\rbackend,variant,dtype,n\rcpu,copy,fp32,8\r", 1,
+                    "line breaks are CR only");
+    /* "# fusebench: 0.1.0\nbackend,..." in UTF-16, with and without its byte order mark */
+    static const char text[] = "# fusebench: 0.1.0\nbackend,variant,dtype,n\ncpu,copy,fp32,8\n";
+    for (int bom = 0; bom < 2; bom++) {
+        char path[256];
+        in_dir(path, sizeof path, state, "u16.csv");
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        if (bom)
+            fputs("\xFF\xFE", f);
+        for (const char *p = text; *p; p++) {
+            fputc(*p, f);
+            fputc(0, f);
+        }
+        assert_int_equal(fclose(f), 0);
+        struct fb_csv_table t;
+        struct fb_error err = {{0}};
+        assert_int_equal(fb_csv_read(path, &t, &err), FB_ERR_USAGE);
+        if (!strstr(err.msg, ":1: ") || !strstr(err.msg, "UTF-16")) {
+            print_error("message '%s'\n", err.msg);
+            fail();
+        }
+    }
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, tmpdir_setup, tmpdir_teardown)
 
 int main(void)
@@ -494,6 +524,7 @@ int main(void)
         T(missing_file_error_names_it),
         T(metadata_flood_is_an_error_at_the_first_line_past_the_cap),
         T(times_out_of_order_are_an_error_at_their_line),
+        T(cr_only_and_utf16_files_are_named_as_such),
         cmocka_unit_test(find_record_matches_the_whole_key),
         cmocka_unit_test(find_record_prefers_the_last_duplicate),
     };
