@@ -205,6 +205,37 @@ class Signals(Scratch):
                 self.assertFalse(os.path.exists(self.path("out.csv")))
 
 
+class Messages(Scratch):
+    """Item 20: messages that said something else than what was wrong."""
+
+    def test_too_few_file_descriptors_is_not_gnuplot_not_found(self):
+        def few_files():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (6, 6))
+        p = run("--plot", self.csv, "--plot-dir", self.charts, preexec_fn=few_files)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn(b"not found", p.stderr)
+        self.assertIn(b"Too many open files", p.stderr)
+
+    def test_the_memory_check_names_its_headroom(self):
+        p = run(SMOKE, "--backend", "cpu", "--sizes", "100G", "--dry-run")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"at most 90%", p.stderr)
+
+    def test_a_label_for_no_variant_is_said(self):
+        p = run("--plot", self.csv, "--plot-dir", self.charts, "--set", "label.typo=x",
+                "--set", "label.copy=memory copy", "--charts", "speedup", "--formats", "svg")
+        self.assertIn(b'label.typo: no series of variant "typo"', p.stderr)
+        self.assertNotIn(b"label.copy", p.stderr)  # a variant the file has: used
+
+    def test_a_report_write_error_says_report_once(self):
+        def tiny_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+        p = run("--report", self.csv, "--plot-dir", self.charts, preexec_fn=tiny_files)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertNotIn(b"--report: --report:", p.stderr)
+        self.assertRegex(p.stderr, rb"^--report: cannot write \S*run-report\.md: File too large")
+
+
 if __name__ == "__main__":
     BINARY = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
