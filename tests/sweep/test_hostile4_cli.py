@@ -211,6 +211,8 @@ class Messages(Scratch):
     def test_too_few_file_descriptors_is_not_gnuplot_not_found(self):
         def few_files():
             resource.setrlimit(resource.RLIMIT_NOFILE, (6, 6))
+        if run("--version", preexec_fn=few_files).returncode != 0:
+            self.skipTest("the binary cannot start with 6 descriptors (a sanitizer build?)")
         p = run("--plot", self.csv, "--plot-dir", self.charts, preexec_fn=few_files)
         self.assertNotEqual(p.returncode, 0, p.stderr)
         self.assertNotIn(b"not found", p.stderr)
