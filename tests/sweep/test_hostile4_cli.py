@@ -152,8 +152,10 @@ def slower(src, dst, factor):
 
 
 class Signals(Scratch):
-    """Item 17: SIGINT / SIGTERM stop --compare and --report with 130 / 143 and no temporary
-    file; a file size limit is an error that says so, not death by SIGXFSZ (153)."""
+    """Item 17: SIGINT / SIGTERM stop --compare with 130 / 143 and nothing half written
+    (--report's stop: tests/report/test_report.c); a report killed with SIGKILL leaves a
+    temporary the next removes; a file size limit is an error that says so, not death by
+    SIGXFSZ (153)."""
 
     def test_compare_stops_with_130_and_143(self):
         base = many_points(self.path("base.csv"))
