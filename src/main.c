@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/compare.h"
+#include "app/interrupt.h"
 #include "app/config_load.h"
 #include "app/plots.h"
 #include "app/print_plan.h"
@@ -108,6 +109,7 @@ static int plot_options(const struct fb_cli *cli, struct fb_plot_options *opt)
 
 int main(int argc, char **argv)
 {
+    fb_file_limit_as_error(); /* `ulimit -f`: an error that says so, not a silent 153 */
     struct fb_cli cli;
     if (fb_cli_parse(argc, argv, &cli, stderr) != 0)
         return EXIT_USAGE;
@@ -122,7 +124,8 @@ int main(int argc, char **argv)
     if (cli.compare) {
         const struct fb_app_compare_options opt = {
             .files = cli.plot_files, .n_files = cli.n_plot_files, .plot_dir = cli.plot_dir,
-            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot};
+            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot,
+            .force = cli.force};
         int signal_number = 0;
         int rc = fb_app_compare(&opt, &signal_number);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
@@ -131,8 +134,11 @@ int main(int argc, char **argv)
     }
     if (cli.derive)
         return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
-    if (cli.report_file)
-        return exit_code_for(fb_app_report(cli.report_file, cli.plot_dir));
+    if (cli.report_file) {
+        int signal_number = 0;
+        int rc = fb_app_report(cli.report_file, cli.plot_dir, cli.force, &signal_number);
+        return signal_number > 0 ? 128 + signal_number : exit_code_for(rc);
+    }
     if (cli.n_plot_files > 0) {
         struct fb_plot_options *opt = malloc(sizeof *opt);
         int rc = opt ? plot_options(&cli, opt) : FB_ERR_RUNTIME;
@@ -143,8 +149,11 @@ int main(int argc, char **argv)
         free(opt);
         if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
             return 128 + signal_number;
-        if (rc == FB_OK && cli.report)
-            rc = fb_app_report(cli.plot_files[0], cli.plot_dir);
+        if (rc == FB_OK && cli.report) {
+            rc = fb_app_report(cli.plot_files[0], cli.plot_dir, cli.force, &signal_number);
+            if (signal_number > 0)
+                return 128 + signal_number;
+        }
         return exit_code_for(rc);
     }
     struct fb_config *cfg = malloc(sizeof *cfg);

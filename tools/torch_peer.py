@@ -95,6 +95,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 
@@ -793,20 +794,60 @@ def fmt_cell(v):
 
 
 def write_csv_atomic(path, meta, rows, columns):
-    """tmp file in the same directory, fsync, rename: a reader never sees half a file.
-    columns: fusebench's, in order (the plan's); a row's other entries are not written."""
-    directory = os.path.dirname(os.path.abspath(path))
+    """A new, uniquely named temporary file in the target's directory (O_EXCL: never one
+    planted there, never through a link), fsync, rename: a reader never sees half a file, and
+    two writers never share a temporary. A symlink at path is followed to the file really
+    written (the link stays a link), as fusebench's results file is; a target that is not a
+    regular file (a directory, FIFO, device such as /dev/null) is refused (OSError), never
+    replaced. columns: fusebench's, in order (the plan's); a row's other entries are not
+    written."""
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise OSError("%s is not a regular file; not replaced" % target)
+    directory = os.path.dirname(target)
     os.makedirs(directory, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        for key, value in meta:
-            f.write("# %s: %s\n" % (key, value))
-        f.write(",".join(columns) + "\n")
-        for r in rows:
-            f.write(",".join(fmt_cell(r.get(c, "")) for c in columns) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".tmp.", dir=directory)
+    try:
+        # mkstemp makes it 0600: give it the old file's mode, else 0666 less the umask.
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w") as f:
+            for key, value in meta:
+                f.write("# %s: %s\n" % (key, value))
+            f.write(",".join(columns) + "\n")
+            for r in rows:
+                f.write(",".join(fmt_cell(r.get(c, "")) for c in columns) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if os.path.exists(target) and not os.path.isfile(target):  # swapped in meanwhile
+            raise OSError("%s is not a regular file; not replaced" % target)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def looks_like_results(head):
+    """fusebench's rule (src/app/results.c): a "# fusebench:" line among the leading '#'
+    lines, or a first other line that starts "backend,"."""
+    for line in head.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            continue
+        if line.startswith(b"#"):
+            if line.startswith(b"# fusebench:"):
+                return True
+            continue
+        return line.startswith(b"backend,")
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -837,6 +878,8 @@ def parse_args(argv):
     p.add_argument("--device", choices=["cpu", "cuda", "auto"], default="auto",
                    help="auto: cuda when torch sees a GPU, else cpu")
     p.add_argument("--output", help="CSV path (default out/<cpu|cuda>-<device-slug>/torch.csv)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an --output file that is not a fusebench results file")
     p.add_argument("--max-time", type=float, help="seconds of timing per point (overrides "
                                                   "[measure] max_time)")
     p.add_argument("--threads", type=int, help="CPU threads for torch (default [backend] "
@@ -869,12 +912,32 @@ def select_variants(names, available, known):
     return names
 
 
-def check_output(path):
-    """UsageError when the CSV cannot be written at path: a directory there, or no writable
-    directory above it (checked without creating anything)."""
-    if os.path.isdir(path):
+def check_output(path, force=False):
+    """UsageError when the CSV cannot be written at path, checked without creating anything:
+    fusebench's rule for its results file. A symlink is followed; its target must be a
+    regular file (a directory, FIFO or device such as /dev/null is never replaced) or not
+    exist; an existing file that is neither empty nor a results file is replaced only with
+    force; and a writable directory must be (or can be made) above it."""
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
         raise UsageError("--output %s: is a directory" % path)
-    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(target):
+        if not os.path.isfile(target):
+            raise UsageError("--output %s: is not a regular file (a FIFO, socket or device); "
+                             "not replaced" % path)
+        if not force:
+            try:
+                with open(target, "rb") as f:
+                    head = f.read(65536)
+            except OSError as e:
+                raise UsageError("--output %s: cannot read it to tell whether it is a "
+                                 "results file: %s; --force replaces it unread" % (path, e))
+            if head and not looks_like_results(head):
+                raise UsageError('--output %s: is not a fusebench results file (no "# '
+                                 'fusebench:" line, no "backend,..." header) and not empty; '
+                                 "refusing to replace it: choose another --output, or add "
+                                 "--force to replace it" % path)
+    parent = os.path.dirname(target)
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
@@ -925,7 +988,7 @@ def main(argv):
             cfg["max_time"] = args.max_time
             cfg["min_time"] = min(cfg["min_time"], args.max_time)
         if args.output:
-            check_output(args.output)
+            check_output(args.output, args.force)
     except (UsageError, OSError, ValueError) as e:
         print("torch_peer: error: %s" % e, file=sys.stderr)
         return 2
@@ -961,6 +1024,12 @@ def main(argv):
     # beside the sweep's quick-start results (configs' [output] csv: out/{backend}-{device}/)
     output = args.output or os.path.join(repo_dir, "out", "%s-%s" % (dev_kind, slug(device_name)),
                                          "torch.csv")
+    if not args.output:  # the default path, judged as --output is, before measuring
+        try:
+            check_output(output, args.force)
+        except UsageError as e:
+            print("torch_peer: error: %s" % e, file=sys.stderr)
+            return 2
     meta = [
         ("fusebench", plan["fusebench"]),
         ("tool", "tools/torch_peer.py"),

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/interrupt.h"
+#include "app/output_paths.h"
 #include "app/plots.h"
 #include "chart/charts.h"
 #include "chart/read.h"
@@ -115,6 +117,10 @@ static int write_markdown(const struct fb_compare *c, const char *dir, const cha
     fchmod(fd, 0644);
     int bad = fb_compare_markdown(f, c) != 0 || fsync(fd) != 0;
     bad |= fclose(f) != 0;
+    if (!bad && fb_interrupted) { /* the old table stays */
+        unlink(tmp);
+        return FB_ERR_INTERRUPTED;
+    }
     if (bad || rename(tmp, path) != 0) {
         fprintf(stderr, "--compare: cannot write %s: %s\n", shown, strerror(errno));
         unlink(tmp);
@@ -124,8 +130,17 @@ static int write_markdown(const struct fb_compare *c, const char *dir, const cha
     return FB_OK;
 }
 
-/* The charts, then the table beside them. */
-static int draw(struct session *s, const struct fb_app_compare_options *opt, int *signal_number)
+/* Where the charts and the table go: their stem and directory. */
+struct outputs {
+    char stem[NAME_MAX + 1];
+    char dir[PATH_MAX];
+};
+
+/* Names and judges the outputs before the verdict is printed, as a sweep judges its paths
+ * before measuring: a directory that cannot work is a usage error (2) with nothing printed,
+ * never a 2 after a verdict that said 1. */
+static int plan_outputs(struct session *s, const struct fb_app_compare_options *opt,
+                        struct outputs *o)
 {
     char stems[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX];
     for (size_t i = 0; i < s->n; i++)
@@ -135,20 +150,43 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt, int
     size_t joined = strlen("-compare");
     for (size_t i = 0; i < s->n; i++)
         joined += strlen(s->derived[i]->stems[0]) + (i ? 4 : 0);
-    char stem[NAME_MAX + 1], suffix[48];
+    char suffix[48];
     size_t n_stems = s->n;
     snprintf(suffix, sizeof suffix, "-compare");
     if (joined + FB_CHART_SUFFIX_MAX + 3 > NAME_MAX) { /* 3: ".md" beside the charts */
         n_stems = 1;
         snprintf(suffix, sizeof suffix, "-vs-%zu-more-compare", s->n - 1);
     }
-    if (fb_plots_stem((const char (*)[FB_CHART_TEXT_MAX])stems, n_stems, suffix, stem,
-                      sizeof stem) != 0)
+    if (fb_plots_stem((const char (*)[FB_CHART_TEXT_MAX])stems, n_stems, suffix, o->stem,
+                      sizeof o->stem) != 0)
         return FB_ERR_USAGE;
+    if (opt->plot_dir && opt->plot_dir[0])
+        snprintf(o->dir, sizeof o->dir, "%s", opt->plot_dir);
+    else
+        fb_plots_dir_of(opt->files[0], o->dir, sizeof o->dir);
+    char make_dir[PATH_MAX];
+    struct fb_error err;
+    if (fb_output_dir_check(o->dir, "--plot-dir", make_dir, sizeof make_dir, &err) != FB_OK)
+        return fail(FB_ERR_USAGE, &err);
+    char md[PATH_MAX], shown[4 * PATH_MAX];
+    if (snprintf(md, sizeof md, "%s/%s.md", o->dir, o->stem) >= (int)sizeof md) {
+        fprintf(stderr, "--compare: the table's path is too long\n");
+        return FB_ERR_USAGE;
+    }
+    if (fb_output_replaceable(AT_FDCWD, md, FB_COMPARE_MD_SIGNATURE, opt->force, "table",
+                              fb_text_escape(shown, sizeof shown, md), &err) != FB_OK)
+        return fail(FB_ERR_USAGE, &err);
+    return FB_OK;
+}
+
+/* The charts, then the table beside them. */
+static int draw(struct session *s, const struct fb_app_compare_options *opt,
+                const struct outputs *o, int *signal_number)
+{
     struct fb_chart charts[8];
     size_t n_charts = fb_compare_charts(&s->compare, charts);
     const struct fb_plots_job job = {.d = s->derived[0], .charts = charts,
-                                     .n_charts = n_charts, .stem = stem,
+                                     .n_charts = n_charts, .stem = o->stem,
                                      .out_dir = opt->plot_dir, .first_csv = opt->files[0],
                                      .write_extra = fb_compare_tables_write,
                                      .ctx = &s->compare};
@@ -159,18 +197,14 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt, int
     }
     if (rc == RENDER_USAGE || rc == RENDER_NO_GNUPLOT)
         return FB_ERR_USAGE;
-    char dir[PATH_MAX];
-    if (opt->plot_dir && opt->plot_dir[0])
-        snprintf(dir, sizeof dir, "%s", opt->plot_dir);
-    else
-        fb_plots_dir_of(opt->files[0], dir, sizeof dir);
-    int md = write_markdown(&s->compare, dir, stem);
+    int md = write_markdown(&s->compare, o->dir, o->stem);
     return rc == RENDER_OK ? md : FB_ERR_RUNTIME;
 }
 
 int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
 {
     *signal_number = 0;
+    fb_interrupt_catch(); /* before reading: 8 large files take a while */
     struct fb_error err;
     if (opt->n_files < 2 || opt->n_files > FB_CHART_MAX_FILES) {
         fprintf(stderr, "--compare: give 2 to %d results files (the first is the reference "
@@ -190,24 +224,30 @@ int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
     if (rc == FB_OK)
         rc = fb_compare_build(&s->compare, (const struct fb_chart_derived *const *)s->derived,
                               s->tables, opt->files, s->n, threshold, !opt->no_verdict, &err);
-    if (rc != FB_OK) {
+    if (rc != FB_OK)
         fail(rc, &err);
-        unload(s);
-        free(s);
-        return rc;
-    }
-    if (fb_compare_markdown(stdout, &s->compare) != 0) {
-        fprintf(stderr, "--compare: cannot write to stdout\n");
-        rc = FB_ERR_RUNTIME;
-    }
-    printf("\n");
-    if (!opt->no_verdict)
-        report(&s->compare);
+    struct outputs o;
     if (rc == FB_OK && !opt->no_plot)
-        rc = draw(s, opt, signal_number);
-    if (rc == FB_OK && fb_compare_regressed_runs(&s->compare))
-        rc = FB_ERR_VERIFY;
+        rc = plan_outputs(s, opt, &o);
+    if (rc == FB_OK && !fb_interrupted) {
+        if (fb_compare_markdown(stdout, &s->compare) != 0) {
+            fprintf(stderr, "--compare: cannot write to stdout\n");
+            rc = FB_ERR_RUNTIME;
+        }
+        printf("\n");
+        if (!opt->no_verdict)
+            report(&s->compare);
+        if (rc == FB_OK && !opt->no_plot && !fb_interrupted)
+            rc = draw(s, opt, &o, signal_number);
+        if (rc == FB_OK && fb_compare_regressed_runs(&s->compare))
+            rc = FB_ERR_VERIFY;
+    }
     unload(s);
     free(s);
+    if (fb_interrupted) { /* while reading, printing, drawing or writing the table */
+        *signal_number = fb_interrupted;
+        fprintf(stderr, "--compare: interrupted by signal %d\n", (int)fb_interrupted);
+        return FB_ERR_INTERRUPTED;
+    }
     return rc;
 }

@@ -16,6 +16,7 @@ struct fb_app_compare_options {
     const char *threshold;     /* --threshold text ("5%", "0.05"); NULL: 5% */
     bool no_verdict;           /* charts and table only: exit 0 whatever the times */
     bool no_plot;              /* table and verdict only: no chart, no file written */
+    bool force;                /* replace a foreign file at DIR/STEM-compare.md */
 };
 
 /* Runs the comparison. Returns FB_OK (no run regressed, everything asked for drawn);
@@ -23,7 +24,8 @@ struct fb_app_compare_options {
  * when a chart or the table file failed (exit 1); FB_ERR_USAGE (exit 2, nothing written)
  * for unusable input: fewer than 2 or more than 8 files, a file missing or malformed, a run
  * with nothing to compare, a bad threshold, runs of different variants or without a common
- * size (the message says what is missing), or no gnuplot; FB_ERR_INTERRUPTED when a signal
+ * size (the message says what is missing), a --plot-dir that cannot be made or written or a
+ * foreign file at the table's name without force (judged before the verdict is printed), or no gnuplot; FB_ERR_INTERRUPTED when a signal
  * stopped the drawing (its number in *signal_number). Prints its own messages. */
 int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number);
 

@@ -56,22 +56,28 @@ int fb_app_check_memory(const struct fb_config *cfg, const struct fb_backend_ops
                        "%s: the largest size (%" PRIu64 " elements) needs %s of %s memory, %s "
                        "is free", origin, largest, need, dev->name, have);
     }
-    /* 10% head room for everything else the process and the system hold */
+    /* 10% head room for everything else the process and the system hold: the message names
+     * it, or "needs 91.6 MiB ... 93.8 MiB is available" reads as a wrong refusal. */
+    char usable[32];
     if (host_available && host_need > host_available / 10 * 9) {
         fb_app_format_bytes(need, sizeof need, host_need);
         fb_app_format_bytes(have, sizeof have, host_available);
+        fb_app_format_bytes(usable, sizeof usable, host_available / 10 * 9);
         return fb_fail(err, FB_ERR_USAGE,
                        "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, %s "
-                       "is available", origin, largest, need, have);
+                       "is available, of which a run uses at most 90%% (%s: 10%% is left to the "
+                       "rest of the system)", origin, largest, need, have, usable);
     }
     uint64_t as_left = address_space_left();
     if (as_left != UINT64_MAX && host_need > as_left / 10 * 9) {
         fb_app_format_bytes(need, sizeof need, host_need);
         fb_app_format_bytes(have, sizeof have, as_left);
+        fb_app_format_bytes(usable, sizeof usable, as_left / 10 * 9);
         return fb_fail(err, FB_ERR_USAGE,
                        "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, but "
-                       "the address-space limit (RLIMIT_AS, ulimit -v) leaves %s", origin,
-                       largest, need, have);
+                       "the address-space limit (RLIMIT_AS, ulimit -v) leaves %s, of which a run "
+                       "uses at most 90%% (%s: 10%% is left to the rest of the process)", origin,
+                       largest, need, have, usable);
     }
     return FB_OK;
 }

@@ -2,6 +2,7 @@
 #include "app/output_paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,41 @@ int fb_output_name_check(const char *path, const char *what, struct fb_error *er
                        "the file's name too (e.g. %sresults.csv)", what, shown, shown);
     return fb_fail(err, FB_ERR_USAGE, "%s %s: its last part, '%s', is a directory, not a file "
                    "name: give the file's name (e.g. %s/results.csv)", what, shown, name, shown);
+}
+
+int fb_output_replaceable(int dirfd, const char *name, const char *signature, bool force,
+                          const char *what, const char *shown, struct fb_error *err)
+{
+    if (force)
+        return FB_OK;
+    /* O_NOFOLLOW: a link is judged as itself (the rename replaces the link, not its target);
+     * O_NONBLOCK: a FIFO never blocks the open; fstat then refuses it unread. */
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return FB_OK;
+    const char *why = "is not a regular file";
+    char head[64] = "";
+    size_t want = strlen(signature) < sizeof head ? strlen(signature) : sizeof head - 1;
+    struct stat st;
+    bool sniffed = false; /* read, and not our start: the message quotes the start */
+    if (fd < 0)
+        why = errno == ELOOP ? "is a symlink" : "cannot be read";
+    else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        ssize_t got = st.st_size == 0 ? 0 : pread(fd, head, want, 0);
+        if (st.st_size == 0 || (got == (ssize_t)want && memcmp(head, signature, want) == 0))
+            why = NULL;
+        else {
+            why = "is not one fusebench wrote: it does not start";
+            sniffed = true;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    if (!why)
+        return FB_OK;
+    return fb_fail(err, FB_ERR_USAGE, "%s %s: exists and %s%s%s%s; not replaced: choose another "
+                   "directory, or add --force to replace it", what, shown, why,
+                   sniffed ? " \"" : "", sniffed ? signature : "", sniffed ? "\"" : "");
 }
 
 void fb_output_dir_of(const char *path, char *dir, size_t size)

@@ -5,6 +5,7 @@
 #ifndef FB_APP_OUTPUT_PATHS_H
 #define FB_APP_OUTPUT_PATHS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/error.h"
@@ -25,6 +26,16 @@ int fb_output_name_check(const char *path, const char *what, struct fb_error *er
  * FB_ERR_USAGE with "WHAT DIR: reason", naming the directory that really failed (escaped). */
 int fb_output_dir_check(const char *dir, const char *what, char *make_dir, size_t size,
                         struct fb_error *err);
+
+/* Whether the page fusebench is about to rename over `name` (relative to dirfd, or AT_FDCWD)
+ * may be replaced, by the results file's rule (app/results.h): nothing there, an empty
+ * regular file, or a regular file that starts with `signature` (the first bytes fusebench
+ * writes there) may; anything else (a foreign file, a symlink, a directory, FIFO or device,
+ * a file that cannot be read) only with `force`, which renames over the entry itself, never
+ * writing through it. `what` and `shown` name it in the message. Returns FB_OK, or
+ * FB_ERR_USAGE with "WHAT SHOWN: ...; not replaced (--force replaces it)". */
+int fb_output_replaceable(int dirfd, const char *name, const char *signature, bool force,
+                          const char *what, const char *shown, struct fb_error *err);
 
 /* The directory part of path, as the kernel resolves it: "a/b.csv" -> "a", "b.csv" -> ".",
  * "/b.csv" -> "/". Trailing slashes of the directory part are dropped ("a//b" -> "a"). */

@@ -74,11 +74,24 @@ static void shown(char *out, size_t size, const char *text)
 /* Runs argv (argv[0] = the program, looked up on PATH) in the staging directory, in a new
  * process group that dies with this process; stderr into the stage's gnuplot.err, stdin and
  * stdout /dev/null. Returns its exit status (0-255), 127 when it could not be started, 128 +
- * N when it died of signal N or was killed by the hang guard (*hung then set), or -1 when
- * fork failed. */
+ * N when it died of signal N or was killed by the hang guard (*hung then set), or -1 with
+ * errno when it could not be set up here: its /dev/null and gnuplot.err are opened before
+ * the fork, so that a failure there (EMFILE under `ulimit -n`) is said as what it is, not
+ * taken for a gnuplot that is not installed. */
 static int run_child(struct render *r, char *const argv[], bool *hung)
 {
     *hung = false;
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    int err = devnull < 0 ? -1
+                          : openat(r->stage_fd, "gnuplot.err",
+                                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (err < 0) {
+        int e = errno;
+        if (devnull >= 0)
+            close(devnull);
+        errno = e;
+        return -1;
+    }
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);
@@ -94,11 +107,8 @@ static int run_child(struct render *r, char *const argv[], bool *hung)
             signal(caught[i], SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
         sigprocmask(SIG_SETMASK, &old, NULL);
-        int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-        int err = openat(r->stage_fd, "gnuplot.err", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                         0644);
-        if (devnull < 0 || err < 0 || fchdir(r->stage_fd) != 0 || dup2(devnull, 0) < 0 ||
-            dup2(devnull, 1) < 0 || dup2(err, 2) < 0)
+        if (fchdir(r->stage_fd) != 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
+            dup2(err, 2) < 0)
             _exit(127);
         execvp(argv[0], argv);
         _exit(127);
@@ -107,9 +117,14 @@ static int run_child(struct render *r, char *const argv[], bool *hung)
         setpgid(pid, pid); /* also here: no window in which the group does not exist */
         child_group = pid;
     }
+    int fork_errno = errno;
     sigprocmask(SIG_SETMASK, &old, NULL);
-    if (pid < 0)
+    close(devnull);
+    close(err);
+    if (pid < 0) {
+        errno = fork_errno;
         return -1;
+    }
     int status = 0;
     struct timespec start, now, pause = {0, 10 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -174,7 +189,11 @@ static int check_gnuplot(struct render *r)
         return 128 + stop_signal;
     char name[256];
     shown(name, sizeof name, r->gnuplot);
-    if (rc == 127)
+    if (rc < 0)
+        fprintf(stderr, "charts: cannot start '%s': %s%s\n", name, strerror(errno),
+                errno == EMFILE || errno == ENFILE ? " (the limit on open files: ulimit -n)"
+                                                   : "");
+    else if (rc == 127)
         fprintf(stderr, "charts: gnuplot not found ('%s'); install it (Debian/Ubuntu: "
                         "apt-get install gnuplot-nox)\n", name);
     else
@@ -336,6 +355,8 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     if (hung)
         snprintf(why, sizeof why, "gnuplot ran past the hang guard (%d s) and was killed",
                  FB_PLOTS_HANG_S);
+    else if (rc < 0)
+        snprintf(why, sizeof why, "gnuplot could not be started: %s", strerror(errno));
     else if (rc != 0)
         snprintf(why, sizeof why, "gnuplot exited %d", rc);
     else if (missing)
@@ -486,6 +507,27 @@ static int finish(struct render *r, int rc)
     return rc;
 }
 
+/* A label ([plot] label.NAME, --set label.NAME=...) for a variant no results file holds is
+ * said, not dropped in silence: a typo in NAME would otherwise look like a label that did
+ * not work. A chain's own ops (whole == false) are not labels anyone typed. */
+static void warn_unused_labels(const struct fb_chart_derived *d,
+                               const struct fb_plot_options *opt)
+{
+    for (size_t i = 0; i < opt->n_names; i++) {
+        if (!opt->names[i].whole)
+            continue;
+        bool used = false;
+        for (size_t k = 0; k < d->n_series && !used; k++)
+            used = strcmp(d->series[k].variant, opt->names[i].variant) == 0;
+        if (!used) {
+            char name[256];
+            shown(name, sizeof name, opt->names[i].variant);
+            fprintf(stderr, "charts: label.%s: no series of variant \"%s\" in the results "
+                            "drawn; the label is not used\n", name, name);
+        }
+    }
+}
+
 static int render(const char *const *csv_files, int n, const char *out_dir,
                   const struct fb_plot_options *opt)
 {
@@ -530,6 +572,7 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
         free(d);
         return RENDER_USAGE;
     }
+    warn_unused_labels(d, opt);
     fb_chart_derive_titles(d, opt->names, opt->n_names);
     char stem[NAME_MAX + 1];
     rc = fb_plots_stem(d->stems, d->n_files, "", stem, sizeof stem);

@@ -1,13 +1,17 @@
 #include "app/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/interrupt.h"
+#include "app/output_paths.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/read.h"
@@ -33,12 +37,41 @@ static void names_of(const char *csv, const char *out_dir, char *stem, size_t st
         snprintf(dir, dir_size, ".");
 }
 
+/* Temporary pages a report killed with SIGKILL left (the one exit it cannot clean up after):
+ * ".NAME.tmp.PID.N" whose PID no longer runs. One of a live process, or of a PID now reused,
+ * is left alone, as the charts' staging directories are (app/plots.c). */
+static void remove_stale_temporaries(int dirfd, const char *name)
+{
+    int fd = dup(dirfd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    size_t len = strlen(name);
+    for (struct dirent *e; (e = readdir(dir));) {
+        long pid;
+        int attempt;
+        char end;
+        struct stat st;
+        if (e->d_name[0] != '.' || strncmp(e->d_name + 1, name, len) != 0 ||
+            sscanf(e->d_name + 1 + len, ".tmp.%ld.%d%c", &pid, &attempt, &end) != 2 ||
+            pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+            unlinkat(dirfd, e->d_name, 0);
+    }
+    closedir(dir);
+}
+
 /* Writes the page into a new temporary file in dirfd and renames it over `name`. */
 static int publish(int dirfd, const char *name, const struct fb_csv_table *t, const char *stem,
                    const struct fb_chart_derived *d, const char *const *charts, size_t n,
                    struct fb_error *err)
 {
     char tmp[FB_CHART_TEXT_MAX + 64];
+    remove_stale_temporaries(dirfd, name);
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         snprintf(tmp, sizeof tmp, ".%s.tmp.%ld.%d", name, (long)getpid(), attempt);
@@ -47,13 +80,13 @@ static int publish(int dirfd, const char *name, const struct fb_csv_table *t, co
             break;
     }
     if (fd < 0)
-        return fb_fail(err, FB_ERR_RUNTIME, "--report: cannot create a file beside the charts: %s",
+        return fb_fail(err, FB_ERR_RUNTIME, "cannot create a file beside the charts: %s",
                        strerror(errno));
     FILE *f = fdopen(fd, "w");
     if (!f) {
         close(fd);
         unlinkat(dirfd, tmp, 0);
-        return fb_fail(err, FB_ERR_RUNTIME, "--report: %s", strerror(errno));
+        return fb_fail(err, FB_ERR_RUNTIME, "%s", strerror(errno));
     }
     int bad = fb_report_write(f, t, stem, d, charts, n);
     if (!bad && fsync(fileno(f)) != 0)
@@ -63,18 +96,23 @@ static int publish(int dirfd, const char *name, const struct fb_csv_table *t, co
         bad = 1;
         e = errno;
     }
+    if (!bad && fb_interrupted) { /* the old page stays */
+        unlinkat(dirfd, tmp, 0);
+        return fb_fail(err, FB_ERR_INTERRUPTED, "interrupted: the report is not written");
+    }
     if (bad || renameat(dirfd, tmp, dirfd, name) != 0) {
         if (!bad)
             e = errno;
         unlinkat(dirfd, tmp, 0);
-        return fb_fail(err, FB_ERR_RUNTIME, "--report: cannot write %s: %s", name,
+        return fb_fail(err, FB_ERR_RUNTIME, "cannot write %s: %s", name,
                        strerror(e ? e : EIO));
     }
     return FB_OK;
 }
 
-int fb_app_report(const char *csv, const char *out_dir)
+int fb_app_report(const char *csv, const char *out_dir, bool force, int *signal_number)
 {
+    fb_interrupt_catch();
     char stem[FB_CHART_TEXT_MAX], dir[4096], name[FB_CHART_TEXT_MAX + 16];
     names_of(csv, out_dir, stem, sizeof stem, dir, sizeof dir);
     snprintf(name, sizeof name, "%s-report.md", stem);
@@ -94,6 +132,12 @@ int fb_app_report(const char *csv, const char *out_dir)
             rc = fb_fail(&err, FB_ERR_USAGE, "%s: not a directory to write the report in: %s",
                          dir, strerror(errno));
     }
+    if (rc == FB_OK) { /* a foreign file of our name is replaced only with --force */
+        char joined[4096 + FB_CHART_TEXT_MAX + 32], shown[4 * sizeof joined];
+        snprintf(joined, sizeof joined, "%s/%s", dir, name);
+        rc = fb_output_replaceable(dirfd, name, FB_REPORT_SIGNATURE, force, "report",
+                                   fb_text_escape(shown, sizeof shown, joined), &err);
+    }
     char chart_names[32][FB_CHART_TEXT_MAX + FB_CHART_SUFFIX_MAX];
     const char *charts[32];
     size_t n_charts = 0;
@@ -105,6 +149,8 @@ int fb_app_report(const char *csv, const char *out_dir)
             n_charts++;
         }
     }
+    if (rc == FB_OK && fb_interrupted) /* reading a large file takes a while */
+        rc = fb_fail(&err, FB_ERR_INTERRUPTED, "interrupted: the report is not written");
     if (rc == FB_OK)
         rc = publish(dirfd, name, &table, stem, d, charts, n_charts, &err);
     if (dirfd >= 0)
@@ -123,5 +169,6 @@ int fb_app_report(const char *csv, const char *out_dir)
         free(d);
     }
     fb_csv_table_free(&table);
+    *signal_number = fb_interrupted;
     return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "app/backend_open.h"
 #include "app/memory_check.h"
+#include "app/interrupt.h"
 #include "app/output_paths.h"
 #include "app/plots.h"
 #include "app/probe.h"
@@ -26,34 +27,6 @@
 #include "output/progress.h"
 #include "output/retake_hint.h"
 #include "output/summary.h"
-
-/* 0, or the number of the first SIGINT / SIGTERM received: the sweep stops after the sample in
- * progress and the run exits 128 + that number (130, 143), the shell's convention. */
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-    /* A second signal: stop now. The results are whole after every point (each write is an
-     * atomic rename) and the kernel releases the lock. */
-    if (interrupted)
-        _exit(128 + sig);
-    interrupted = sig;
-}
-
-/* sigaction, not signal(): under -std=c11 glibc's signal() has SysV semantics (the handler is
- * reset after the first signal, SA_RESETHAND), so a second Ctrl-C would kill the process by
- * the signal instead of reaching on_interrupt. SA_RESTART: a write or wait interrupted by the
- * first signal carries on. The handlers stay until the process ends. */
-static void catch_interrupts(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* Everything the sweep callbacks need. */
 struct run_state {
@@ -266,7 +239,7 @@ static int sweep_claim(struct sweep_session *s, struct fb_error *err)
     if (rc == FB_OK)
         rc = fb_results_lock(&s->lock, s->where.path, err);
     if (rc == FB_OK)
-        catch_interrupts();
+        fb_interrupt_catch(); /* stops after the sample in progress: 130, 143 */
     if (rc == FB_OK)
         rc = fb_app_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->cfg, &s->dev,
                                s->counters_status, sizeof s->counters_status, err);
@@ -349,7 +322,7 @@ static int sweep_measure(struct sweep_session *s, struct fb_error *err)
     }
     fb_progress_begin(&s->state.progress, stderr, s->opt->quiet, points, work);
     const struct fb_sweep sweep = {cfg, s->ops, s->backend, &s->dev,
-                                   s->probe_state ? &s->probe : NULL, s->seed, &interrupted,
+                                   s->probe_state ? &s->probe : NULL, s->seed, &fb_interrupted,
                                    s->set};
     const struct fb_sweep_callbacks callbacks = {&s->state, cb_skip, cb_started, cb_done,
                                                  cb_note};
@@ -448,7 +421,8 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     /* The report of a complete run, beside the charts (or the results with --no-plot); a
      * report that cannot be written is said (fb_app_report) but fails nothing measured. */
     if (rc == FB_OK && (s->opt->report || cfg->report) && results->count > 0)
-        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir);
+        fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir,
+                      s->opt->force, &(int){0}); /* a signal: fb_interrupted, seen below */
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);
@@ -504,8 +478,8 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         rc = sweep_report(&s, rc, &err);
     }
     sweep_close(&s);
-    *signal_number = interrupted;
-    if (interrupted) /* also when the signal came after the sweep (while drawing) */
+    *signal_number = fb_interrupted;
+    if (fb_interrupted) /* also when the signal came after the sweep (while drawing) */
         return FB_ERR_INTERRUPTED;
     return rc;
 }

@@ -46,9 +46,10 @@ static const char *at_n(char *out, size_t size, double x, double n)
 
 static void headline_table(FILE *out, const struct fb_compare *c)
 {
-    char pair[FB_CHART_TEXT_MAX * 8];
-    fprintf(out, "## Headline numbers per run\n\nPair: %s; copy ceiling: %s.\n\n",
-            md(pair, sizeof pair, c->pair_title), c->copy_key);
+    char pair[FB_CHART_TEXT_MAX * 8], copy[FB_CHART_KEY_MAX * 8];
+    /* The copy key ends in the file's dtype (and stores): text from the file, like the pair. */
+    fprintf(out, FB_COMPARE_MD_SIGNATURE "\n\nPair: %s; copy ceiling: %s.\n\n",
+            md(pair, sizeof pair, c->pair_title), md(copy, sizeof copy, c->copy_key));
     fprintf(out, "| # | device | date (UTC) | file | backend | cache | speedup, smallest n "
                  "| speedup, largest n | fused / copy, largest n | copy GB/s (max) "
                  "| launch µs (fit) | GB/s (fit) |\n");

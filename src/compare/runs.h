@@ -77,6 +77,9 @@ size_t fb_compare_regressed_runs(const struct fb_compare *c);
  * Returns 0, or -1 when a write failed. */
 int fb_compare_markdown(FILE *out, const struct fb_compare *c);
 
+/* The markdown's first bytes: what tells a comparison fusebench wrote from a foreign file. */
+#define FB_COMPARE_MD_SIGNATURE "## Headline numbers per run"
+
 /* The compare charts' tables (plots/compare_*.gp), as TAB-separated files in dirfd beside
  * chart/tables.h's (text through chart/label.h, numbers %.10g, NaN undrawn):
  *   cmp_numbers.tsv  nr (runs), nmin, nmax, ws_min, ws_max, cache_axis (0/1), threshold

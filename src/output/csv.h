@@ -43,6 +43,11 @@ struct fb_csv_meta {
     char value[1024];
 };
 
+/* The most metadata a reader keeps from one file: pairs, and key plus value bytes. A file of
+ * fusebench's writes fewer than 50 pairs (FB_RESULTS_MAX_META) of a few KB in all. */
+#define FB_CSV_MAX_META 1024
+#define FB_CSV_MAX_META_BYTES (256 * 1024)
+
 /* A results file read back: metadata in file order, then the rows in file order.
  * Owned by the caller; release with fb_csv_table_free(). */
 struct fb_csv_table {
@@ -103,7 +108,9 @@ int fb_csv_write(const char *path, const struct fb_csv_meta *meta, size_t n_meta
  * gaps) are accepted. Times (time_*_s, kernel_time_s), bandwidth_gbps, copy_fraction and
  * dram_bytes_per_element must be finite and >= 0 when written ("nan", "inf", "-1" are
  * errors at their line); other real-valued cells (noise: "inf" for one sample) take any
- * number. Messages escape control bytes quoted from the file (fb_text_escape).
+ * number. A row whose written times break min <= p10 <= median <= p90 <= max is an error at
+ * its line, and so is metadata past FB_CSV_MAX_META pairs or FB_CSV_MAX_META_BYTES bytes.
+ * Messages escape control bytes quoted from the file (fb_text_escape).
  * On success fills *out (which the caller frees with fb_csv_table_free) and returns FB_OK.
  * On failure *out is empty and it returns FB_ERR_RUNTIME (the file cannot be opened or read)
  * or FB_ERR_USAGE (the content is malformed), with a message "path:line: what is wrong". */

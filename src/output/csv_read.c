@@ -28,6 +28,7 @@ struct reader {
     bool has_status, has_verified, has_cache; /* columns an older schema may lack */
     struct fb_csv_table *t;
     size_t meta_cap, records_cap;
+    size_t meta_bytes; /* key and value bytes of the metadata kept so far */
     size_t max_records; /* rows past this are refused */
     struct fb_error *err;
 };
@@ -113,8 +114,20 @@ static int next_line(struct reader *r)
         return 0;
     }
     r->line_no++;
+    /* Text that is not UTF-8 read as lines would fail later with a message about its
+     * content ("header lacks the required column backend"): say what the file is instead. */
+    if (r->line_no == 1 && len >= 2 &&
+        (memcmp(r->line, "\xFF\xFE", 2) == 0 || memcmp(r->line, "\xFE\xFF", 2) == 0))
+        return bad(r, "the file is UTF-16 (its byte order mark says so): save it as UTF-8", "");
+    if (strlen(r->line) != (size_t)len)
+        return bad(r, "a NUL byte: not a text file in UTF-8 (UTF-16? save it as UTF-8)", "");
     while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
         r->line[--len] = '\0';
+    /* Only a line feed ends a line (a CR before it is dropped above): a CR inside one means
+     * the file's line breaks are CR alone (classic Mac OS), and it reads as one long line. */
+    if (strchr(r->line, '\r'))
+        return bad(r, "a carriage return inside a line: the file's line breaks are CR only; "
+                      "convert them to LF (e.g. tr '\\r' '\\n')", "");
     /* A UTF-8 byte order mark, as spreadsheet programs save it. */
     if (r->line_no == 1 && strncmp(r->line, "\xEF\xBB\xBF", 3) == 0)
         memmove(r->line, r->line + 3, (size_t)len - 2);
@@ -147,6 +160,18 @@ static int parse_meta(struct reader *r)
         return bad(r, "metadata key too long: ", key);
     if (strlen(value) >= sizeof t->meta[0].value)
         return bad(r, "metadata value too long for key ", key);
+    /* Each pair takes ~1 KB in memory whatever its length and readers look keys up linearly:
+     * a flood of `# k: v` lines would cost gigabytes and minutes, as rows would without
+     * their cap. */
+    if (t->n_meta >= FB_CSV_MAX_META)
+        return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: more than %d metadata lines (`# key: "
+                       "value`; the most a results file may have)", r->path, r->line_no,
+                       FB_CSV_MAX_META);
+    r->meta_bytes += strlen(key) + strlen(value);
+    if (r->meta_bytes > FB_CSV_MAX_META_BYTES)
+        return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: more than %d bytes of metadata (`# key: "
+                       "value` lines; the most a results file may have)", r->path, r->line_no,
+                       FB_CSV_MAX_META_BYTES);
     if (grow((void **)&t->meta, &r->meta_cap, t->n_meta + 1, sizeof *t->meta))
         return oom(r);
     struct fb_csv_meta *m = &t->meta[t->n_meta++];
@@ -299,6 +324,24 @@ static int parse_cell(struct reader *r, const struct fb_csv_column *c, const cha
     return FB_OK;
 }
 
+/* min <= p10 <= median <= p90 <= max, among the times written: they are order statistics of
+ * one set of samples, so a row that breaks the order was edited or damaged, and the verdict
+ * and charts, which read the median and the interval separately, would trust it. */
+static int check_time_order(struct reader *r, const struct fb_record *rec)
+{
+    static const char *const names[] = {"time_min_s", "time_p10_s", "time_median_s",
+                                        "time_p90_s", "time_max_s"};
+    const double t[] = {rec->time_min_s, rec->time_p10_s, rec->time_median_s, rec->time_p90_s,
+                        rec->time_max_s};
+    for (size_t i = 0; i < 5; i++)
+        for (size_t j = i + 1; j < 5; j++)
+            if (isfinite(t[i]) && isfinite(t[j]) && t[i] > t[j])
+                return fb_fail(r->err, FB_ERR_USAGE, "%s:%ld: %s %.6g exceeds %s %.6g (the "
+                               "times must read min <= p10 <= median <= p90 <= max)", r->path,
+                               r->line_no, names[i], t[i], names[j], t[j]);
+    return FB_OK;
+}
+
 static int parse_row(struct reader *r)
 {
     int rc = split_fields(r);
@@ -331,6 +374,9 @@ static int parse_row(struct reader *r)
         rec->verified = rec->status == FB_POINT_OK;
     if (!r->has_cache)
         snprintf(rec->cache, sizeof rec->cache, "warm");
+    rc = check_time_order(r, rec);
+    if (rc != FB_OK)
+        return rc;
     t->n_records++;
     return FB_OK;
 }

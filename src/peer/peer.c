@@ -83,7 +83,12 @@ static int split_settings(const char *const *in, int count, struct fb_config_set
     }
     for (int i = 0; i < count; i++) {
         const char *eq = in[i] ? strchr(in[i], '=') : NULL;
-        if (!eq || eq == in[i] || strlen(in[i]) >= FB_PATH_MAX) {
+        if (eq && strlen(in[i]) >= FB_PATH_MAX) { /* a key=value, but not one that fits */
+            snprintf(msg, msg_size, "fbp_open: setting %d is %zu bytes long (at most %d): "
+                     "\"%.40s...\"", i, strlen(in[i]), FB_PATH_MAX - 1, in[i]);
+            return FB_ERR_USAGE;
+        }
+        if (!eq || eq == in[i]) {
             snprintf(msg, msg_size, "fbp_open: setting %d is not key=value: \"%.200s\"", i,
                      in[i] ? in[i] : "(null)");
             return FB_ERR_USAGE;

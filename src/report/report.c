@@ -231,7 +231,7 @@ int fb_report_write(FILE *out, const struct fb_csv_table *t, const char *stem,
                     const struct fb_chart_derived *d, const char *const *charts,
                     size_t n_charts)
 {
-    fputs("# fusebench: ", out);
+    fputs(FB_REPORT_SIGNATURE, out);
     fb_report_md_text(out, stem);
     fputs("\n\nWritten by `fusebench --report` from the results file and its metadata; every "
           "number is fusebench's own derivation (`fusebench --derive`).\n\n",

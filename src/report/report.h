@@ -41,6 +41,9 @@ void fb_report_md_text(FILE *out, const char *text);
  * file name from data cannot close the link or add a title. */
 void fb_report_md_target(FILE *out, const char *path);
 
+/* The page's first bytes: what tells a report fusebench wrote from a foreign file. */
+#define FB_REPORT_SIGNATURE "# fusebench: "
+
 /* Writes the page above for table t (the run, read with output/csv.h; stem: its file name
  * less ".csv") derived into d, embedding charts[0..n_charts-1] (file names relative to the
  * page, e.g. "default-speedup.png"; their titles are the part after "STEM-"). Returns 0, or

@@ -25,9 +25,10 @@ def run(*args):
     return subprocess.run([BINARY, *args], capture_output=True, timeout=300)
 
 
-def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1):
+def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1, median_only=False):
     """sample-cpu.csv with every time x factor (a random 0.2% jitter, never zero), p10 / p90
-    at 1% of the median, only the rows whose n keep() accepts, derived columns left empty."""
+    at 1% of the median, only the rows whose n keep() accepts, derived columns left empty.
+    median_only: only the median x factor, the other times as at factor 1."""
     rng = random.Random(seed)
     meta, body = [], []
     with open(SAMPLE) as f:
@@ -47,7 +48,8 @@ def make(path, factor=1.0, keep=lambda n: True, device=None, seed=1):
         median = float(r[col["time_median_s"]]) * factor * rng.uniform(0.999, 1.001)
         for name, x in (("time_median_s", 1), ("time_p10_s", 0.99), ("time_p90_s", 1.01),
                         ("time_min_s", 0.98), ("time_max_s", 1.05)):
-            r[col[name]] = f"{median * x:.9g}"
+            scale = factor if name == "time_median_s" or not median_only else 1.0
+            r[col[name]] = f"{median / factor * scale * x:.9g}"
         for name in ("speedup", "copy_fraction", "bandwidth_gbps"):
             if name in col:
                 r[col[name]] = ""
@@ -93,6 +95,27 @@ class CompareCli(unittest.TestCase):
         self.assertEqual(self.compare(slow, "--threshold", "15%").returncode, 0)
         self.assertEqual(self.compare(slow, "--threshold", "0.05").returncode, 1)
 
+    def test_median_outside_its_own_interval_is_refused_naming_the_row(self):
+        # The verdict read such a row (median 1,000x, p10 / p90 unchanged) as "0 regressed".
+        slow = make(os.path.join(self.dir, "slow.csv"), 1000, seed=2, median_only=True)
+        p = self.compare(slow)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertNotIn(b"0 regressed", p.stdout + p.stderr)
+        self.assertRegex(p.stderr.decode(), r"slow\.csv:\d+: time_median_s .* exceeds")
+
+    def test_unusable_plot_dir_exits_2_before_the_verdict(self):
+        # It was judged after the verdict: a regressed run printed REGRESSED, then exited 2.
+        blocker = os.path.join(self.dir, "blocker")
+        with open(blocker, "w"):
+            pass
+        slow = make(os.path.join(self.dir, "slow.csv"), 1.10, seed=2)
+        p = run("--compare", self.base, slow, "--plot-dir", os.path.join(blocker, "charts"))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn(b"Regression verdict", p.stdout)
+        self.assertNotIn(b"REGRESSED", p.stderr)
+        self.assertIn(b"--plot-dir", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["base.csv", "blocker", "slow.csv"])
+
     def test_disjoint_sizes_exit_2_naming_them(self):
         base = make(os.path.join(self.dir, "small.csv"), keep=lambda n: n <= 2048)
         other = make(os.path.join(self.dir, "large.csv"), keep=lambda n: n > 2048)
@@ -136,6 +159,29 @@ class CompareCli(unittest.TestCase):
         self.assertEqual(table + b"\n", p.stdout[:len(table) + 1])
         self.assertIn(b"\\|\\<b\\>", table)
         self.assertFalse([n for n in names if n.startswith(".")], names)
+
+    def test_hostile_dtype_is_escaped_in_the_copy_ceiling_line(self):
+        # The copy ceiling's key ends in the dtype: it reached stdout and -compare.md raw.
+        def with_dtype(path):
+            with open(path) as f:
+                text = f.read()
+            # Each float32 row gets a hostile twin before it: the first pair is the hostile one.
+            out = []
+            for line in text.split("\n"):
+                if ",float32," in line and not line.startswith("#"):
+                    out.append(line.replace(",float32,", ',"<b>\x1b[31mfp32",'))
+                out.append(line)
+            with open(path, "w") as f:
+                f.write("\n".join(out))
+            return path
+        with_dtype(self.base)
+        p = self.compare(with_dtype(make(os.path.join(self.dir, "other.csv"), seed=8)))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ceiling = [line for line in p.stdout.split(b"\n") if b"copy ceiling" in line]
+        self.assertTrue(ceiling, p.stdout)
+        self.assertNotIn(b"\x1b", p.stdout)
+        self.assertNotIn(b"<b>", p.stdout)
+        self.assertIn(b"\\<b\\>", ceiling[0])
 
     def test_many_long_names_fit_a_file_name(self):
         if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):

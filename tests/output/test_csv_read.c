@@ -428,6 +428,79 @@ static void find_record_prefers_the_last_duplicate(void **state)
                      &rec[2]);
 }
 
+/* A file of `# k: v` lines: each pair costs ~1 KB in memory, so a 20 MB flood took 3.3 GB.
+ * The reader stops at the first pair past either cap, naming its line. */
+static void metadata_flood_is_an_error_at_the_first_line_past_the_cap(void **state)
+{
+    size_t size = (1024 + 2) * 16 + 64, len = 0;
+    char *text = malloc(size);
+    assert_non_null(text);
+    for (int i = 0; i <= 1024; i++)
+        len += (size_t)snprintf(text + len, size - len, "# k%d: v\n", i);
+    snprintf(text + len, size - len, "backend,variant,dtype,n\ncpu,copy,fp32,8\n");
+    expect_error_at(state, text, 1025, "more than 1024 metadata lines");
+
+    /* 1,000-byte values: the byte cap (256 KiB) comes first, at pair 262. */
+    size = 300 * 1010 + 64;
+    text = realloc(text, size);
+    assert_non_null(text);
+    len = 0;
+    for (int i = 0; i < 300; i++)
+        len += (size_t)snprintf(text + len, size - len, "# k: %01000d\n", i);
+    snprintf(text + len, size - len, "backend,variant,dtype,n\ncpu,copy,fp32,8\n");
+    expect_error_at(state, text, 262, "bytes of metadata");
+    free(text);
+}
+
+/* Order statistics of one set of samples: a median 1,000x with p10 and p90 unchanged was
+ * read, and --compare's verdict then said "0 regressed". */
+static void times_out_of_order_are_an_error_at_their_line(void **state)
+{
+    const char *head = "backend,variant,dtype,n,time_min_s,time_p10_s,time_median_s,time_p90_s,"
+                       "time_max_s\ncpu,copy,fp32,8,1,2,3,4,5\n";
+    char text[512];
+    snprintf(text, sizeof text, "%scpu,copy,fp32,16,1,2,3000,4,5\n", head);
+    expect_error_at(state, text, 3, "time_median_s 3000 exceeds time_p90_s 4");
+    snprintf(text, sizeof text, "%scpu,copy,fp32,16,6,2,3,4,5\n", head);
+    expect_error_at(state, text, 3, "time_min_s 6 exceeds time_p10_s 2");
+    /* Unwritten times are not compared; equal ones are in order. */
+    struct fb_csv_table t;
+    snprintf(text, sizeof text, "%scpu,copy,fp32,16,,,3,3,\ncpu,copy,fp32,32,2,2,2,2,2\n", head);
+    read_text(state, "ok.csv", text, &t);
+    assert_int_equal(t.n_records, 3);
+    fb_csv_table_free(&t);
+}
+
+/* Issue 34, item 20: a CR-only file read as one line was "metadata value too long for key
+ * fusebench"; a UTF-16 one "header lacks the required column backend". */
+static void cr_only_and_utf16_files_are_named_as_such(void **state)
+{
+    expect_error_at(state, "# fusebench: 0.1.0\rbackend,variant,dtype,n\rcpu,copy,fp32,8\r", 1,
+                    "line breaks are CR only");
+    /* "# fusebench: 0.1.0\nbackend,..." in UTF-16, with and without its byte order mark */
+    static const char text[] = "# fusebench: 0.1.0\nbackend,variant,dtype,n\ncpu,copy,fp32,8\n";
+    for (int bom = 0; bom < 2; bom++) {
+        char path[256];
+        in_dir(path, sizeof path, state, "u16.csv");
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        if (bom)
+            fputs("\xFF\xFE", f);
+        for (const char *p = text; *p; p++) {
+            fputc(*p, f);
+            fputc(0, f);
+        }
+        assert_int_equal(fclose(f), 0);
+        struct fb_csv_table t;
+        struct fb_error err = {{0}};
+        assert_int_equal(fb_csv_read(path, &t, &err), FB_ERR_USAGE);
+        if (!strstr(err.msg, ":1: ") || !strstr(err.msg, "UTF-16")) {
+            print_error("message '%s'\n", err.msg);
+            fail();
+        }
+    }
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, tmpdir_setup, tmpdir_teardown)
 
 int main(void)
@@ -449,6 +522,9 @@ int main(void)
         T(file_without_a_header_is_an_error),
         T(too_long_text_is_an_error_not_a_truncation),
         T(missing_file_error_names_it),
+        T(metadata_flood_is_an_error_at_the_first_line_past_the_cap),
+        T(times_out_of_order_are_an_error_at_their_line),
+        T(cr_only_and_utf16_files_are_named_as_such),
         cmocka_unit_test(find_record_matches_the_whole_key),
         cmocka_unit_test(find_record_prefers_the_last_duplicate),
     };

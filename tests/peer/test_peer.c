@@ -149,6 +149,26 @@ static void bad_settings_and_configs_are_refused_with_a_message(void **state)
     assert_null(s);
 }
 
+/* Issue 34, item 20: a 100 KB "label=..." was refused as "not key=value". */
+static void an_over_long_setting_is_refused_as_too_long(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = (struct fbp_session *)1;
+    char msg[512] = "";
+    size_t len = 100 * 1000;
+    char *big = malloc(len + 1);
+    assert_non_null(big);
+    memcpy(big, "label=", 6);
+    memset(big + 6, 'x', len - 6);
+    big[len] = '\0';
+    const char *settings[] = {big};
+    assert_int_equal(fbp_open(f->config, settings, 1, &s, msg, sizeof msg), -2);
+    assert_null(s);
+    assert_null(strstr(msg, "key=value"));
+    assert_non_null(strstr(msg, "100000 bytes long"));
+    free(big);
+}
+
 static void ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds(void **state)
 {
     struct fixture *f = *state;
@@ -377,6 +397,8 @@ int main(void)
             ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds, setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_peer_output_is_recorded_failed_and_never_timed,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(an_over_long_setting_is_refused_as_too_long, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(bad_contestants_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_failing_peer_call_stops_the_size_with_its_error,
                                         setup, teardown),

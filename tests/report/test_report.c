@@ -12,6 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <signal.h>
+
+#include "../common/test_tmpdir.h"
+#include "app/interrupt.h"
+#include "app/report.h"
 #include "chart/derive.h"
 #include "report/report.h"
 
@@ -168,6 +174,50 @@ static void hostile_metadata_never_becomes_markup(void **state)
     free(page);
 }
 
+/* Item 17 of issue 34: a SIGINT while --report works leaves the old page and no temporary
+ * file (a killed report left ".STEM-report.md.tmp.PID.N"), and says which signal. */
+static void an_interrupted_report_keeps_the_old_page_and_leaves_no_temporary(void **state)
+{
+    (void)state;
+    char dir[512], csv[600], page[600], line[256];
+    fb_test_mkdtemp(dir, sizeof dir, "fb-report");
+    snprintf(csv, sizeof csv, "%s/run.csv", dir);
+    snprintf(page, sizeof page, "%s/run-report.md", dir);
+    const char *src = getenv("FB_SOURCE_DIR") ? getenv("FB_SOURCE_DIR") : ".";
+    char sample[600];
+    snprintf(sample, sizeof sample, "%s/tests/plots/data/sample-cpu.csv", src);
+    FILE *in = fopen(sample, "r"), *out = fopen(csv, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    while (fgets(line, sizeof line, in))
+        fputs(line, out);
+    fclose(in);
+    fclose(out);
+    out = fopen(page, "w");
+    assert_non_null(out);
+    fputs("# fusebench: the old page\n", out);
+    fclose(out);
+
+    fb_interrupt_catch();
+    raise(SIGINT); /* caught: the report stops at its next safe point */
+    int sig = 0;
+    assert_int_equal(fb_app_report(csv, dir, false, &sig), FB_ERR_INTERRUPTED);
+    assert_int_equal(sig, SIGINT);
+    in = fopen(page, "r");
+    assert_non_null(in);
+    assert_non_null(fgets(line, sizeof line, in));
+    fclose(in);
+    assert_string_equal(line, "# fusebench: the old page\n");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    assert_int_equal(entries, 2); /* run.csv and run-report.md: no temporary */
+    fb_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +225,7 @@ int main(void)
         cmocka_unit_test(link_targets_are_percent_encoded),
         cmocka_unit_test(the_page_holds_the_run_its_fit_headlines_noisy_count_and_figures),
         cmocka_unit_test(hostile_metadata_never_becomes_markup),
+        cmocka_unit_test(an_interrupted_report_keeps_the_old_page_and_leaves_no_temporary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

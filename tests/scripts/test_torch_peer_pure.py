@@ -295,6 +295,53 @@ class ConfigAndOutput(unittest.TestCase):
         self.assertEqual(len(lines[1].split(",")), len(tp.PEER_COLUMNS))
         self.assertNotIn("64", lines[1].split(","))
 
+    def test_the_temporary_is_unique_and_a_planted_link_is_not_followed(self):
+        # It wrote through a fixed PATH.tmp, following a symlink planted there.
+        with tempfile.TemporaryDirectory() as d:
+            victim = os.path.join(d, "victim")
+            with open(victim, "w") as f:
+                f.write("keep me\n")
+            path = os.path.join(d, "o.csv")
+            os.symlink(victim, path + ".tmp")
+            tp.write_csv_atomic(path, [("device", "x")], [], tp.PEER_COLUMNS)
+            with open(victim) as f:
+                self.assertEqual(f.read(), "keep me\n")
+            with open(path) as f:
+                self.assertEqual(f.readline(), "# device: x\n")
+            self.assertEqual(sorted(os.listdir(d)), ["o.csv", "o.csv.tmp", "victim"])
+
+    def test_a_link_output_writes_its_target_and_stays_a_link(self):
+        with tempfile.TemporaryDirectory() as d:
+            target, link = os.path.join(d, "real.csv"), os.path.join(d, "link.csv")
+            os.symlink("real.csv", link)
+            tp.write_csv_atomic(link, [], [], tp.PEER_COLUMNS)
+            self.assertTrue(os.path.islink(link))
+            self.assertTrue(os.path.isfile(target))
+            self.assertEqual(sorted(os.listdir(d)), ["link.csv", "real.csv"])
+
+    def test_outputs_that_are_not_results_files_are_refused(self):
+        # --output /dev/null (as root: replaced by a regular file), FIFOs, foreign files.
+        with tempfile.TemporaryDirectory() as d:
+            fifo = os.path.join(d, "fifo.csv")
+            os.mkfifo(fifo)
+            foreign = os.path.join(d, "passwd")
+            with open(foreign, "w") as f:
+                f.write("root:x:0:0:root:/root:/bin/bash\n")
+            link = os.path.join(d, "null.csv")
+            os.symlink("/dev/null", link)
+            for path in ("/dev/null", fifo, link, foreign):
+                with self.subTest(path=path):
+                    with self.assertRaisesRegex(tp.UsageError, re.escape(path)):
+                        tp.check_output(path)
+            with self.assertRaises(OSError):
+                tp.write_csv_atomic(link, [], [], tp.PEER_COLUMNS)
+            self.assertEqual(sorted(os.listdir(d)), ["fifo.csv", "null.csv", "passwd"])
+            tp.check_output(foreign, force=True)  # --force replaces a foreign file
+            for text in ("", "# fusebench: 0.1.0\n", "backend,variant\n"):
+                with open(foreign, "w") as f:
+                    f.write(text)
+                tp.check_output(foreign)
+
     def test_usage_errors_exit_2(self):
         with self.assertRaises(SystemExit) as cm:
             tp.parse_args(["--max-time", "0"])
