@@ -385,7 +385,7 @@ int fb_trace_read(const char *path, struct fb_trace_read *t, struct fb_error *er
     char shown[1024];
     struct event *ev = malloc(sizeof *ev);
     char *line = NULL;
-    const char *why;
+    const char *why = NULL; /* parse_line's, when the line got that far */
     size_t cap = 0, events = 0, bytes = 0;
     long number = 0;
     int rc = ev ? FB_OK : fb_fail(err, FB_ERR_RUNTIME, "trace: out of memory");
