@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,22 +503,67 @@ static void remove_stale_temporaries(const char *target)
     closedir(d);
 }
 
-int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err)
+/* The results locks this process holds (fb_results_lock's list), and the mutex that guards
+ * it. Process-wide by nature: a record lock belongs to the process, so a second session of
+ * one process would get it again, and closing any descriptor of the lock file (the second
+ * session's, refused or done) would release the first session's lock. So a lock file held
+ * here is refused before it is opened again. */
+static struct fb_results_lock *held_locks;
+static pthread_mutex_t held_locks_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static bool held_here(const struct stat *st)
 {
-    lock->fd = -1;
-    snprintf(lock->path, sizeof lock->path, "%s.lock", target);
+    for (const struct fb_results_lock *l = held_locks; l; l = l->next)
+        if (l->dev == st->st_dev && l->ino == st->st_ino)
+            return true;
+    return false;
+}
+
+/* Why the file st at path is no lock file to write into, or NULL: not a regular file, or one
+ * with other names (a hard link planted there: truncating it and writing the pid would damage
+ * the file it names). */
+static const char *not_a_lock_file(const struct stat *st)
+{
+    if (!S_ISREG(st->st_mode))
+        return "the lock file is not a regular file";
+    if (st->st_nlink != 1)
+        return "the lock file has other names (a hard link); fusebench never writes into it: "
+               "remove it";
+    return NULL;
+}
+
+static int this_process_holds(const struct fb_results_lock *lock, const char *target,
+                              struct fb_error *err)
+{
+    return fb_fail(err, FB_ERR_USAGE, "%s: this process is writing these results already "
+                   "(another session); close it or choose another output (lock: %s)", target,
+                   lock->path);
+}
+
+/* fb_results_lock under held_locks_mutex. */
+static int take_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err)
+{
     /* A few tries: a run that finishes unlinks its lock file, and a file we locked after it
      * was unlinked locks nothing (checked below by comparing inodes). */
     for (int attempt = 0; attempt < 20; attempt++) {
+        struct stat held, named;
+        if (lstat(lock->path, &named) == 0) { /* judged before it is opened: see held_locks */
+            if (held_here(&named))
+                return this_process_holds(lock, target, err);
+            if (S_ISREG(named.st_mode) && not_a_lock_file(&named))
+                return fb_fail(err, FB_ERR_USAGE, "%s: %s", lock->path,
+                               not_a_lock_file(&named));
+        }
         int fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
         if (fd < 0)
             return fb_fail(err, FB_ERR_USAGE, "%s: cannot create the lock file: %s", lock->path,
                            strerror(errno));
-        struct stat held, named;
-        if (fstat(fd, &held) != 0 || !S_ISREG(held.st_mode)) {
+        const char *why = fstat(fd, &held) != 0 ? "cannot stat the lock file"
+                                                 : not_a_lock_file(&held);
+        if (why || held_here(&held)) { /* replaced since the lstat */
             close(fd);
-            return fb_fail(err, FB_ERR_USAGE, "%s: the lock file is not a regular file",
-                           lock->path);
+            return why ? fb_fail(err, FB_ERR_USAGE, "%s: %s", lock->path, why)
+                       : this_process_holds(lock, target, err);
         }
         struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
         if (fcntl(fd, F_SETLK, &fl) != 0) {
@@ -539,6 +585,10 @@ int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_
             if (ftruncate(fd, 0) == 0)
                 dprintf(fd, "%ld\n", (long)getpid());
             lock->fd = fd;
+            lock->dev = held.st_dev;
+            lock->ino = held.st_ino;
+            lock->next = held_locks;
+            held_locks = lock;
             remove_stale_temporaries(target);
             return FB_OK;
         }
@@ -548,13 +598,31 @@ int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_
                    lock->path);
 }
 
+int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err)
+{
+    lock->fd = -1;
+    lock->next = NULL;
+    snprintf(lock->path, sizeof lock->path, "%s.lock", target);
+    pthread_mutex_lock(&held_locks_mutex);
+    const int rc = take_lock(lock, target, err);
+    pthread_mutex_unlock(&held_locks_mutex);
+    return rc;
+}
+
 void fb_results_unlock(struct fb_results_lock *lock)
 {
     if (lock->fd < 0)
         return;
+    pthread_mutex_lock(&held_locks_mutex);
+    for (struct fb_results_lock **l = &held_locks; *l; l = &(*l)->next)
+        if (*l == lock) {
+            *l = lock->next;
+            break;
+        }
     (void)unlink(lock->path); /* while still held: see fb_results_lock's inode check */
     (void)close(lock->fd);
     lock->fd = -1;
+    pthread_mutex_unlock(&held_locks_mutex);
 }
 
 void fb_results_free(struct fb_results *res)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "backends/backend.h"
 #include "config/config.h"
@@ -132,17 +133,24 @@ int fb_results_prepare(const struct fb_results_target *t, struct fb_error *err);
 /* The lock that keeps two runs off one results file: a POSIX record lock (fcntl F_SETLK)
  * on "<target>.lock", held until fb_results_unlock() or the process's end (a kill releases
  * it). The file holds the holder's pid, for people; the pid in the message comes from the
- * kernel (F_GETLK). */
+ * kernel (F_GETLK). Record locks never conflict within one process, so the locks a process
+ * holds are also kept in a process-wide list (by the lock file's device and inode) that two
+ * sessions of one process (libfbpeer) are checked against. */
 struct fb_results_lock {
     int fd; /* -1: not held */
     char path[FB_PATH_MAX + 8];
+    dev_t dev; /* the lock file's, while held */
+    ino_t ino;
+    struct fb_results_lock *next; /* the process's list of held locks */
 };
 
 /* Takes the lock for the results file target without waiting, then removes the temporary
  * files a killed run left beside target ("<target>.tmp.XXXXXX", "<target>.partial.tmp.XXXXXX":
- * only the lock holder writes those names). Returns FB_OK, or
- * FB_ERR_USAGE when another process holds it (the message names its pid and the file) or the
- * lock file cannot be created (or is not a regular file). */
+ * only the lock holder writes those names). *lock must stay where it is until
+ * fb_results_unlock (the process's list points to it). Safe to call from several threads.
+ * Returns FB_OK, or FB_ERR_USAGE when another process holds it (the message names its pid and
+ * the file), this process holds it already (another session), or the lock file cannot be
+ * created, is not a regular file or has other names (a hard link: never written into). */
 int fb_results_lock(struct fb_results_lock *lock, const char *target, struct fb_error *err);
 
 /* Removes the lock file and releases the lock; harmless when it is not held. */

@@ -3,12 +3,20 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/text.h"
+#include "output/atomic_file.h"
+
+/* How deep objects nest: fusebench writes two levels (an event and its args); the bound keeps
+ * the recursive parser's stack small whatever a line holds (50,000 levels overflowed it). */
+#define MAX_DEPTH 8
 
 /* The fields of one line that the reader uses, whatever their order. */
 struct event {
@@ -25,6 +33,8 @@ struct event {
 struct parser {
     const char *p;
     struct event *ev;
+    int depth;       /* objects open around p */
+    const char *why; /* why the line was refused, when not for its JSON */
 };
 
 static void skip_space(struct parser *j)
@@ -124,6 +134,10 @@ static bool parse_number(struct parser *j, double *value, uint64_t *ns, bool *ex
 {
     const char *start = j->p;
     char *end;
+    /* JSON's numbers only: strtod also takes "nan", "inf" and hexadecimal */
+    const char *first = start + (*start == '-');
+    if (!isdigit((unsigned char)first[0]) || (first[0] == '0' && (first[1] | 0x20) == 'x'))
+        return false;
     errno = 0;
     *value = strtod(start, &end);
     if (end == start || errno == ERANGE)
@@ -151,6 +165,18 @@ static bool parse_number(struct parser *j, double *value, uint64_t *ns, bool *ex
 }
 
 static bool parse_object(struct parser *j, const char *path);
+
+/* v as a long long into *out when it is one (no cast outside the range: undefined; 2^63 is
+ * exact in a double, so the bounds are too); else the line is refused. */
+static bool integer(struct parser *j, double v, long long *out)
+{
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+        j->why = "a number out of the range of its field";
+        return false;
+    }
+    *out = (long long)v;
+    return true;
+}
 
 /* One value at path ("name", "args.call", "otherData.device"), kept when the event uses it. */
 static bool parse_value(struct parser *j, const char *path)
@@ -193,15 +219,15 @@ static bool parse_value(struct parser *j, const char *path)
     if (!parse_number(j, &v, &ns, &exact))
         return false;
     if (strcmp(path, "pid") == 0)
-        ev->pid = (long long)v, ev->has_pid = true;
+        return ev->has_pid = integer(j, v, &ev->pid);
     else if (strcmp(path, "tid") == 0)
-        ev->tid = (long long)v;
+        return integer(j, v, &ev->tid);
     else if (strcmp(path, "args.call") == 0)
-        ev->call = (long long)v;
+        return integer(j, v, &ev->call);
     else if (strcmp(path, "otherData.n") == 0)
-        ev->n = (long long)v;
+        return integer(j, v, &ev->n);
     else if (strcmp(path, "otherData.calls") == 0)
-        ev->calls = (long long)v;
+        return integer(j, v, &ev->calls);
     else if (strcmp(path, "ts") == 0)
         ev->ts_ns = ns, ev->has_ts = exact;
     else if (strcmp(path, "dur") == 0)
@@ -213,10 +239,15 @@ static bool parse_object(struct parser *j, const char *path)
 {
     if (*j->p != '{')
         return false;
+    if (++j->depth > MAX_DEPTH) {
+        j->why = "objects nested deeper than a fusebench trace nests them";
+        return false;
+    }
     j->p++;
     skip_space(j);
     if (*j->p == '}') {
         j->p++;
+        j->depth--;
         return true;
     }
     for (;;) {
@@ -239,18 +270,23 @@ static bool parse_object(struct parser *j, const char *path)
         if (*j->p != '}')
             return false;
         j->p++;
+        j->depth--;
         return true;
     }
 }
 
-/* One event line ("{...}" or "{...},") into *ev. */
-static bool parse_line(const char *line, const char *path, struct event *ev)
+/* One event line ("{...}" or "{...},") into *ev. On false, *why says why when the line is
+ * JSON fusebench does not write (else NULL: not JSON). */
+static bool parse_line(const char *line, const char *path, struct event *ev, const char **why)
 {
     memset(ev, 0, sizeof *ev);
     ev->call = -1;
-    struct parser j = {line, ev};
-    if (!parse_object(&j, path))
+    struct parser j = {line, ev, 0, NULL};
+    *why = NULL;
+    if (!parse_object(&j, path)) {
+        *why = j.why;
         return false;
+    }
     skip_space(&j);
     if (*j.p == ',')
         j.p++;
@@ -312,30 +348,62 @@ static int apply(struct fb_trace_read *t, const struct event *ev, const char *pa
     return fb_kernel_trace_append(&t->traces[k], &r, err);
 }
 
+/* Opens path into *f when it is a regular file of at most FB_TRACE_READ_MAX_BYTES. The open
+ * does not block (O_NONBLOCK: a FIFO without a writer would hang it) and a device, FIFO or
+ * directory is refused before a byte is read (a link to /dev/zero grew without bound). */
+static int open_trace(const char *path, FILE **f, struct fb_error *err)
+{
+    char shown[1024];
+    fb_text_escape(shown, sizeof shown, path);
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    int rc;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        rc = fb_fail(err, FB_ERR_USAGE, "%s: cannot open the trace: %s", shown, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = fb_fail(err, FB_ERR_USAGE, "%s: is %s, not a trace (a regular file)", shown,
+                     fb_file_kind(&st));
+    else if ((unsigned long long)st.st_size > FB_TRACE_READ_MAX_BYTES)
+        rc = fb_fail(err, FB_ERR_USAGE, "%s: is %lld bytes; a fusebench trace has at most %llu",
+                     shown, (long long)st.st_size, (unsigned long long)FB_TRACE_READ_MAX_BYTES);
+    else if ((*f = fdopen(fd, "rb")) != NULL)
+        return FB_OK;
+    else
+        rc = fb_fail(err, FB_ERR_RUNTIME, "%s: cannot open the trace: %s", shown, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
 int fb_trace_read(const char *path, struct fb_trace_read *t, struct fb_error *err)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
+    FILE *f;
+    const int opened = open_trace(path, &f, err);
+    if (opened != FB_OK)
+        return opened;
     char shown[1024];
-    if (!f)
-        return fb_fail(err, FB_ERR_USAGE, "%s: cannot open the trace: %s",
-                       fb_text_escape(shown, sizeof shown, path), strerror(errno));
     struct event *ev = malloc(sizeof *ev);
     char *line = NULL;
-    size_t cap = 0, events = 0;
+    const char *why = NULL; /* parse_line's, when the line got that far */
+    size_t cap = 0, events = 0, bytes = 0;
     long number = 0;
     int rc = ev ? FB_OK : fb_fail(err, FB_ERR_RUNTIME, "trace: out of memory");
     ssize_t got;
+    errno = 0;
     while (rc == FB_OK && (got = getline(&line, &cap, f)) >= 0) {
         number++;
-        if (memchr(line, '\0', (size_t)got))
+        bytes += (size_t)got;
+        if (bytes > FB_TRACE_READ_MAX_BYTES) /* the file grew while being read */
+            rc = fail_at(err, path, number, "more bytes than a fusebench trace holds");
+        else if (memchr(line, '\0', (size_t)got))
             rc = fail_at(err, path, number, "a NUL byte: not a fusebench trace");
         else if (number == 1) {
             const size_t sig = strlen(FB_TRACE_JSON_SIGNATURE), head = strlen("{\"otherData\": ");
             if (strncmp(line, FB_TRACE_JSON_SIGNATURE, sig) != 0 ||
-                !parse_line(line + head, "otherData", ev)) {
-                rc = fail_at(err, path, number, "not a trace fusebench wrote (its first line "
-                             "is not fusebench's otherData)");
+                !parse_line(line + head, "otherData", ev, &why)) {
+                rc = fail_at(err, path, number, why ? why : "not a trace fusebench wrote (its "
+                             "first line is not fusebench's otherData)");
                 break;
             }
             snprintf(t->version, sizeof t->version, "%s", ev->version);
@@ -346,16 +414,18 @@ int fb_trace_read(const char *path, struct fb_trace_read *t, struct fb_error *er
                                              (int)(ev->calls > 0 && ev->calls < 1000000
                                                    ? ev->calls : 1), t->timing};
         } else if (line[0] == '{') {
-            rc = parse_line(line, "", ev) ? apply(t, ev, path, number, &events, err)
-                                          : fail_at(err, path, number, "not a JSON object");
+            rc = parse_line(line, "", ev, &why) ? apply(t, ev, path, number, &events, err)
+                                               : fail_at(err, path, number,
+                                                         why ? why : "not a JSON object");
         }
         /* the lines between: "displayTimeUnit", "traceEvents": [ and the closing ]} */
     }
+    /* a failed read first: it is not an empty file */
+    if (rc == FB_OK && ferror(f))
+        rc = fb_fail(err, FB_ERR_RUNTIME, "%s: cannot read the trace: %s",
+                     fb_text_escape(shown, sizeof shown, path), strerror(errno ? errno : EIO));
     if (rc == FB_OK && number == 0)
         rc = fail_at(err, path, 1, "an empty file, not a trace");
-    if (rc == FB_OK && ferror(f))
-        rc = fb_fail(err, FB_ERR_USAGE, "%s: cannot read the trace: %s",
-                     fb_text_escape(shown, sizeof shown, path), strerror(errno));
     free(line);
     free(ev);
     fclose(f);

@@ -15,6 +15,9 @@
 #define FB_TRACE_READ_MAX_TRACKS 64
 /* The most events a trace may hold: 20 calls of 64 variants of 32 steps, twice, and room. */
 #define FB_TRACE_READ_MAX_EVENTS 200000
+/* The largest trace read: its events at 1 KiB a line (a line with a 256-byte name is about
+ * 300 bytes), so that a file that only looks like a trace is not read without end. */
+#define FB_TRACE_READ_MAX_BYTES ((unsigned long long)FB_TRACE_READ_MAX_EVENTS * 1024)
 
 struct fb_trace_read {
     char version[64], backend[32], device[256], timing[256];
@@ -29,10 +32,13 @@ struct fb_trace_read {
 
 /* Reads the trace at path into *out (large: allocate it; fb_trace_read_free afterwards, also
  * after an error). Timestamps come back in ns from the trace's origin; each record's
- * correlation_id is its "call". Returns FB_OK; FB_ERR_USAGE with "PATH:LINE: why" for a file
- * that is not a fusebench trace, a line that is not a JSON object, an event of an unknown
- * process or kind, more than FB_TRACE_READ_MAX_TRACKS processes or
- * FB_TRACE_READ_MAX_EVENTS events; FB_ERR_RUNTIME when memory runs out. */
+ * correlation_id is its "call". Returns FB_OK; FB_ERR_USAGE with "PATH: is a FIFO, not a
+ * trace (a regular file)" for anything but a regular file (never read, nor waited for), "PATH:
+ * is N bytes; ..." past FB_TRACE_READ_MAX_BYTES, "PATH: cannot open the trace: ..." and
+ * "PATH:LINE: why" for a file that is not a fusebench trace, a line that is not a JSON object,
+ * objects nested deeper than fusebench writes, a number out of its field's range, an event of
+ * an unknown process or kind, more than FB_TRACE_READ_MAX_TRACKS processes or
+ * FB_TRACE_READ_MAX_EVENTS events; FB_ERR_RUNTIME when reading fails or memory runs out. */
 int fb_trace_read(const char *path, struct fb_trace_read *out, struct fb_error *err);
 
 void fb_trace_read_free(struct fb_trace_read *t);

@@ -54,6 +54,8 @@ struct fbp_session {
     struct fb_results_lock lock;
     double empty_call_s; /* fbp_empty_call_s, NaN until measured */
     volatile sig_atomic_t interrupted; /* fbp_interrupt: the runner stops between samples */
+    bool in_callback;  /* a peer's callback may be running (fbp_time_round_robin, ...) */
+    bool close_asked;  /* fbp_close from that callback: closed once the call returns */
 };
 
 static int fail(struct fbp_session *s, int rc, const struct fb_error *err)
@@ -66,6 +68,19 @@ static int usage(struct fbp_session *s, const char *what)
 {
     snprintf(s->error, sizeof s->error, "%s", what);
     return FB_ERR_USAGE;
+}
+
+/* Whether fn may act on s now: a session, and not from inside a peer's callback (the call
+ * that runs it holds the size's buffers and contestants). */
+static int may_act(struct fbp_session *s, const char *fn)
+{
+    if (!s)
+        return FB_ERR_USAGE;
+    if (s->in_callback) {
+        snprintf(s->error, sizeof s->error, "%s: not from inside a peer's callback", fn);
+        return FB_ERR_USAGE;
+    }
+    return FB_OK;
 }
 
 int fbp_abi_version(void)
@@ -104,14 +119,22 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
              struct fbp_session **out, char *msg, size_t msg_size)
 {
     char scratch[8];
-    if (!msg) {
+    if (!msg || msg_size == 0) {
         msg = scratch;
         msg_size = sizeof scratch;
     }
     msg[0] = '\0';
+    if (!out) {
+        snprintf(msg, msg_size, "fbp_open: no place for the session (out is NULL)");
+        return FB_ERR_USAGE;
+    }
     *out = NULL;
     if (!config_path) {
         snprintf(msg, msg_size, "fbp_open: no config path");
+        return FB_ERR_USAGE;
+    }
+    if (!settings && n_settings > 0) {
+        snprintf(msg, msg_size, "fbp_open: %d settings but no array of them", n_settings);
         return FB_ERR_USAGE;
     }
     struct fb_config_setting parsed[FBP_MAX_SETTINGS];
@@ -180,6 +203,11 @@ void fbp_close(struct fbp_session *s)
 {
     if (!s)
         return;
+    if (s->in_callback) { /* the caller below us still uses s: it closes it on its return */
+        s->close_asked = true;
+        s->interrupted = 1;
+        return;
+    }
     size_free(s);
     if (s->results_open)
         fb_results_free(&s->results);
@@ -196,37 +224,39 @@ const char *fbp_error(const struct fbp_session *s)
 
 const char *fbp_backend(const struct fbp_session *s)
 {
-    return s->ops->name;
+    return s ? s->ops->name : NULL;
 }
 
 const char *fbp_device(const struct fbp_session *s)
 {
-    return s->dev.name;
+    return s ? s->dev.name : NULL;
 }
 
 void *fbp_stream(const struct fbp_session *s)
 {
-    return s->ops->stream ? s->ops->stream(s->backend) : NULL;
+    return s && s->ops->stream ? s->ops->stream(s->backend) : NULL;
 }
 
 int fbp_size_count(const struct fbp_session *s)
 {
-    return (int)s->cfg.n_sizes;
+    return s ? (int)s->cfg.n_sizes : FB_ERR_USAGE;
 }
 
 int64_t fbp_size(const struct fbp_session *s, int i)
 {
-    return i >= 0 && (size_t)i < s->cfg.n_sizes ? (int64_t)s->cfg.sizes[i] : -1;
+    return s && i >= 0 && (size_t)i < s->cfg.n_sizes ? (int64_t)s->cfg.sizes[i] : -1;
 }
 
 int fbp_cpu_threads(const struct fbp_session *s)
 {
-    return s->cfg.cpu_threads;
+    return s ? s->cfg.cpu_threads : FB_ERR_USAGE;
 }
 
 int fbp_results_open(struct fbp_session *s, const char *path, int force)
 {
     struct fb_error err = {{0}};
+    if (may_act(s, "fbp_results_open") != FB_OK)
+        return FB_ERR_USAGE;
     if (s->results_open)
         return usage(s, "fbp_results_open: a results file is open already");
     if (!path)
@@ -246,6 +276,8 @@ int fbp_results_open(struct fbp_session *s, const char *path, int force)
 
 int fbp_set_meta(struct fbp_session *s, const char *key, const char *value)
 {
+    if (may_act(s, "fbp_set_meta") != FB_OK)
+        return FB_ERR_USAGE;
     if (!s->results_open)
         return usage(s, "fbp_set_meta: no results file open");
     if (!key || !key[0] || strpbrk(key, ": \t\r\n") || !value)
@@ -257,6 +289,8 @@ int fbp_set_meta(struct fbp_session *s, const char *key, const char *value)
 int fbp_results_finish(struct fbp_session *s)
 {
     struct fb_error err = {{0}};
+    if (may_act(s, "fbp_results_finish") != FB_OK)
+        return FB_ERR_USAGE;
     if (!s->results_open)
         return usage(s, "fbp_results_finish: no results file open");
     int rc = fb_results_finish(&s->results, &err);
@@ -266,6 +300,8 @@ int fbp_results_finish(struct fbp_session *s)
 int fbp_size_begin(struct fbp_session *s, int64_t n)
 {
     struct fb_error err = {{0}};
+    if (may_act(s, "fbp_size_begin") != FB_OK)
+        return FB_ERR_USAGE;
     size_free(s);
     if (n <= 0)
         return usage(s, "fbp_size_begin: n must be > 0");
@@ -284,7 +320,7 @@ int fbp_size_begin(struct fbp_session *s, int64_t n)
 
 const float *fbp_input(const struct fbp_session *s, int which)
 {
-    if (!s->size_open || (which != 0 && which != 1))
+    if (!s || !s->size_open || (which != 0 && which != 1))
         return NULL;
     return which == 0 ? s->sb.host_a : s->sb.host_b;
 }
@@ -354,6 +390,8 @@ static int record_failed(struct fbp_session *s, struct contestant *c, const char
 
 int fbp_add_ours(struct fbp_session *s, const char *variant)
 {
+    if (may_act(s, "fbp_add_ours") != FB_OK)
+        return FB_ERR_USAGE;
     struct contestant *c = next_slot(s);
     const struct fb_variant *v = c ? enabled_variant(s, variant) : NULL;
     if (!v)
@@ -412,6 +450,8 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
                  const char *mirror, const char *pair, int64_t launches, const float *output,
                  fbp_calls_fn calls, void *user)
 {
+    if (may_act(s, "fbp_add_peer") != FB_OK)
+        return FB_ERR_USAGE;
     struct contestant *c = peer_slot(s, backend, name, mirror, pair);
     if (!c)
         return FB_ERR_USAGE;
@@ -446,6 +486,8 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
 int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
                    const char *mirror, const char *pair, const char *reason)
 {
+    if (may_act(s, "fbp_add_failed") != FB_OK)
+        return FB_ERR_USAGE;
     struct contestant *c = peer_slot(s, backend, name, mirror, pair);
     if (!c)
         return FB_ERR_USAGE;
@@ -455,6 +497,8 @@ int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
 
 int fbp_time_round_robin(struct fbp_session *s)
 {
+    if (may_act(s, "fbp_time_round_robin") != FB_OK)
+        return FB_ERR_USAGE;
     if (!s->size_open)
         return usage(s, "no size open (fbp_size_begin)");
     struct fb_call calls[FBP_MAX_CONTESTANTS];
@@ -467,7 +511,13 @@ int fbp_time_round_robin(struct fbp_session *s)
             index[count++] = i;
         }
     struct fb_error err = {{0}};
+    s->in_callback = true;
     int rc = fb_sweep_time_calls(&s->sweep, calls, records, count, &err);
+    s->in_callback = false;
+    if (s->close_asked) {
+        fbp_close(s);
+        return FB_ERR_INTERRUPTED;
+    }
     if (rc != FB_OK)
         return fail(s, rc, &err);
     for (int i = 0; i < count; i++) {
@@ -480,7 +530,8 @@ int fbp_time_round_robin(struct fbp_session *s)
 int fbp_result(const struct fbp_session *s, int i, double *median_s, double *noise,
                int64_t *reps, int64_t *batch)
 {
-    if (!s->size_open || i < 0 || i >= s->count)
+    if (!s || !s->size_open || i < 0 || i >= s->count || !median_s || !noise || !reps ||
+        !batch)
         return FB_ERR_USAGE;
     const struct fb_record *r = &s->c[i].r;
     *median_s = r->time_median_s;
@@ -492,6 +543,8 @@ int fbp_result(const struct fbp_session *s, int i, double *median_s, double *noi
 
 int fbp_size_end(struct fbp_session *s)
 {
+    if (may_act(s, "fbp_size_end") != FB_OK)
+        return FB_ERR_USAGE;
     if (!s->size_open)
         return usage(s, "no size open (fbp_size_begin)");
     int rc = FB_OK;
@@ -504,7 +557,8 @@ int fbp_size_end(struct fbp_session *s)
 
 void fbp_interrupt(struct fbp_session *s)
 {
-    s->interrupted = 1;
+    if (s)
+        s->interrupted = 1;
 }
 
 /* One empty peer sample, timed as a sample is. */
@@ -522,15 +576,25 @@ static int time_empty(const struct fbp_session *s, fbp_calls_fn calls, void *use
 double fbp_empty_call_s(struct fbp_session *s, fbp_calls_fn calls, void *user)
 {
     enum { SAMPLES = 101 };
+    if (may_act(s, "fbp_empty_call_s") != FB_OK)
+        return -1.0;
     if (!isnan(s->empty_call_s))
         return s->empty_call_s;
     double t[SAMPLES];
     struct fb_error err = {{0}};
-    for (int i = 0; i < SAMPLES; i++)
-        if (!calls || time_empty(s, calls, user, &t[i], &err) != FB_OK) {
-            snprintf(s->error, sizeof s->error, "%s", calls ? err.msg : "no calls function");
-            return -1.0;
-        }
+    int rc = calls ? FB_OK : fb_fail(&err, FB_ERR_USAGE, "no calls function");
+    s->in_callback = true;
+    for (int i = 0; rc == FB_OK && i < SAMPLES && !s->close_asked; i++)
+        rc = time_empty(s, calls, user, &t[i], &err);
+    s->in_callback = false;
+    if (s->close_asked) {
+        fbp_close(s);
+        return -1.0;
+    }
+    if (rc != FB_OK) {
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+        return -1.0;
+    }
     fb_stats_sort(t, SAMPLES);
     s->empty_call_s = fb_stats_percentile_sorted(t, SAMPLES, 50);
     return s->empty_call_s;

@@ -10,6 +10,15 @@
  * fb_status (common/error.h: -1 runtime, -2 usage, -3 verification, -5 interrupted) and leaves
  * the message in fbp_error(). One session at a time per thread; nothing here is thread-safe.
  *
+ * Misuse: a NULL session makes every function return FB_ERR_USAGE (-2) (or what it says it
+ * returns for it: NULL, -1, or nothing), with no message to fetch (fbp_error(NULL) is "no
+ * session"); a NULL string or output pointer is FB_ERR_USAGE with a message. From inside a
+ * peer's callback only fbp_interrupt, fbp_close, fbp_error and the read-only queries (backend,
+ * device, stream, sizes, cpu_threads, input, result) may be called; the others return
+ * FB_ERR_USAGE there. What cannot be checked is the caller's to keep: after fbp_close the
+ * session is freed, and any call with it, a second fbp_close included, is undefined (set the
+ * handle to NULL: fbp_close(NULL) does nothing).
+ *
  * A run:
  *   fbp_open(config)                          the config's backend, stop rule, sizes, variants
  *   fbp_results_open(path, force)             the results file, judged and locked
@@ -52,27 +61,35 @@ int fbp_abi_version(void);
  * command line's overrides settings[0..n_settings-1], each "key=value" as fusebench's own
  * (e.g. "sizes=1K,1M", "max_time=0.5"; config/config.h, struct fb_config_setting): its backend
  * (`auto`: the GPU when one answers, else the CPU), its [measure] stop rule, warm-up and cache
- * mode. *out is NULL on failure, and msg (msg_size bytes, may be NULL) says why. Returns FBP_OK
- * or FB_ERR_USAGE (a bad config, a backend that cannot run) or FB_ERR_RUNTIME. */
+ * mode. *out is NULL on failure, and msg (msg_size bytes, may be NULL) says why. settings may
+ * be NULL when n_settings is 0. Returns FBP_OK or FB_ERR_USAGE (a bad config, a backend that
+ * cannot run, a NULL config_path or out, NULL settings with n_settings > 0) or FB_ERR_RUNTIME. */
 int fbp_open(const char *config_path, const char *const *settings, int n_settings,
              struct fbp_session **out, char *msg, size_t msg_size);
 
 /* Ends the session: frees the size in progress, releases the results file's lock (leaving
- * NAME.partial when fbp_results_finish was not called), stops the backend. NULL: nothing. */
+ * NAME.partial when fbp_results_finish was not called), stops the backend, frees s. NULL:
+ * nothing. From inside a peer's callback it asks the rounds to stop (fbp_interrupt) and s is
+ * closed when the call that runs the callback returns (fbp_time_round_robin with
+ * FB_ERR_INTERRUPTED, fbp_empty_call_s with -1): s must not be used after that call. */
 void fbp_close(struct fbp_session *s);
 
 /* The last error's message ("" when none). Valid until the next call on s. */
 const char *fbp_error(const struct fbp_session *s);
 
-/* The backend's name ("cpu", "cuda") and device name, as the rows carry them. */
+/* The backend's name ("cpu", "cuda") and device name, as the rows carry them; NULL for a
+ * NULL session. */
 const char *fbp_backend(const struct fbp_session *s);
 const char *fbp_device(const struct fbp_session *s);
-/* The queue the peer must enqueue on: a cudaStream_t on the CUDA backend, NULL on the CPU. */
+/* The queue the peer must enqueue on: a cudaStream_t on the CUDA backend, NULL on the CPU
+ * (and for a NULL session). */
 void *fbp_stream(const struct fbp_session *s);
-/* The config's sizes: their count, and size i (0-based; -1 when out of range). */
+/* The config's sizes: their count (FB_ERR_USAGE for a NULL session), and size i (0-based; -1
+ * when out of range or for a NULL session). */
 int fbp_size_count(const struct fbp_session *s);
 int64_t fbp_size(const struct fbp_session *s, int i);
-/* The config's [backend] cpu_threads (0: all cores), for the peer's own thread count. */
+/* The config's [backend] cpu_threads (0: all cores), for the peer's own thread count;
+ * FB_ERR_USAGE for a NULL session. */
 int fbp_cpu_threads(const struct fbp_session *s);
 
 /* Judges, locks and opens the results file at path (app/results.h: what a sweep does with
@@ -87,7 +104,7 @@ int fbp_results_finish(struct fbp_session *s);
  * [-1, 1), measure/reference.h) into the backend. A size still open is ended first. */
 int fbp_size_begin(struct fbp_session *s, int64_t n);
 /* The inputs of the open size as the backend got them: which 0 is a, 1 is b; n floats, valid
- * until fbp_size_end. NULL when no size is open or which is neither. */
+ * until fbp_size_end. NULL when no size is open, which is neither or s is NULL. */
 const float *fbp_input(const struct fbp_session *s, int which);
 
 /* Adds our variant (by name; the config must enable it) at the open size: verified now
@@ -117,7 +134,9 @@ int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
 int fbp_time_round_robin(struct fbp_session *s);
 
 /* The row of contestant i of the open size (after fbp_time_round_robin): median time per call
- * in seconds, its noise, reps and batch. FB_ERR_USAGE when there is no such contestant. */
+ * in seconds, its noise, reps and batch (none of the four may be NULL). FB_ERR_VERIFY for a
+ * contestant recorded failed; FB_ERR_USAGE when there is no such contestant, a NULL output or
+ * session (no message: s is not written). */
 int fbp_result(const struct fbp_session *s, int i, double *median_s, double *noise,
                int64_t *reps, int64_t *batch);
 
@@ -127,12 +146,14 @@ int fbp_size_end(struct fbp_session *s);
 
 /* Asks the rounds in progress to stop (a Ctrl-C seen by the peer, e.g. in its callback): the
  * runner stops before its next sample and fbp_time_round_robin returns FB_ERR_INTERRUPTED
- * (-5); the sizes already ended stay in NAME.partial. Safe to call from a callback. */
+ * (-5); the sizes already ended stay in NAME.partial. Safe to call from a callback. NULL:
+ * nothing. */
 void fbp_interrupt(struct fbp_session *s);
 
 /* Seconds per sample an empty peer call costs (the calls callback with calls = 0, timed as a
  * sample is: the ctypes round trip included in every peer sample), median of 101; measured
- * once by the first call. Negative on failure. */
+ * once by the first call. Negative on failure (a NULL session or calls, a failed call, or from
+ * inside a callback). */
 double fbp_empty_call_s(struct fbp_session *s, fbp_calls_fn calls, void *user);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -366,6 +368,105 @@ static void test_mutated_traces_are_read_or_refused(void **state)
     fb_kernel_trace_free(&t);
 }
 
+
+/* Reads path, expecting FB_ERR_USAGE with a message that says why. */
+static void assert_refused(const char *path, const char *why)
+{
+    struct fb_trace_read *t = malloc(sizeof *t);
+    assert_non_null(t);
+    struct fb_error err;
+    assert_int_equal(fb_trace_read(path, t, &err), FB_ERR_USAGE);
+    if (!strstr(err.msg, why))
+        fail_msg("\"%s\" does not say \"%s\"", err.msg, why);
+    fb_trace_read_free(t);
+    free(t);
+}
+
+/* 50,000 nested objects on one line are refused, not recursed into (the parser's stack
+ * overflowed: SIGSEGV). */
+static void test_deeply_nested_objects_are_refused(void **state)
+{
+    (void)state;
+    enum { DEPTH = 50000 };
+    const char *head = FB_TRACE_JSON_SIGNATURE "},\n";
+    char *text = malloc(strlen(head) + DEPTH * 7 + 3);
+    assert_non_null(text);
+    char *p = text + sprintf(text, "%s", head);
+    for (int i = 0; i < DEPTH; i++)
+        p += sprintf(p, "{\"a\": ");
+    p += sprintf(p, "1");
+    for (int i = 0; i < DEPTH; i++)
+        *p++ = '}';
+    strcpy(p, "\n");
+    char dir[512], path[600];
+    scratch_file(dir, sizeof dir, path, sizeof path, text);
+    free(text);
+    assert_refused(path, ":2: objects nested deeper than a fusebench trace nests them");
+    fb_test_rmtree(dir);
+}
+
+/* A directory, a FIFO (no writer: reading it waited forever) and a device are refused for
+ * what they are before a byte is read, not reported as "an empty file". */
+static void test_what_is_not_a_regular_file_is_refused(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    fb_test_mkdtemp(dir, sizeof dir, "trace");
+    snprintf(path, sizeof path, "%s/d.json", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_refused(path, "d.json: is a directory, not a trace");
+    snprintf(path, sizeof path, "%s/f.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_refused(path, "f.json: is a FIFO, not a trace");
+    snprintf(path, sizeof path, "%s/null.json", dir);
+    assert_int_equal(symlink("/dev/null", path), 0);
+    assert_refused(path, "null.json: is a character device, not a trace");
+    fb_test_rmtree(dir);
+}
+
+/* A file larger than any trace is refused by its size (a sparse file: no disk is used). */
+static void test_a_file_past_the_size_of_a_trace_is_refused(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    scratch_file(dir, sizeof dir, path, sizeof path, FB_TRACE_JSON_SIGNATURE "},\n");
+    assert_int_equal(truncate(path, (off_t)FB_TRACE_READ_MAX_BYTES + 1), 0);
+    assert_refused(path, "bytes; a fusebench trace has at most");
+    fb_test_rmtree(dir);
+}
+
+/* Numbers that no long long holds (1e300: converting it is undefined, which clang's
+ * -fsanitize=float-cast-overflow reports) and what JSON does not call a number are refused. */
+static void test_numbers_out_of_range_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *why;
+    } cases[] = {
+        {FB_TRACE_JSON_SIGNATURE ", \"n\": 1e300},\n", ":1: a number out of the range"},
+        {FB_TRACE_JSON_SIGNATURE ", \"calls\": -1e300},\n", ":1: a number out of the range"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": 1e300}\n",
+         ":2: a number out of the range"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": 1, "
+         "\"tid\": 9.3e18}\n", ":2: a number out of the range"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": 1, "
+         "\"args\": {\"call\": -9.3e18}}\n", ":2: a number out of the range"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": nan}\n",
+         ":2: not a JSON object"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": -inf}\n",
+         ":2: not a JSON object"},
+        {FB_TRACE_JSON_SIGNATURE "},\n{\"name\": \"x\", \"ph\": \"M\", \"pid\": 0x1p70}\n",
+         ":2: not a JSON object"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[512], path[600];
+        scratch_file(dir, sizeof dir, path, sizeof path, cases[i].text);
+        print_message("case %zu\n", i);
+        assert_refused(path, cases[i].why);
+        fb_test_rmtree(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +478,10 @@ int main(void)
         cmocka_unit_test(test_a_trace_reads_back_as_written),
         cmocka_unit_test(test_foreign_or_broken_traces_are_refused),
         cmocka_unit_test(test_mutated_traces_are_read_or_refused),
+        cmocka_unit_test(test_deeply_nested_objects_are_refused),
+        cmocka_unit_test(test_what_is_not_a_regular_file_is_refused),
+        cmocka_unit_test(test_a_file_past_the_size_of_a_trace_is_refused),
+        cmocka_unit_test(test_numbers_out_of_range_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

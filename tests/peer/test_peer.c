@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/test_tmpdir.h"
 #include "output/csv.h"
@@ -386,6 +387,136 @@ static void the_stop_rule_caps_the_peer_like_ours(void **state)
     fbp_close(s);
 }
 
+/* Misuse through a NULL: every function refuses it (FB_ERR_USAGE, NULL, -1 or nothing, as
+ * peer.h says), none crashes (each dereferenced it). */
+static void null_sessions_and_outputs_are_refused(void **state)
+{
+    struct fixture *f = *state;
+    float out[8] = {0};
+    double median, noise;
+    int64_t reps, batch;
+    assert_null(fbp_backend(NULL));
+    assert_null(fbp_device(NULL));
+    assert_null(fbp_stream(NULL));
+    assert_int_equal(fbp_size_count(NULL), -2);
+    assert_int_equal(fbp_size(NULL, 0), -1);
+    assert_int_equal(fbp_cpu_threads(NULL), -2);
+    assert_int_equal(fbp_results_open(NULL, f->csv, 0), -2);
+    assert_int_equal(fbp_set_meta(NULL, "k", "v"), -2);
+    assert_int_equal(fbp_results_finish(NULL), -2);
+    assert_int_equal(fbp_size_begin(NULL, 8), -2);
+    assert_null(fbp_input(NULL, 0));
+    assert_int_equal(fbp_add_ours(NULL, "fused_add_relu"), -2);
+    assert_int_equal(fbp_add_peer(NULL, "cpeer", "x", "fused_add_relu", "", 1, out,
+                                  c_peer_calls, NULL), -2);
+    assert_int_equal(fbp_add_failed(NULL, "cpeer", "x", "fused_add_relu", "", "why"), -2);
+    assert_int_equal(fbp_time_round_robin(NULL), -2);
+    assert_int_equal(fbp_result(NULL, 0, &median, &noise, &reps, &batch), -2);
+    assert_int_equal(fbp_size_end(NULL), -2);
+    assert_true(fbp_empty_call_s(NULL, c_peer_calls, NULL) < 0);
+    fbp_interrupt(NULL);
+    fbp_close(NULL);
+    assert_string_equal(fbp_error(NULL), "no session");
+    /* fbp_open: no place for the session, settings counted but absent, a message buffer of
+     * no bytes (its first byte was written) */
+    char msg[256];
+    assert_int_equal(fbp_open(f->config, NULL, 0, NULL, msg, sizeof msg), -2);
+    assert_non_null(strstr(msg, "out is NULL"));
+    struct fbp_session *s = NULL;
+    assert_int_equal(fbp_open(f->config, NULL, 2, &s, msg, sizeof msg), -2);
+    assert_null(s);
+    assert_non_null(strstr(msg, "no array"));
+    char none = 'x';
+    assert_int_equal(fbp_open(NULL, NULL, 0, &s, &none, 0), -2);
+    assert_int_equal(none, 'x');
+    /* fbp_result's outputs on a real contestant */
+    s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_size_begin(s, 8), FBP_OK);
+    assert_int_equal(fbp_add_ours(s, "fused_add_relu"), 0);
+    assert_int_equal(fbp_result(s, 0, NULL, &noise, &reps, &batch), -2);
+    assert_int_equal(fbp_result(s, 0, &median, &noise, &reps, NULL), -2);
+    assert_int_equal(fbp_result(s, 0, &median, &noise, &reps, &batch), FBP_OK);
+    fbp_close(s);
+}
+
+/* A peer whose callback calls back into the session: the calls that would change the size
+ * under the running rounds are refused; the queries answer; fbp_close is kept for when the
+ * rounds return. */
+struct meddler {
+    struct c_peer peer;
+    struct fbp_session *s;
+    int close; /* close the session in the first sample */
+    int refused, answered, entered;
+};
+
+static int meddling_calls(void *user, int64_t calls)
+{
+    struct meddler *m = user;
+    if (m->entered++ == 0) {
+        m->refused += fbp_size_begin(m->s, 8) == -2;
+        m->refused += fbp_size_end(m->s) == -2;
+        m->refused += fbp_time_round_robin(m->s) == -2;
+        m->refused += fbp_add_ours(m->s, "eager_add_relu") == -2;
+        m->refused += strstr(fbp_error(m->s), "not from inside a peer's callback") != NULL;
+        m->refused += fbp_empty_call_s(m->s, c_peer_calls, &m->peer) < 0;
+        m->answered += fbp_input(m->s, 0) == m->peer.a;
+        m->answered += strcmp(fbp_backend(m->s), "cpu") == 0;
+        if (m->close)
+            fbp_close(m->s);
+    }
+    return c_peer_calls(&m->peer, calls);
+}
+
+static void calls_from_inside_a_callback_are_refused(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    float out[100];
+    struct meddler m = {peer_for(s, 100, out), s, 0, 0, 0, 0};
+    c_peer_call(&m.peer);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                                  meddling_calls, &m), 0);
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    assert_int_equal(m.refused, 6);
+    assert_int_equal(m.answered, 2);
+    assert_true(m.entered > 1);
+    /* the session is whole: its row is there and the next size runs */
+    double median, noise;
+    int64_t reps, batch;
+    assert_int_equal(fbp_result(s, 0, &median, &noise, &reps, &batch), FBP_OK);
+    assert_true(median > 0);
+    assert_int_equal(fbp_size_end(s), FBP_OK);
+    fbp_close(s);
+}
+
+/* fbp_close from inside a callback stops the rounds and closes the session when they return
+ * (it freed the session under them): the lock file is gone then, and NAME.partial kept. */
+static void a_close_from_inside_a_callback_closes_when_the_rounds_return(void **state)
+{
+    struct fixture *f = *state;
+    char lockfile[4300];
+    snprintf(lockfile, sizeof lockfile, "%s.lock", f->csv);
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_results_open(s, f->csv, 0), FBP_OK);
+    assert_int_equal(access(lockfile, F_OK), 0);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    float out[100];
+    struct meddler m = {peer_for(s, 100, out), s, 1, 0, 0, 0};
+    c_peer_call(&m.peer);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                                  meddling_calls, &m), 0);
+    assert_int_equal(fbp_time_round_robin(s), -5);
+    assert_int_equal(access(lockfile, F_OK), -1);
+    /* the same from fbp_empty_call_s (its calls are empty ones) */
+    s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_results_open(s, f->csv, 0), FBP_OK);
+    assert_int_equal(fbp_size_begin(s, 100), FBP_OK);
+    m = (struct meddler){peer_for(s, 100, out), s, 1, 0, 0, 0};
+    assert_true(fbp_empty_call_s(s, meddling_calls, &m) < 0);
+    assert_int_equal(access(lockfile, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +538,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             the_results_file_holds_both_and_ours_ratio_of_the_peer_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stop_rule_caps_the_peer_like_ours, setup, teardown),
+        cmocka_unit_test_setup_teardown(null_sessions_and_outputs_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(calls_from_inside_a_callback_are_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            a_close_from_inside_a_callback_closes_when_the_rounds_return, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

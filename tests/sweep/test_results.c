@@ -1,7 +1,8 @@
 /* The results store: copy_fraction and speedup filled from the same run's rows, the up-front
  * check that the output is writable, and --resume's lookups: one row per point (every key
  * axis), reruns replacing their row, files of older layouts read as a table of cases, another
- * config warned about, a second lock refused, and 200k rows in linear time. Every test gets
+ * config warned about, a second lock refused (another process, another session, a hard link
+ * at the lock file), and 200k rows in linear time. Every test gets
  * a private directory (the fixture), removed with all that the store wrote there. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -491,6 +492,75 @@ static void a_second_lock_is_refused_naming_the_holder(void **state)
     }
 }
 
+/* Whether another process may take the lock on target now (a child tries and releases it). */
+static bool free_for_another_process(const char *target)
+{
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        struct fb_results_lock l;
+        const bool got = fb_results_lock(&l, target, NULL) == FB_OK;
+        if (got)
+            fb_results_unlock(&l);
+        _exit(got ? 0 : 3);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status) == 0;
+}
+
+/* Two sessions of one process (libfbpeer) on one results file: the second is refused, also
+ * by another spelling of the path, and its refusal leaves the first's lock and lock file in
+ * place (record locks never conflict within a process, and the second's unlock unlinked the
+ * first's lock file, so another run went on to write the same file). */
+static void a_second_lock_in_one_process_is_refused(void **state)
+{
+    char path[256], other[272], lockfile[288];
+    in_dir(path, sizeof path, state, "r.csv");
+    in_dir(other, sizeof other, state, "./r.csv");
+    snprintf(lockfile, sizeof lockfile, "%s.lock", path);
+    struct fb_results_lock first, second;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_results_lock(&first, path, &err), FB_OK);
+    assert_int_equal(fb_results_lock(&second, path, &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "this process is writing these results already"));
+    fb_results_unlock(&second); /* not held: harmless */
+    assert_int_equal(fb_results_lock(&second, other, &err), FB_ERR_USAGE);
+    fb_results_unlock(&second);
+    assert_int_equal(access(lockfile, F_OK), 0);
+    assert_false(free_for_another_process(path));
+    fb_results_unlock(&first);
+    assert_int_equal(access(lockfile, F_OK), -1);
+    /* released: a new session takes it */
+    assert_int_equal(fb_results_lock(&second, other, &err), FB_OK);
+    assert_false(free_for_another_process(path));
+    fb_results_unlock(&second);
+    assert_true(free_for_another_process(path));
+}
+
+/* A hard link planted at NAME.lock is refused, and the file it names keeps its content (it
+ * was truncated and got the pid written into it). */
+static void a_hard_link_at_the_lock_file_is_never_written(void **state)
+{
+    char path[256], lockfile[288], victim[256];
+    in_dir(path, sizeof path, state, "r.csv");
+    in_dir(victim, sizeof victim, state, "precious.txt");
+    snprintf(lockfile, sizeof lockfile, "%s.lock", path);
+    write_file(state, "precious.txt", "keep me\n");
+    assert_int_equal(link(victim, lockfile), 0);
+    struct fb_results_lock l;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_results_lock(&l, path, &err), FB_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "has other names (a hard link)"));
+    FILE *f = fopen(victim, "r");
+    assert_non_null(f);
+    char text[64] = "";
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "keep me\n");
+}
+
 #define IN_DIR(fn) cmocka_unit_test_setup_teardown(fn, make_dir, remove_dir)
 
 int main(void)
@@ -506,6 +576,8 @@ int main(void)
         IN_DIR(speedup_is_derived_as_rows_arrive),
         IN_DIR(unwritable_output_is_a_usage_error_naming_the_path),
         IN_DIR(a_second_lock_is_refused_naming_the_holder),
+        IN_DIR(a_second_lock_in_one_process_is_refused),
+        IN_DIR(a_hard_link_at_the_lock_file_is_never_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
