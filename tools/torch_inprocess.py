@@ -239,7 +239,7 @@ def main(argv):
         settings.append("cpu_threads=%d" % args.threads)
     try:
         # The variants and what each mirrors: fusebench's plan, as for tools/torch_peer.py.
-        plan = tp.read_plan(fusebench, args.config, args.sizes)
+        plan = tp.read_plan(fusebench, args.config, args.sizes, where="--build DIR")
         known = dict(list(tp.VARIANTS.items()) + list(tp.chain_variants(plan).items()))
         variants = tp.resolve_variants(plan, known)
         names = tp.select_variants(None if args.variants is None else
@@ -247,7 +247,7 @@ def main(argv):
                                    variants, known)
         lib = fbpeer.load(fbpeer.default_path(args.build))
     except (tp.UsageError, fbpeer.PeerError, OSError, ValueError) as e:
-        print("torch_inprocess: error: %s" % e, file=sys.stderr)
+        print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
         return 2
     if not names:
         print("torch_inprocess: error: the config enables no variant a PyTorch variant "
@@ -259,17 +259,17 @@ def main(argv):
     try:
         session = fbpeer.Session(lib, args.config, settings)
     except fbpeer.PeerError as e:
-        print("torch_inprocess: error: %s" % e, file=sys.stderr)
+        print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
         return 2
     with session:
         dev_kind = "cuda" if session.backend == "cuda" else "cpu"
-        torch = tp.import_torch(dev_kind)
+        torch = tp.import_torch(dev_kind, prog="torch_inprocess")
         if torch is None:
             return 2
         try:
             device = torch_device(torch, session.backend, session.stream())
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
             return 2
         stream = None
         if device.type == "cuda":
@@ -279,7 +279,7 @@ def main(argv):
         try:
             empty_s = session.empty_call_s(sample_calls(on_stream))
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
             return 1
         threads = session.cpu_threads()
         if threads > 0:
@@ -289,7 +289,7 @@ def main(argv):
         try:
             session.results_open(output, args.force)
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % e, file=sys.stderr)
+            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
             return 2
         mirrors = []
         for name in names:

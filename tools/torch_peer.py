@@ -300,6 +300,17 @@ class UsageError(Exception):
     """A bad option or configuration value: exit 2."""
 
 
+def shown(text):
+    """text for one line of a message: control characters (a newline in a --config path)
+    written as escapes, so data never breaks or forges a line of what the tool says."""
+    return "".join(c if c.isprintable() or c == "\t" else
+                   c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
+# What --print-plan's JSON must hold for the peers (src/output/plan_json.h), with its type.
+PLAN_KEYS = (("columns", list), ("measure", dict), ("sizes", list), ("variants", list))
+
+
 def log(msg):
     print("torch_peer: " + msg, file=sys.stderr, flush=True)
 
@@ -330,15 +341,23 @@ def fnv1a64(data):
     return h
 
 
-def read_plan(fusebench, config, sizes=None):
+def read_plan(fusebench, config, sizes=None, where="--fusebench PATH"):
     """The plan of `config` as `fusebench CONFIG --print-plan` prints it (a dict: see
     src/output/plan_json.h), with --sizes passed on when given (fusebench parses it).
-    UsageError with fusebench's own message when it refuses the config (exit 2)."""
+    UsageError with fusebench's own message when it refuses the config, and when the plan
+    lacks what the peers read (PLAN_KEYS: a fusebench of another version) (exit 2). where:
+    the option that names another binary, for the message when there is none."""
     if not os.access(fusebench, os.X_OK):
         raise UsageError("%s: no fusebench binary there (build it: scripts/ensure-build build; "
-                         "or give --fusebench PATH)" % fusebench)
-    return fusebench_json([fusebench, config, "--print-plan"] +
+                         "or give %s)" % (fusebench, where))
+    plan = fusebench_json([fusebench, config, "--print-plan"] +
                           (["--sizes", sizes] if sizes else []), 60)
+    for key, kind in PLAN_KEYS:
+        if not isinstance(plan, dict) or not isinstance(plan.get(key), kind):
+            raise UsageError("%s --print-plan: the plan has no %s (a JSON %s): a fusebench "
+                             "of another version than this tool? (rebuild it)"
+                             % (fusebench, key, "array" if kind is list else "object"))
+    return plan
 
 
 def check_columns(columns):
@@ -944,21 +963,22 @@ def check_output(path, force=False):
         raise UsageError("--output %s: %s is not a writable directory" % (path, parent))
 
 
-def import_torch(device):
+def import_torch(device, prog="torch_peer"):
     """torch, after the checks that need none; None with one line saying how to install it
-    (exit 2: nothing measured) when this python has none, or none with CUDA for cuda."""
+    (exit 2: nothing measured) when this python has none, or none with CUDA for cuda. prog:
+    the tool that says so."""
     py = sys.executable or "python3"
     try:
         import torch
     except Exception as e:  # ImportError, or a broken install (a missing shared library)
-        print("torch_peer: error: this python (%s) cannot import torch (%s); install it: "
+        print(prog + ": error: this python (%s) cannot import torch (%s); install it: "
               "%s -m pip install torch --index-url https://download.pytorch.org/whl/cpu "
               "(CPU), or %s -m pip install -r requirements-torch.txt (CUDA)"
               % (py, str(e).splitlines()[0] if str(e) else type(e).__name__, py, py),
               file=sys.stderr)
         return None
     if device == "cuda" and not torch.cuda.is_available():
-        print("torch_peer: error: --device cuda, but torch %s sees no CUDA device (built for "
+        print(prog + ": error: --device cuda, but torch %s sees no CUDA device (built for "
               "CUDA %s); on a machine with an NVIDIA GPU and driver, install the CUDA build: "
               "%s -m pip install -r requirements-torch.txt"
               % (torch.__version__, torch.version.cuda, py), file=sys.stderr)
@@ -990,7 +1010,7 @@ def main(argv):
         if args.output:
             check_output(args.output, args.force)
     except (UsageError, OSError, ValueError) as e:
-        print("torch_peer: error: %s" % e, file=sys.stderr)
+        print("torch_peer: error: %s" % shown(e), file=sys.stderr)
         return 2
 
     warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
@@ -1028,7 +1048,7 @@ def main(argv):
         try:
             check_output(output, args.force)
         except UsageError as e:
-            print("torch_peer: error: %s" % e, file=sys.stderr)
+            print("torch_peer: error: %s" % shown(e), file=sys.stderr)
             return 2
     meta = [
         ("fusebench", plan["fusebench"]),
@@ -1091,13 +1111,14 @@ def main(argv):
             try:
                 write_csv_atomic(output, meta, rows, columns)
             except OSError as e:
-                print("torch_peer: error: cannot write %s: %s" % (output, e), file=sys.stderr)
+                print("torch_peer: error: cannot write %s: %s" % (shown(output), shown(e)),
+                      file=sys.stderr)
                 return 1
         try:
             fill_speedups(fusebench, output, rows)  # fusebench derives them (pairing.h)
             write_csv_atomic(output, meta, rows, columns)
         except (OSError, UsageError) as e:
-            print("torch_peer: error: %s: %s" % (output, e), file=sys.stderr)
+            print("torch_peer: error: %s: %s" % (shown(output), shown(e)), file=sys.stderr)
             return 1
         del data
         if dev_kind == "cuda":

@@ -413,6 +413,58 @@ class WithoutTorch(unittest.TestCase):
                 "torch_eager", "").replace("torch_compile", ""), args)
 
 
+class Messages(unittest.TestCase):
+    """Issue 34 item 20: what the peers say of a plan without its columns, of a missing build,
+    of no torch, and of a --config path with a newline in it."""
+
+    def fake_fusebench(self, d, plan):
+        path = os.path.join(d, "fusebench")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % json.dumps(plan))
+        os.chmod(path, 0o755)
+        return path
+
+    def test_a_plan_without_columns_is_a_usage_error_naming_them(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = self.fake_fusebench(d, {"measure": {}, "sizes": [8], "variants": []})
+            with self.assertRaises(tp.UsageError) as e:
+                tp.read_plan(fake, "x.ini")
+        self.assertIn("the plan has no columns", str(e.exception))
+
+    def test_the_missing_binary_names_the_option_of_the_tool_that_asks(self):
+        with self.assertRaises(tp.UsageError) as e:
+            tp.read_plan("/nonexistent/fusebench", "x.ini", where="--build DIR")
+        self.assertIn("--build DIR", str(e.exception))
+        self.assertNotIn("--fusebench", str(e.exception))
+        inprocess = subprocess.run(
+            [sys.executable, os.path.join(SRC, "tools", "torch_inprocess.py"),
+             "--build", "/nonexistent", "--config", os.path.join(SRC, "configs", "smoke.ini")],
+            capture_output=True, text=True, timeout=60)
+        self.assertEqual(inprocess.returncode, 2, inprocess.stderr)
+        self.assertIn("--build DIR", inprocess.stderr)
+        self.assertNotIn("--fusebench", inprocess.stderr)
+
+    def test_no_torch_is_said_by_the_tool_that_asked(self):
+        with mock.patch.dict(sys.modules, {"torch": None}), \
+                mock.patch("sys.stderr", new_callable=__import__("io").StringIO) as err:
+            self.assertIsNone(tp.import_torch("cpu", prog="torch_inprocess"))
+        self.assertTrue(err.getvalue().startswith("torch_inprocess: error: "), err.getvalue())
+
+    def test_a_newline_in_a_path_is_escaped(self):
+        self.assertEqual(tp.shown("a\nb\x1b[31m\tc"), "a\\nb\\x1b[31m\tc")
+
+    @unittest.skipUnless(HAVE_FUSEBENCH, NO_FUSEBENCH)
+    def test_a_newline_in_a_config_path_stays_on_one_line(self):
+        for tool, build in (("torch_peer.py", ["--fusebench", FUSEBENCH]),
+                            ("torch_inprocess.py", ["--build", os.path.dirname(FUSEBENCH)])):
+            p = subprocess.run([sys.executable, os.path.join(SRC, "tools", tool)] + build +
+                               ["--config", "/nonexistent\nforged: line.ini"],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 2, (tool, p.stderr))
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, (tool, p.stderr))
+            self.assertIn("\\n", p.stderr, tool)
+
+
 # A torch package that records the environment it is imported in (in TORCH_ENV_REPORT), then
 # fails to import: what torch would read at import is what the peers set before.
 ENV_REPORTING_TORCH = """import json, os
