@@ -89,9 +89,11 @@
 /* sm_120 (RTX 50xx, DGX Spark): the generic kernel's exact unary chain on bf16, 64 widened
  * lanes (FB_CHAIN_WIDE_REGISTERS, the one kernel that declares more than 64), spilled 16
  * bytes at 88 registers (sass_audit.py on the default build); sm_75 (Turing) 8 bytes, once
- * its bf16 rounding was the integer one below. 8 more cost it no residency on either:
- * 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 1200 || __CUDA_ARCH__ < 800)
+ * its bf16 rounding was the integer one below; sm_107 (new in nvcc 13.5) 16 bytes, as ptxas
+ * 13.5 schedules it (sass_audit_other_minors, CUDA 13.5 stage of .ci/run). 8 more cost it no
+ * residency on any: 65536 / (88 or 96 x 128) = 5 blocks of 128 per SM either way. */
+#if defined(__CUDA_ARCH__) && \
+    (__CUDA_ARCH__ >= 1200 || __CUDA_ARCH__ == 1070 || __CUDA_ARCH__ < 800)
 #define FB_ARCH_WIDE_EXTRA 8
 #else
 #define FB_ARCH_WIDE_EXTRA 0

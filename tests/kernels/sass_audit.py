@@ -12,7 +12,7 @@ sees only one virtual architecture and ptxas may still undo its promises:
   (kernels/elementwise_kernels.cuh) does not count;
 - no kernel uses more registers than its architecture's cap (kernels/elementwise_kernels.cuh,
   fb_arch_registers: 64 on sm_7x, the functor's own on sm_80 and sm_90, at least 40 on sm_86 to
-  sm_89, 56 from sm_100 on; a functor's own above 64, 8 more on sm_120);
+  sm_89, 56 from sm_100 on; a functor's own above 64, 8 more on sm_75, sm_107 and sm_120);
 - in every vector kernel's main loop (the outermost loop with global accesses), the
   P x inputs independent 16-byte loads (LDG.E.128...) of a turn are all issued before the
   loop's first 16-byte store (STG.E.128): the bytes in flight of kernels/launch_plan.h.
@@ -53,7 +53,7 @@ def register_cap(arch, declared):
         floor = 40  # sm_86 .. sm_89: FB_ARCH_REGISTER_FLOOR
     else:
         floor = ptx_audit.MAX_REGISTERS
-    if declared > 64 and (arch >= 120 or arch < 80):
+    if declared > 64 and (arch >= 120 or arch == 107 or arch < 80):
         return declared + 8  # FB_ARCH_WIDE_EXTRA
     return max(declared, floor)
 
