@@ -55,12 +55,14 @@ for spec in "$@"; do
     loops=$(printf '%s\n' "$report" | grep -c "loop vectorized using $bytes byte vectors")
     echo "$name: $loops loops vectorised with $bytes-byte vectors (expected $expected: $pairs pairs," \
          "$what; add_relu; 4 conversions; the 16-bit copy; the exp; $strips in the exact strips)"
-    if [ "$loops" -lt "$expected" ] && [ "$name" = avx512 ] && [ "$gcc_major" -lt 12 ]; then
-        # gcc 10 (Debian 11) leaves 2 of the loops unvectorised at 64 bytes ("control flow in
-        # loop" in one pair, "no vectype" in the fp16 widening): a compiler limit, not this
-        # code's; gcc 12 vectorises them all and CI checks that in its Debian 12 stages.
+    if [ "$loops" -lt "$expected" ] && [ $((expected - loops)) -le 2 ] &&
+        [ "$gcc_major" -lt 12 ]; then
+        # gcc 10 (Debian 11) leaves 2 of the loops unvectorised at every width (148 of 150
+        # with SSE2, AVX2 and AVX-512: "control flow in loop" in one pair, "no vectype" in the
+        # fp16 widening): a compiler limit, not this code's; gcc 12 vectorises them all and
+        # CI checks that in its Debian 12 stages. More than 2 missing still fails.
         echo "note: gcc $gcc_major leaves $((expected - loops)) of $expected loops" \
-             "unvectorised at 64 bytes (gcc 12 and newer: none); not a failure"
+             "unvectorised at $bytes bytes (gcc 12 and newer: none); not a failure"
     elif [ "$loops" -ne "$expected" ]; then
         echo "$report"
         echo "FAIL: $name"
