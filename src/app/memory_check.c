@@ -8,15 +8,7 @@
 #include <unistd.h>
 
 #include "backends/cpu/cpu_info.h"
-#include "measure/runner.h"
-
-void fb_app_format_bytes(char *buf, size_t size, uint64_t bytes)
-{
-    if (bytes >= (1ull << 30))
-        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1ull << 30));
-    else
-        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
-}
+#include "common/text.h"
 
 /* The address space this process may still map under its RLIMIT_AS (`ulimit -v`): the
  * limit minus what is mapped now (/proc/self/statm's first field, in pages). UINT64_MAX when
@@ -38,20 +30,20 @@ static uint64_t address_space_left(void)
     return (uint64_t)lim.rlim_cur > mapped ? (uint64_t)lim.rlim_cur - mapped : 0;
 }
 
-int fb_app_check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
-                        const struct fb_device_info *dev, const char *origin,
-                        struct fb_error *err)
+int fb_app_check_memory(const struct fb_plan *plan, const struct fb_backend_ops *ops,
+                        const struct fb_device_info *dev, struct fb_error *err)
 {
     const bool on_cpu = strcmp(ops->name, "cpu") == 0;
-    const uint64_t largest = cfg->sizes[cfg->n_sizes - 1];
-    uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
+    const char *origin = plan->sizes_origin;
+    const uint64_t largest = plan->n_sizes ? plan->sizes[plan->n_sizes - 1] : 0;
+    const uint64_t backend_bytes = plan->backend_bytes, total = plan->memory_bytes;
     uint64_t host_need = on_cpu ? total : total - backend_bytes;
     uint64_t host_total, host_available;
     fb_cpu_memory(&host_total, &host_available);
     char need[32], have[32];
     if (!on_cpu && backend_bytes > dev->memory_available_bytes) {
-        fb_app_format_bytes(need, sizeof need, backend_bytes);
-        fb_app_format_bytes(have, sizeof have, dev->memory_available_bytes);
+        fb_text_bytes(need, sizeof need, backend_bytes);
+        fb_text_bytes(have, sizeof have, dev->memory_available_bytes);
         return fb_fail(err, FB_ERR_USAGE,
                        "%s: the largest size (%" PRIu64 " elements) needs %s of %s memory, %s "
                        "is free", origin, largest, need, dev->name, have);
@@ -60,9 +52,9 @@ int fb_app_check_memory(const struct fb_config *cfg, const struct fb_backend_ops
      * it, or "needs 91.6 MiB ... 93.8 MiB is available" reads as a wrong refusal. */
     char usable[32];
     if (host_available && host_need > host_available / 10 * 9) {
-        fb_app_format_bytes(need, sizeof need, host_need);
-        fb_app_format_bytes(have, sizeof have, host_available);
-        fb_app_format_bytes(usable, sizeof usable, host_available / 10 * 9);
+        fb_text_bytes(need, sizeof need, host_need);
+        fb_text_bytes(have, sizeof have, host_available);
+        fb_text_bytes(usable, sizeof usable, host_available / 10 * 9);
         return fb_fail(err, FB_ERR_USAGE,
                        "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, %s "
                        "is available, of which a run uses at most 90%% (%s: 10%% is left to the "
@@ -70,9 +62,9 @@ int fb_app_check_memory(const struct fb_config *cfg, const struct fb_backend_ops
     }
     uint64_t as_left = address_space_left();
     if (as_left != UINT64_MAX && host_need > as_left / 10 * 9) {
-        fb_app_format_bytes(need, sizeof need, host_need);
-        fb_app_format_bytes(have, sizeof have, as_left);
-        fb_app_format_bytes(usable, sizeof usable, as_left / 10 * 9);
+        fb_text_bytes(need, sizeof need, host_need);
+        fb_text_bytes(have, sizeof have, as_left);
+        fb_text_bytes(usable, sizeof usable, as_left / 10 * 9);
         return fb_fail(err, FB_ERR_USAGE,
                        "%s: the largest size (%" PRIu64 " elements) needs %s of host memory, but "
                        "the address-space limit (RLIMIT_AS, ulimit -v) leaves %s, of which a run "

@@ -23,16 +23,16 @@
 #include "measure/disturbance_watch.h"
 #include "measure/host_trace.h"
 #include "measure/runner.h"
-#include "plan/select.h"
+#include "plan/plan.h"
 
 /* --profile N: N is read like one --sizes item (same syntax and limit of 1e12 elements) and
- * must fit in memory like a sweep's largest size, before anything is allocated: a huge N
- * once wrapped (size_t)N * sizeof(float) to a tiny buffer and the fill overran it. On
- * success cfg's sizes are {N} and *n is N. */
-static int check_profile_size(struct fb_config *cfg, const char *text, long long *n)
+ * must fit in memory like a sweep's largest size (checked against the plan once the backend
+ * is open, before anything is allocated: a huge N once wrapped (size_t)N * sizeof(float) to
+ * a tiny buffer and the fill overran it). On success cfg's sizes are {N} and *n is N. */
+static int parse_profile_size(struct fb_config *cfg, const char *text, long long *n)
 {
     struct fb_error err = {{0}};
-    char shown[256], origin[300];
+    char shown[256];
     fb_text_escape(shown, sizeof shown, text);
     uint64_t sizes[2];
     size_t count = 0;
@@ -47,51 +47,24 @@ static int check_profile_size(struct fb_config *cfg, const char *text, long long
     cfg->sizes[0] = sizes[0];
     cfg->n_sizes = 1;
     cfg->sizes_line = 0;
-    snprintf(origin, sizeof origin, "--profile %s", shown);
-    const struct fb_backend_ops *ops = NULL;
-    void *backend = NULL;
-    rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
-    if (rc != FB_OK) {
-        fb_text_print(stderr, "", err.msg);
-        return rc;
-    }
-    struct fb_device_info dev;
-    rc = ops->describe(backend, &dev, &err);
-    if (rc == FB_OK)
-        rc = fb_app_check_memory(cfg, ops, &dev, origin, &err);
-    ops->fini(backend);
-    if (rc != FB_OK) {
-        fb_text_print(stderr, "", err.msg);
-        return rc;
-    }
     *n = (long long)sizes[0];
     return FB_OK;
 }
 
-/* The enabled variants of set, as indices into order (room for set->count), in the order the
- * variants list names them (each once; the names were checked when the config was loaded),
- * or in the plan's order for "all". Returns how many. */
-static size_t profile_order(const struct fb_config *cfg, const struct fb_variant_set *set,
-                            size_t *order)
+/* The plan of the profile: the one size, the config's first format (the kernel tables
+ * describe one), the sizes' origin named "--profile N" for the memory check's message. */
+static int profile_plan(const struct fb_config *cfg, const char *text, struct fb_plan **plan)
 {
-    size_t count = 0;
-    if (cfg->variants.all) {
-        for (size_t v = 0; v < set->count; v++)
-            order[count++] = v;
-        return count;
+    struct fb_error err = {{0}};
+    int rc = fb_plan_build(cfg, FB_PLAN_FIRST_FORMAT, plan, &err);
+    if (rc != FB_OK) {
+        fb_text_print(stderr, "", err.msg);
+        return rc;
     }
-    for (size_t i = 0; i < cfg->variants.n_names; i++) {
-        const struct fb_variant *v = fb_variant_set_find(set, cfg->variants.names[i]);
-        if (!v)
-            continue;
-        const size_t index = (size_t)(v - set->v);
-        bool seen = false;
-        for (size_t k = 0; k < count; k++)
-            seen |= order[k] == index;
-        if (!seen)
-            order[count++] = index;
-    }
-    return count;
+    char shown[256];
+    snprintf((*plan)->sizes_origin, sizeof (*plan)->sizes_origin, "--profile %s",
+             fb_text_escape(shown, sizeof shown, text));
+    return FB_OK;
 }
 
 static int by_start(const void *pa, const void *pb)
@@ -129,12 +102,12 @@ static int keep_window(const struct fb_kernel_trace *window, int declared,
 /* A CUPTI window of `calls` calls, judged whole (measure/disturbance_watch.h) and taken again
  * when disturbed, within the sweep's retake budget. */
 static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int calls,
-                            const struct fb_config *cfg, struct fb_kernel_trace *out,
+                            const struct fb_plan_measure *m, struct fb_kernel_trace *out,
                             struct fb_host_trace_stats *stats, struct fb_error *err)
 {
     memset(stats, 0, sizeof *stats);
     double spent_s = 0.0;
-    const struct fb_disturbance_rules rules = {cfg->gpu_min_clock, cfg->gpu_other_processes};
+    const struct fb_disturbance_rules rules = {m->gpu_min_clock, m->gpu_other_processes};
     for (;;) {
         struct fb_disturbance_watch watch;
         fb_disturbance_watch_start(call->ops, call->backend, &watch);
@@ -151,8 +124,7 @@ static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int ca
         spent_s += wall_s;
         if (disturbed) {
             snprintf(stats->disturbance, sizeof stats->disturbance, "%s", why);
-            if (fb_disturbance_may_retake(stats->retaken, spent_s, cfg->max_reps,
-                                          cfg->max_time_s)) {
+            if (fb_disturbance_may_retake(stats->retaken, spent_s, m->max_reps, m->max_time_s)) {
                 stats->retaken++;
                 continue;
             }
@@ -201,7 +173,7 @@ static void print_counts(const struct fb_variant *v, const struct fb_kernel_trac
     printf("\n");
 }
 
-static void print_retakes(const struct fb_host_trace_stats *s, const struct fb_config *cfg)
+static void print_retakes(const struct fb_host_trace_stats *s, const struct fb_plan_measure *m)
 {
     if (s->retaken)
         printf("  %d disturbed call%s dropped and retaken (the last: %s)\n", s->retaken,
@@ -209,7 +181,7 @@ static void print_retakes(const struct fb_host_trace_stats *s, const struct fb_c
     if (s->kept_disturbed)
         printf("  %d disturbed call%s kept: the retake budget (max_reps %d, max_time %g s) was "
                "spent; these times are not clean\n", s->kept_disturbed,
-               s->kept_disturbed == 1 ? "" : "s", cfg->max_reps, cfg->max_time_s);
+               s->kept_disturbed == 1 ? "" : "s", m->max_reps, m->max_time_s);
 }
 
 /* What the profile keeps of each variant it traced, for the trace file and the chart. */
@@ -258,17 +230,25 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
         fb_text_print(stderr, "", err.msg);
         return FB_ERR_USAGE;
     }
-    int rc = check_profile_size(cfg, opt->size_text, &n);
+    struct fb_plan *plan = NULL;
+    int rc = parse_profile_size(cfg, opt->size_text, &n);
+    if (rc == FB_OK)
+        rc = profile_plan(cfg, opt->size_text, &plan);
     if (rc != FB_OK)
         return rc;
     const struct fb_backend_ops *ops;
     void *backend = NULL;
+    struct fb_device_info dev;
     rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
+    if (rc == FB_OK && (rc = ops->describe(backend, &dev, &err)) == FB_OK)
+        rc = fb_app_check_memory(plan, ops, &dev, &err);
     if (rc != FB_OK) {
         fb_text_print(stderr, "", err.msg);
+        if (backend)
+            ops->fini(backend);
+        fb_plan_free(plan);
         return rc;
     }
-    struct fb_device_info dev;
     struct fb_probe probe;
     struct fb_app_probe *p = NULL;
     char status[256];
@@ -278,12 +258,10 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     if (!tr)
         rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
     if (rc == FB_OK)
-        rc = ops->describe(backend, &dev, &err);
-    if (rc == FB_OK)
         rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
-    const struct fb_sweep sweep = {cfg, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
+    const struct fb_sweep sweep = {plan, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
     /* The kernel table is of the config's first format (the one the fit describes too). */
-    const struct fb_format format = fb_config_format(cfg, 0);
+    const struct fb_format format = plan->formats[0];
     if (rc == FB_OK && ops->check_format)
         rc = ops->check_format(backend, &format, &err);
     if (rc == FB_OK && (rc = fb_size_buffers_alloc(&sweep, n, &sb, &err)) == FB_OK) {
@@ -298,12 +276,8 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     if (rc == FB_OK)
         printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,
                fb_text_escape(device, sizeof device, dev.name), n, calls, timing);
-    struct fb_variant_set *set = NULL;
-    if (rc == FB_OK)
-        rc = fb_variant_set_new(cfg, &set, &err);
-    size_t order[FB_MAX_VARIANTS], n_order = rc == FB_OK ? profile_order(cfg, set, order) : 0;
-    for (size_t k = 0; rc == FB_OK && k < n_order; k++) {
-        const struct fb_variant *variant = &set->v[order[k]];
+    for (size_t k = 0; rc == FB_OK && k < plan->n_named; k++) {
+        const struct fb_variant *variant = &plan->set.v[plan->named[k]];
         if (variant->one_launch && !ops->run_group) {
             printf("\n%s: skipped: %s\n", variant->name, fb_call_group_missing());
             continue;
@@ -318,16 +292,16 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
         tr->variant[tr->count++] = variant;
         struct fb_host_trace_stats stats;
         if (rc == FB_OK)
-            rc = cupti ? trace_with_cupti(p, &call, calls, cfg, trace, &stats, &err)
-                       : fb_host_trace_calls(&call, calls, cfg->max_reps, cfg->max_time_s,
-                                             trace, &stats, &err);
+            rc = cupti ? trace_with_cupti(p, &call, calls, &plan->measure, trace, &stats, &err)
+                       : fb_host_trace_calls(&call, calls, plan->measure.max_reps,
+                                             plan->measure.max_time_s, trace, &stats, &err);
         struct fb_kernel_table table = {0};
         if (rc == FB_OK)
             rc = fb_kernel_table_build(trace, &table, &err);
         if (rc == FB_OK) {
             printf("\n%s: %s\n", variant->name, variant->description);
             print_counts(variant, trace, calls, ops->name, cupti, ops->run_group_marked != NULL);
-            print_retakes(&stats, cfg);
+            print_retakes(&stats, &plan->measure);
             fb_kernel_table_print(stdout, &table, 40);
         }
         fb_kernel_table_free(&table);
@@ -342,7 +316,6 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
         const struct fb_trace_info info = {FB_VERSION, ops->name, dev.name, n, calls, timing};
         rc = write_trace(opt, &target, &info, kernels_name, tr);
     }
-    free(set);
     if (have_buffers)
         fb_size_buffers_free(&sweep, &sb);
     for (size_t k = 0; tr && k < tr->count; k++)
@@ -350,5 +323,6 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     free(tr);
     fb_app_probe_close(p);
     ops->fini(backend);
+    fb_plan_free(plan);
     return rc;
 }

@@ -24,6 +24,8 @@
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "measure/runner.h"
+#include "plan/plan.h"
+#include "output/plan_text.h"
 #include "output/progress.h"
 #include "output/retake_hint.h"
 #include "output/summary.h"
@@ -32,8 +34,6 @@
 struct run_state {
     struct fb_results results;
     struct fb_progress progress;
-    bool resume;
-    const struct fb_config *cfg;
     const char *backend;             /* the rows this run writes: for --resume's lookups */
     const struct fb_device_info *device;
     const struct fb_app_probe *probe; /* for the variants whose counters were refused */
@@ -44,37 +44,10 @@ struct run_state {
     size_t n_noisy;
 };
 
-static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
-                    const struct fb_format *format);
 static void cb_started(void *user, const struct fb_variant *v, int64_t n,
                        const struct fb_format *format);
 static int cb_done(void *user, const struct fb_record *r, struct fb_error *err);
 static void cb_note(void *user, const char *line);
-
-/* Where the sizes came from, for messages: the file's line, or the command line/default. */
-static void sizes_origin(char *out, size_t size, const struct fb_config *cfg)
-{
-    if (cfg->sizes_line > 0)
-        snprintf(out, size, "%s:%d: [sweep] sizes", cfg->path, cfg->sizes_line);
-    else
-        snprintf(out, size, "sizes (--sizes, or the default of %s)", cfg->path);
-}
-
-static int check_memory(const struct fb_config *cfg, const struct fb_backend_ops *ops,
-                        const struct fb_device_info *dev, struct fb_error *err)
-{
-    char origin[FB_PATH_MAX + 64];
-    sizes_origin(origin, sizeof origin, cfg);
-    return fb_app_check_memory(cfg, ops, dev, origin, err);
-}
-
-static int count_enabled(const struct fb_config *cfg, const struct fb_variant_set *set)
-{
-    int count = 0;
-    for (size_t i = 0; i < set->count; i++)
-        count += fb_variant_set_enabled(cfg, set, i);
-    return count;
-}
 
 /* One sweep from setup to teardown: what setup opens, measuring fills and the report reads.
  * Zeroed first, so that teardown can run after a setup that stopped anywhere. */
@@ -84,7 +57,7 @@ struct sweep_session {
     const struct fb_backend_ops *ops; /* NULL until the backend is open */
     void *backend;
     struct fb_device_info dev;
-    struct fb_variant_set *set;       /* the variants of this run (built-ins and chains) */
+    struct fb_plan *plan;             /* the points of this run, built once (plan/plan.h) */
     struct fb_probe probe;
     struct fb_app_probe *probe_state; /* NULL: no CUPTI probe */
     char counters_status[1024];
@@ -118,32 +91,9 @@ static const char *existing_text(enum fb_results_existing e, bool resume)
 static void print_plan(FILE *out, const struct sweep_session *s)
 {
     const struct fb_config *cfg = s->cfg;
-    const struct fb_variant_set *set = s->set;
-    const int enabled = count_enabled(cfg, set);
-    uint64_t backend_bytes, total = fb_sweep_memory_bytes(cfg, &backend_bytes);
-    char total_text[32], backend_text[32];
-    fb_app_format_bytes(total_text, sizeof total_text, total);
-    fb_app_format_bytes(backend_text, sizeof backend_text, backend_bytes);
-    const size_t formats = fb_config_format_count(cfg);
     char shown[4 * FB_PATH_MAX], made[4 * FB_PATH_MAX];
-    fprintf(out, "plan: %d variant%s x %zu sizes x %zu format%s = %zu points on %s (%s)\n",
-            enabled, enabled == 1 ? "" : "s", cfg->n_sizes, formats, formats == 1 ? "" : "s",
-            (size_t)enabled * cfg->n_sizes * formats, s->ops->name,
-            fb_text_escape(shown, sizeof shown, s->dev.name));
-    fprintf(out, "variants:");
-    for (size_t i = 0; i < set->count; i++)
-        if (fb_variant_set_enabled(cfg, set, i))
-            fprintf(out, " %s", set->v[i].name);
-    fprintf(out, "\nsizes:");
-    for (size_t i = 0; i < cfg->n_sizes; i++)
-        fprintf(out, " %" PRIu64, cfg->sizes[i]);
-    fprintf(out, "\nformats:");
-    for (size_t i = 0; i < formats; i++) {
-        const struct fb_format f = fb_config_format(cfg, i);
-        fprintf(out, " %s/%s", fb_dtype_name(f.dtype), fb_store_kind_name(f.stores));
-    }
-    fprintf(out, "\nmemory at the largest size: %s in all, %s of it on the backend\n", total_text,
-            backend_text);
+    fb_text_escape(shown, sizeof shown, s->dev.name);
+    fb_plan_text_write(out, s->plan, s->ops->name, shown);
     const struct fb_device_info *dev = &s->dev;
     if (dev->arch[0])
         fprintf(out, "gpu: %s; this binary holds %s\n", dev->arch, dev->gpu_code);
@@ -184,9 +134,9 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
         s->ops = NULL;
         return rc;
     }
-    /* The variants of this run (built-ins and the config's chains), built once: the dry run
-     * prints them, the progress counts them, the runner walks them. */
-    rc = fb_variant_set_new(cfg, &s->set, err);
+    /* The points of this run, built once: the dry run prints them, the progress counts
+     * them, --resume marks those it keeps, the runner walks them. */
+    rc = fb_plan_build(cfg, 0, &s->plan, err);
     if (rc == FB_OK)
         rc = s->ops->describe(s->backend, &s->dev, err);
     if (rc == FB_OK) /* why auto did not use the GPU: in the summary and the CSV too */
@@ -197,11 +147,12 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
         fb_config_has_stores(cfg, FB_STORES_STREAMING))
         fprintf(stderr, "note: stores = streaming: %s\n", s->dev.streaming_stores);
     if (rc == FB_OK) {
-        const struct fb_sweep formats_of = {.cfg = cfg, .ops = s->ops, .backend = s->backend};
+        const struct fb_sweep formats_of = {.plan = s->plan, .ops = s->ops,
+                                            .backend = s->backend};
         rc = fb_sweep_check_formats(&formats_of, err);
     }
     if (rc == FB_OK)
-        rc = check_memory(cfg, s->ops, &s->dev, err);
+        rc = fb_app_check_memory(s->plan, s->ops, &s->dev, err);
     if (rc == FB_OK)
         rc = fb_config_expand_path(cfg->csv_path, s->ops->name, s->dev.name, s->csv,
                                    sizeof s->csv, err);
@@ -246,8 +197,8 @@ static int sweep_claim(struct sweep_session *s, struct fb_error *err)
     return rc;
 }
 
-/* Copies the noisy rows of the loaded store into s->noisy (cb_skip). FB_ERR_RUNTIME, with a
- * message, when out of memory. */
+/* Copies the noisy rows of the loaded store into s->noisy (keep_measured). FB_ERR_RUNTIME,
+ * with a message, when out of memory. */
 static int keep_noisy_groups(struct run_state *s)
 {
     size_t count = 0;
@@ -267,6 +218,33 @@ static int keep_noisy_groups(struct run_state *s)
                     "and format\n",
             count, count == 1 ? "" : "s", count == 1 ? "its" : "their");
     return FB_OK;
+}
+
+/* --resume: the points the results file already holds ok are not run again (todo false),
+ * unless a noisy row shares their size and format: that whole group is measured again. */
+static void keep_measured(const struct run_state *s, struct fb_plan *plan)
+{
+    const char *cache = fb_cache_mode_name(plan->measure.cache);
+    for (size_t i = 0; i < plan->n_points; i++) {
+        struct fb_plan_point *p = &plan->points[i];
+        const struct fb_format *format = &plan->formats[p->format];
+        struct fb_record key;
+        fb_record_init(&key);
+        snprintf(key.backend, sizeof key.backend, "%s", s->backend);
+        snprintf(key.device, sizeof key.device, "%s", s->device->name);
+        snprintf(key.dtype, sizeof key.dtype, "%s", fb_dtype_name(format->dtype));
+        key.n = fb_plan_n(plan, p);
+        snprintf(key.cache, sizeof key.cache, "%s", cache);
+        snprintf(key.stores, sizeof key.stores, "%s", fb_store_kind_name(format->stores));
+        if (!fb_results_has_ok(&s->results, key.backend, key.device,
+                               fb_plan_variant(plan, p)->name, key.dtype, key.n, cache,
+                               key.stores))
+            continue;
+        bool noisy_group = false;
+        for (size_t k = 0; k < s->n_noisy && !noisy_group; k++)
+            noisy_group = fb_point_key_equal_but_variant(&s->noisy[k], &key);
+        p->todo = noisy_group;
+    }
 }
 
 /* The results store for this run, with the rows --resume keeps. Prints its own messages;
@@ -293,26 +271,18 @@ static int sweep_load(struct sweep_session *s)
     }
     if (results->resume_warning[0])
         fprintf(stderr, "%s\n", results->resume_warning);
-    return keep_noisy_groups(&s->state);
+    int rc = keep_noisy_groups(&s->state);
+    if (rc == FB_OK)
+        keep_measured(&s->state, s->plan);
+    return rc;
 }
 
 /* Measures every point the store does not hold yet, with the start line and the progress
  * bar on stderr. Returns fb_sweep_run's status (err says why it stopped). */
 static int sweep_measure(struct sweep_session *s, struct fb_error *err)
 {
-    const struct fb_config *cfg = s->cfg;
-    int points = 0;
     double work = 0.0;
-    for (size_t n = 0; n < cfg->n_sizes; n++)
-        for (size_t f = 0; f < fb_config_format_count(cfg); f++) {
-            const struct fb_format format = fb_config_format(cfg, f);
-            for (size_t v = 0; v < s->set->count; v++)
-                if (fb_variant_set_enabled(cfg, s->set, v) &&
-                    !cb_skip(&s->state, &s->set->v[v], (int64_t)cfg->sizes[n], &format)) {
-                    points++;
-                    work += fb_progress_weight((int64_t)cfg->sizes[n]);
-                }
-        }
+    const int points = (int)fb_plan_todo(s->plan, fb_progress_weight, &work);
     if (!s->opt->quiet) {
         char device[4 * sizeof s->dev.name], target[4 * FB_PATH_MAX];
         fprintf(stderr, "fusebench %s: %d points on %s (%s)%s -> %s\n", FB_VERSION, points,
@@ -321,11 +291,9 @@ static int sweep_measure(struct sweep_session *s, struct fb_error *err)
                                                              s->where.path));
     }
     fb_progress_begin(&s->state.progress, stderr, s->opt->quiet, points, work);
-    const struct fb_sweep sweep = {cfg, s->ops, s->backend, &s->dev,
-                                   s->probe_state ? &s->probe : NULL, s->seed, &fb_interrupted,
-                                   s->set};
-    const struct fb_sweep_callbacks callbacks = {&s->state, cb_skip, cb_started, cb_done,
-                                                 cb_note};
+    const struct fb_sweep sweep = {s->plan, s->ops, s->backend, &s->dev,
+                                   s->probe_state ? &s->probe : NULL, s->seed, &fb_interrupted};
+    const struct fb_sweep_callbacks callbacks = {&s->state, cb_started, cb_done, cb_note};
     int rc = fb_sweep_run(&sweep, &callbacks, &s->failed, err);
     fb_progress_end(&s->state.progress);
     return rc;
@@ -392,7 +360,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
     char target[4 * FB_PATH_MAX], kept[4 * FB_PATH_MAX];
     fb_text_escape(target, sizeof target, s->where.path);
     struct fb_fit fit = {0}; /* the model t = launches * L + bytes / B, once all points are in */
-    const struct fb_format fit_format = fb_config_format(cfg, 0);
+    const struct fb_format fit_format = s->plan->formats[0];
     if (rc == FB_OK)
         rc = fb_results_fit(results, s->ops->name, fb_cache_mode_name(cfg->cache), &fit_format,
                             s->dev.cache_bytes, &fit, &err);
@@ -434,7 +402,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
 /* Releases what setup took, in reverse: harmless for what it never got. */
 static void sweep_close(struct sweep_session *s)
 {
-    free(s->set);
+    fb_plan_free(s->plan);
     free(s->state.noisy);
     fb_results_free(&s->state.results);
     fb_results_unlock(&s->lock);
@@ -469,8 +437,7 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         sweep_close(&s);
         return rc;
     }
-    s.state = (struct run_state){.resume = opt->resume, .cfg = cfg, .backend = s.ops->name,
-                                 .device = &s.dev};
+    s.state = (struct run_state){.backend = s.ops->name, .device = &s.dev};
     s.state.probe = s.probe_state;
     rc = sweep_load(&s);
     if (rc == FB_OK) {
@@ -482,31 +449,6 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
     if (fb_interrupted) /* also when the signal came after the sweep (while drawing) */
         return FB_ERR_INTERRUPTED;
     return rc;
-}
-
-static bool cb_skip(void *user, const struct fb_variant *v, int64_t n,
-                    const struct fb_format *format)
-{
-    struct run_state *s = user;
-    if (!s->resume)
-        return false;
-    const char *dtype = fb_dtype_name(format->dtype), *cache = fb_cache_mode_name(s->cfg->cache);
-    const char *stores = fb_store_kind_name(format->stores);
-    if (!fb_results_has_ok(&s->results, s->backend, s->device->name, v->name, dtype, n, cache,
-                           stores))
-        return false;
-    struct fb_record key;
-    fb_record_init(&key);
-    snprintf(key.backend, sizeof key.backend, "%s", s->backend);
-    snprintf(key.device, sizeof key.device, "%s", s->device->name);
-    snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
-    key.n = n;
-    snprintf(key.cache, sizeof key.cache, "%s", cache);
-    snprintf(key.stores, sizeof key.stores, "%s", stores);
-    for (size_t i = 0; i < s->n_noisy; i++)
-        if (fb_point_key_equal_but_variant(&s->noisy[i], &key))
-            return false; /* a noisy point's group: measured again together */
-    return true;
 }
 
 static void cb_started(void *user, const struct fb_variant *v, int64_t n,

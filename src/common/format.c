@@ -58,3 +58,12 @@ const char *fb_stores_canonical(const char *stores)
     /* Files written before the stores axis have no column: their stores were normal. */
     return stores[0] ? stores : "normal";
 }
+
+const char *fb_cache_mode_name(enum fb_cache_mode c)
+{
+    switch (c) {
+    case FB_CACHE_WARM: return "warm";
+    case FB_CACHE_COLD: return "cold";
+    }
+    return "?";
+}

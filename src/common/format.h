@@ -27,6 +27,12 @@ struct fb_format {
     enum fb_store_kind stores;
 };
 
+/* How the caches stand when a call starts ([measure] cache): warm (the data where the
+ * previous call left it) or cold (the backend's cache flush before every call). */
+enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
+/* "warm", "cold" (as the config and the CSV write them); "?" for a value out of range. */
+const char *fb_cache_mode_name(enum fb_cache_mode c);
+
 /* The format every older results file and every default run has: fp32, normal stores. */
 #define FB_FORMAT_DEFAULT ((struct fb_format){FB_DTYPE_FP32, FB_STORES_NORMAL})
 

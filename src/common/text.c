@@ -127,3 +127,11 @@ void fb_text_print(FILE *out, const char *prefix, const char *text)
     char shown[4096];
     fprintf(out, "%s%s\n", prefix, fb_text_escape(shown, sizeof shown, text));
 }
+
+void fb_text_bytes(char *buf, size_t size, uint64_t bytes)
+{
+    if (bytes >= (1ull << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+    else
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+}

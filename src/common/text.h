@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The length in bytes (1-4) of the valid UTF-8 character that text starts with, or 0 when it
@@ -42,5 +43,8 @@ void fb_text_print(FILE *out, const char *prefix, const char *text);
  * word no longer pastes as the same bytes, but never acts on the terminal). fusebench itself
  * never hands text to a shell. Returns out (size bytes, NUL-terminated when size > 0). */
 char *fb_text_shell_word(char *out, size_t size, const char *in);
+
+/* "12.3 GiB" (from 1 GiB up) or "45.6 MiB" into buf (size bytes). */
+void fb_text_bytes(char *buf, size_t size, uint64_t bytes);
 
 #endif

@@ -73,15 +73,6 @@ const char *fb_backend_choice_name(enum fb_backend_choice b)
     return "?";
 }
 
-const char *fb_cache_mode_name(enum fb_cache_mode c)
-{
-    switch (c) {
-    case FB_CACHE_WARM: return "warm";
-    case FB_CACHE_COLD: return "cold";
-    }
-    return "?";
-}
-
 /* FNV-1a, 64 bits: h = (h XOR byte) * 1099511628211, from 14695981039346656037. */
 static uint64_t cfg_fnv1a64(const unsigned char *p, size_t n)
 {

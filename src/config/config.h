@@ -25,9 +25,9 @@
 
 #include "common/error.h"
 #include "common/format.h"
+#include "common/limits.h"
 #include "op_table.h"
 
-#define FB_PATH_MAX 1024
 #define FB_CONFIG_LINE_MAX 198      /* characters of a config line: inih's INI_MAX_LINE (200)
                                        less the line feed and the NUL */
 #define FB_MAX_SIZES 1024
@@ -84,7 +84,6 @@ struct fb_config_plot {
 };
 
 enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
-enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
 
 /* The [sweep] variants list as written: "all" (the default), or names. Only its syntax is
  * checked here (a comma list of non-empty names); which names exist is plan's business
@@ -223,8 +222,7 @@ int fb_config_expand_path(const char *pattern, const char *backend, const char *
  * nothing is left. */
 void fb_slugify(char *out, size_t size, const char *text);
 
-/* The name of a backend choice / cache mode, as written in the file. */
+/* The name of a backend choice, as written in the file (a cache mode's: common/format.h). */
 const char *fb_backend_choice_name(enum fb_backend_choice b);
-const char *fb_cache_mode_name(enum fb_cache_mode c);
 
 #endif

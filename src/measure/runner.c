@@ -76,8 +76,8 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
                              double *seconds, double *wall_s, bool *disturbed, char *why,
                              size_t why_size, struct fb_error *err)
 {
-    const struct fb_disturbance_rules rules = {sw->cfg->gpu_min_clock,
-                                               sw->cfg->gpu_other_processes};
+    const struct fb_disturbance_rules rules = {sw->plan->measure.gpu_min_clock,
+                                               sw->plan->measure.gpu_other_processes};
     struct fb_disturbance_watch watch;
     fb_disturbance_watch_start(sw->ops, sw->backend, &watch);
     watch.rules = &rules;
@@ -103,76 +103,6 @@ static int time_calls_judged(const struct fb_sweep *sw, struct fb_call *call, in
     return rc;
 }
 
-/* The variants of the sweep into *set: sw->variants, or when the caller gave none, a set
- * built from the config into *owned (freed by the caller, NULL otherwise). */
-static int sweep_variants(const struct fb_sweep *sw, const struct fb_variant_set **set,
-                          struct fb_variant_set **owned, struct fb_error *err)
-{
-    *owned = NULL;
-    *set = sw->variants;
-    if (*set)
-        return FB_OK;
-    int rc = fb_variant_set_new(sw->cfg, owned, err);
-    *set = *owned;
-    return rc;
-}
-
-int fb_variant_set_new(const struct fb_config *cfg, struct fb_variant_set **set,
-                       struct fb_error *err)
-{
-    *set = malloc(sizeof **set);
-    if (!*set)
-        return fb_fail(err, FB_ERR_RUNTIME, "out of memory for the variant set");
-    int rc = fb_variant_set_build(cfg, *set, err);
-    if (rc != FB_OK) {
-        free(*set);
-        *set = NULL;
-    }
-    return rc;
-}
-
-static bool any_enabled_uses(const struct fb_config *cfg, const struct fb_variant_set *set,
-                             enum fb_buffer buf)
-{
-    for (size_t i = 0; i < set->count; i++)
-        if (fb_variant_set_enabled(cfg, set, i) && fb_variant_uses_buffer(&set->v[i], buf))
-            return true;
-    return false;
-}
-
-/* The bytes of the config's widest dtype: a size's buffers are shared by its formats
- * (fb_sweep_run), so they are sized for the widest (4 with fp32 among them, 2 without). */
-static size_t widest_dtype_size(const struct fb_config *cfg)
-{
-    size_t widest = 0;
-    for (size_t i = 0; i < fb_config_format_count(cfg); i++) {
-        const size_t s = fb_dtype_size(fb_config_format(cfg, i).dtype);
-        widest = s > widest ? s : widest;
-    }
-    return widest ? widest : sizeof(float);
-}
-
-uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes)
-{
-    uint64_t n = cfg->n_sizes ? cfg->sizes[cfg->n_sizes - 1] : 0;
-    uint64_t arrays = 0;
-    struct fb_error err;
-    struct fb_variant_set *set = NULL;
-    if (fb_variant_set_new(cfg, &set, &err) == FB_OK) {
-        for (int b = 0; b < FB_BUF_COUNT; b++)
-            arrays += any_enabled_uses(cfg, set, (enum fb_buffer)b);
-    } else {
-        arrays = FB_BUF_COUNT; /* a malformed chain fails the sweep later; count them all */
-    }
-    free(set);
-    /* Saturating products (common/checked.h): a size past any memory reads as "too big". */
-    const uint64_t per_array = fb_mul_u64_saturating(n, widest_dtype_size(cfg));
-    if (backend_bytes)
-        *backend_bytes = fb_mul_u64_saturating(arrays, per_array);
-    /* host: a, b, the downloaded output and the reference output */
-    return fb_mul_u64_saturating(arrays + 4, per_array);
-}
-
 void fb_size_buffers_free(const struct fb_sweep *sw, struct fb_size_buffers *sb)
 {
     for (int b = 0; b < FB_BUF_COUNT; b++)
@@ -191,25 +121,18 @@ int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_b
     memset(sb, 0, sizeof *sb);
     /* checked once here: every later n * fb_dtype_size(...) is at most this */
     size_t bytes;
-    if (n < 0 || !fb_mul_size((size_t)n, widest_dtype_size(sw->cfg), &bytes))
+    if (n < 0 || !fb_mul_size((size_t)n, sw->plan->element_bytes, &bytes))
         return fb_fail(err, FB_ERR_USAGE, "%" PRId64 " elements do not fit in the address space",
                        n);
-    struct fb_variant_set *owned;
-    const struct fb_variant_set *set;
-    int rc = sweep_variants(sw, &set, &owned, err);
-    if (rc != FB_OK)
-        return rc;
     for (int b = 0; b < FB_BUF_COUNT; b++) {
-        if (!any_enabled_uses(sw->cfg, set, (enum fb_buffer)b))
+        if (!sw->plan->buffer_used[b])
             continue;
-        rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
+        int rc = sw->ops->alloc(sw->backend, bytes, &sb->dev[b], err);
         if (rc != FB_OK) {
-            free(owned);
             fb_size_buffers_free(sw, sb);
             return rc;
         }
     }
-    free(owned);
     sb->host_a = malloc(bytes ? bytes : 1);
     sb->host_b = malloc(bytes ? bytes : 1);
     sb->host_out = malloc(bytes ? bytes : 1);
@@ -293,7 +216,7 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
                         struct fb_error *err)
 {
     *batch = 1;
-    if (sw->cfg->cache == FB_CACHE_COLD)
+    if (sw->plan->measure.cache == FB_CACHE_COLD)
         return FB_OK; /* every call must start cold: one call per sample */
     const double target = fmax(200.0 * sw->device->timer_resolution_s, 20e-6);
     double t = 0.0, wall, retiming_s = 0.0;
@@ -305,7 +228,7 @@ static int choose_batch(const struct fb_sweep *sw, struct fb_call *call, int64_t
             return rc;
         /* A call that waited for a CPU looks long and would get a batch far too small for
          * the timer: time it again (8 times and max_time at most, then take what there is). */
-        if (disturbed && retimed++ < 8 && retiming_s < sw->cfg->max_time_s) {
+        if (disturbed && retimed++ < 8 && retiming_s < sw->plan->measure.max_time_s) {
             retiming_s += wall;
             continue;
         }
@@ -341,7 +264,7 @@ struct point {
 
 static int warm_up(const struct fb_sweep *sw, struct point *p, struct fb_error *err)
 {
-    for (int i = 0; i < sw->cfg->warmup; i++) {
+    for (int i = 0; i < sw->plan->measure.warmup; i++) {
         int rc = fb_call_run(&p->call, err);
         if (rc != FB_OK)
             return rc;
@@ -361,7 +284,7 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
                        double *scratch, struct fb_error *err)
 {
     int rc = FB_OK;
-    if (sw->cfg->cache == FB_CACHE_COLD)
+    if (sw->plan->measure.cache == FB_CACHE_COLD)
         rc = fb_call_flush(&p->call, err);
     else if (rewarm && (rc = fb_call_run(&p->call, err)) == FB_OK)
         rc = sw->ops->synchronize(sw->backend, err);
@@ -379,7 +302,7 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
         return FB_OK; /* dropped: retaken in a later round, within the budget */
     }
     p->samples[p->reps++] = t / (double)p->r.batch;
-    if (round < 2 * sw->cfg->max_reps)
+    if (round < 2 * sw->plan->measure.max_reps)
         p->by_round[round] = t / (double)p->r.batch;
     memcpy(scratch, p->samples, (size_t)p->reps * sizeof *scratch);
     fb_stats_sort(scratch, (size_t)p->reps);
@@ -389,11 +312,11 @@ static int take_sample(const struct fb_sweep *sw, struct point *p, bool rewarm, 
 
 /* Whether p has spent its sampling budget: the usual caps (max_reps clean samples, max_time)
  * or the retake budget for disturbed samples (fb_disturbance_may_retake). */
-static bool out_of_budget(const struct fb_config *cfg, const struct fb_stop_rule *caps,
+static bool out_of_budget(const struct fb_plan_measure *m, const struct fb_stop_rule *caps,
                           const struct point *p)
 {
     return fb_stats_should_stop(caps, p->reps, p->sampled_s, p->noise) ||
-           !fb_disturbance_may_retake(p->dropped, p->sampled_s, cfg->max_reps, cfg->max_time_s);
+           !fb_disturbance_may_retake(p->dropped, p->sampled_s, m->max_reps, m->max_time_s);
 }
 
 /* Step 3, for all the points of one size at once: rounds of one sample of each point, until
@@ -405,26 +328,26 @@ static bool out_of_budget(const struct fb_config *cfg, const struct fb_stop_rule
 static int sample_interleaved(const struct fb_sweep *sw, struct point *points, int count,
                               double *scratch, struct fb_error *err)
 {
-    const struct fb_config *cfg = sw->cfg;
-    const struct fb_stop_rule rule = {cfg->min_reps, cfg->max_reps, cfg->min_time_s,
-                                      cfg->max_time_s, cfg->target_noise};
+    const struct fb_plan_measure *m = &sw->plan->measure;
+    const struct fb_stop_rule rule = {m->min_reps, m->max_reps, m->min_time_s, m->max_time_s,
+                                      m->target_noise};
     /* The caps alone: a point that meets them stops, however noisy. */
-    const struct fb_stop_rule caps = {cfg->max_reps, cfg->max_reps, cfg->max_time_s,
-                                      cfg->max_time_s, -1.0};
+    const struct fb_stop_rule caps = {m->max_reps, m->max_reps, m->max_time_s, m->max_time_s,
+                                      -1.0};
     for (int round = 0;; round++) {
         bool all_stable = true;
         for (int i = 0; i < count; i++)
             if (points[i].sampling &&
                 !fb_stats_should_stop(&rule, points[i].reps, points[i].sampled_s,
                                       points[i].noise) &&
-                !out_of_budget(cfg, &caps, &points[i]))
+                !out_of_budget(m, &caps, &points[i]))
                 all_stable = false;
         if (all_stable)
             return FB_OK;
         bool sampled = false;
         for (int i = 0; i < count; i++) {
             struct point *p = &points[i];
-            if (!p->sampling || out_of_budget(cfg, &caps, p))
+            if (!p->sampling || out_of_budget(m, &caps, p))
                 continue;
             if (sw->interrupted && *sw->interrupted)
                 return fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
@@ -470,7 +393,7 @@ static int summarize_point(struct point *p, double *scratch, struct fb_error *er
  * where warm calls leave it even if another variant's samples ran last. */
 static int rewarm_for_probe(const struct fb_sweep *sw, struct fb_call *call, struct fb_error *err)
 {
-    if (sw->cfg->cache == FB_CACHE_COLD)
+    if (sw->plan->measure.cache == FB_CACHE_COLD)
         return FB_OK; /* the probe flushes before each call instead */
     int rc = fb_call_run(call, err);
     return rc == FB_OK ? sw->ops->synchronize(sw->backend, err) : rc;
@@ -488,7 +411,7 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
     if (!p || call->variant->launches == 0)
         return FB_OK;
     const struct fb_probe_call pc = {
-        fb_call_run, sw->cfg->cache == FB_CACHE_COLD ? fb_call_flush : NULL, call,
+        fb_call_run, sw->plan->measure.cache == FB_CACHE_COLD ? fb_call_flush : NULL, call,
         call->variant->name};
     if (p->kernel_pass) {
         int64_t launches;
@@ -549,7 +472,7 @@ static void init_record(const struct fb_sweep *sw, const struct fb_variant *v, i
     r->host_launches = v->host_launches;
     snprintf(r->dtype, sizeof r->dtype, "%s", fb_dtype_name(format->dtype));
     snprintf(r->stores, sizeof r->stores, "%s", fb_store_kind_name(format->stores));
-    snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->cfg->cache));
+    snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(sw->plan->measure.cache));
     r->n = n;
     /* elements moved x the bytes of the format's dtype (4 fp32, 2 fp16 and bf16) */
     r->bytes_model = (int64_t)v->elements_moved * (int64_t)fb_dtype_size(format->dtype) * n;
@@ -574,7 +497,7 @@ static int settle(struct point *p, int rc, const struct fb_error *err)
  * and speedups leave it out and --resume measures it again, as for contention. */
 static void set_status(const struct fb_sweep *sw, struct point *p)
 {
-    const struct fb_config *cfg = sw->cfg;
+    const int min_reps = sw->plan->measure.min_reps;
     p->r.status = FB_POINT_OK;
     if (!(p->r.time_median_s > 0 && isfinite(p->r.time_median_s))) {
         p->r.status = FB_POINT_NOISY;
@@ -585,13 +508,13 @@ static void set_status(const struct fb_sweep *sw, struct point *p)
                  sw->device->timer_resolution_s);
         return;
     }
-    if (p->dropped == 0 || p->reps >= cfg->min_reps)
+    if (p->dropped == 0 || p->reps >= min_reps)
         return;
     p->r.status = FB_POINT_NOISY;
     snprintf(p->r.reason, sizeof p->r.reason,
              "%d of %d samples disturbed by other programs, %d clean (min_reps %d); times are "
              "%s; last: %.120s",
-             p->dropped, p->dropped + p->reps, p->reps, cfg->min_reps,
+             p->dropped, p->dropped + p->reps, p->reps, min_reps,
              p->reps ? "of the clean ones" : "of disturbed samples", p->disturbance);
 }
 
@@ -617,29 +540,31 @@ static void pair_intervals(struct point *points, int count, size_t rounds)
     }
 }
 
-/* Measures every pending variant at size n: verify each (steps 1), warm each up (2), sample
- * them interleaved (3), probe each (4), then hand the records over in table order. */
-static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
-                        int64_t n, const struct fb_format *format, struct fb_size_buffers *sb,
-                        int *failed, struct fb_error *err)
+/* Measures the points of one size and format still to do, group[0..count): verify each
+ * (step 1), warm each up (2), sample them interleaved (3), probe each (4), then hand the
+ * records over in the plan's order. */
+static int measure_group(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
+                         const struct fb_plan_point *group, size_t count_in_group,
+                         struct fb_size_buffers *sb, int *failed, struct fb_error *err)
 {
-    const struct fb_variant_set *set = sw->variants;
-    const int max_reps = sw->cfg->max_reps;
+    const struct fb_plan *plan = sw->plan;
+    const int64_t n = fb_plan_n(plan, &group[0]);
+    const struct fb_format *format = &plan->formats[group[0].format];
+    const int max_reps = plan->measure.max_reps;
     struct point points[FB_MAX_VARIANTS];
     int count = 0;
     /* per point: max_reps clean and max_reps dropped samples, 2 max_reps rounds; then the
      * scratch */
     const size_t per_point = 4 * (size_t)max_reps;
-    double *memory = calloc((set->count + 1) * per_point, sizeof *memory);
+    double *memory = calloc((count_in_group + 1) * per_point, sizeof *memory);
     if (!memory)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory for %d samples", max_reps);
-    double *scratch = memory + set->count * per_point;
+    double *scratch = memory + count_in_group * per_point;
 
     int rc = FB_OK;
-    for (size_t vi = 0; rc == FB_OK && vi < set->count; vi++) {
-        const struct fb_variant *v = &set->v[vi];
-        if (!fb_variant_set_enabled(sw->cfg, set, vi) ||
-            (cb->skip && cb->skip(cb->user, v, n, format)))
+    for (size_t k = 0; rc == FB_OK && k < count_in_group; k++) {
+        const struct fb_variant *v = fb_plan_variant(plan, &group[k]);
+        if (!group[k].todo)
             continue;
         if (sw->interrupted && *sw->interrupted) {
             rc = fb_fail(err, FB_ERR_INTERRUPTED, "interrupted");
@@ -652,8 +577,8 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
                             .samples = mine,
                             .dropped_samples = mine + max_reps,
                             .by_round = mine + 2 * (size_t)max_reps};
-        for (int k = 0; k < 2 * max_reps; k++)
-            p->by_round[k] = NAN;
+        for (int r = 0; r < 2 * max_reps; r++)
+            p->by_round[r] = NAN;
         count++;
         init_record(sw, v, n, format, &p->r);
         if (v->one_launch && !sw->ops->run_group) {
@@ -707,7 +632,7 @@ static int measure_size(const struct fb_sweep *sw, const struct fb_sweep_callbac
 int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
                         struct fb_record *records, int count, struct fb_error *err)
 {
-    const int max_reps = sw->cfg->max_reps;
+    const int max_reps = sw->plan->measure.max_reps;
     /* per point as measure_size: samples, dropped samples, 2 max_reps rounds; then scratch */
     const size_t per_point = 4 * (size_t)max_reps;
     struct point *points = calloc(count > 0 ? (size_t)count : 1, sizeof *points);
@@ -744,8 +669,8 @@ int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
 
 int fb_sweep_check_formats(const struct fb_sweep *sweep, struct fb_error *err)
 {
-    for (size_t i = 0; i < fb_config_format_count(sweep->cfg); i++) {
-        const struct fb_format format = fb_config_format(sweep->cfg, i);
+    for (size_t i = 0; i < sweep->plan->n_formats; i++) {
+        const struct fb_format format = sweep->plan->formats[i];
         int rc = FB_OK;
         if (sweep->ops->check_format)
             rc = sweep->ops->check_format(sweep->backend, &format, err);
@@ -758,18 +683,23 @@ int fb_sweep_check_formats(const struct fb_sweep *sweep, struct fb_error *err)
     return FB_OK;
 }
 
-/* Whether any enabled variant is still to be measured at size n in some format. */
-static bool size_pending(const struct fb_sweep *sw, const struct fb_sweep_callbacks *cb,
-                         int64_t n)
+/* The end of the run of points from `first` that share the key's size (by_format false) or
+ * its size and format (true). */
+static size_t group_end(const struct fb_plan *plan, size_t first, bool by_format)
 {
-    const struct fb_variant_set *set = sw->variants;
-    for (size_t fi = 0; fi < fb_config_format_count(sw->cfg); fi++) {
-        const struct fb_format format = fb_config_format(sw->cfg, fi);
-        for (size_t vi = 0; vi < set->count; vi++)
-            if (fb_variant_set_enabled(sw->cfg, set, vi) &&
-                !(cb->skip && cb->skip(cb->user, &set->v[vi], n, &format)))
-                return true;
-    }
+    const struct fb_plan_point *p = &plan->points[first];
+    size_t end = first;
+    while (end < plan->n_points && plan->points[end].size == p->size &&
+           (!by_format || plan->points[end].format == p->format))
+        end++;
+    return end;
+}
+
+static bool any_todo(const struct fb_plan *plan, size_t first, size_t end)
+{
+    for (size_t i = first; i < end; i++)
+        if (plan->points[i].todo)
+            return true;
     return false;
 }
 
@@ -780,36 +710,31 @@ int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *
     int rc = fb_sweep_check_formats(sweep, err);
     if (rc != FB_OK)
         return rc;
-    struct fb_variant_set *owned;
-    const struct fb_variant_set *set;
-    rc = sweep_variants(sweep, &set, &owned, err);
-    if (rc != FB_OK)
-        return rc;
-    struct fb_sweep with_set = *sweep;
-    with_set.variants = set;
+    struct fb_sweep with_cb = *sweep;
     bool judged = false;
-    with_set.cb = cb;
-    with_set.judged = &judged;
-    const struct fb_sweep *sw = &with_set;
-    for (size_t si = 0; rc == FB_OK && si < sw->cfg->n_sizes; si++) {
-        const int64_t n = (int64_t)sw->cfg->sizes[si];
-        if (!size_pending(sw, cb, n))
+    with_cb.cb = cb;
+    with_cb.judged = &judged;
+    const struct fb_sweep *sw = &with_cb;
+    const struct fb_plan *plan = sw->plan;
+    for (size_t first = 0, end; rc == FB_OK && first < plan->n_points; first = end) {
+        end = group_end(plan, first, false);
+        if (!any_todo(plan, first, end))
             continue;
-
+        const int64_t n = fb_plan_n(plan, &plan->points[first]);
         struct fb_size_buffers sb;
         rc = fb_size_buffers_alloc(sw, n, &sb, err);
         /* The formats share the size's buffers: each is a point key of its own, measured and
          * handed over whole before the next. The inputs are drawn once per dtype (dtypes are
          * the outer loop), stored in it. */
-        for (size_t fi = 0; rc == FB_OK && fi < fb_config_format_count(sw->cfg); fi++) {
-            const struct fb_format format = fb_config_format(sw->cfg, fi);
+        for (size_t g = first, g_end; rc == FB_OK && g < end; g = g_end) {
+            g_end = group_end(plan, g, true);
+            const struct fb_format format = plan->formats[plan->points[g].format];
             if (!sb.filled || sb.dtype != format.dtype)
                 rc = fb_size_buffers_fill(sw, n, format.dtype, &sb, err);
             if (rc == FB_OK)
-                rc = measure_size(sw, cb, n, &format, &sb, failed, err);
+                rc = measure_group(sw, cb, &plan->points[g], g_end - g, &sb, failed, err);
         }
         fb_size_buffers_free(sw, &sb);
     }
-    free(owned);
     return rc;
 }

@@ -1,8 +1,9 @@
 /* The runner: measures every point of a sweep on one backend and hands each finished
  * record to the caller. It never formats output (the writers do) and never exits.
  *
- * Per size: allocate once; fill a and b with fresh random values; then in each format of the
- * config (common/format.h), for its variants:
+ * It walks the plan's points (plan/plan.h) and runs those still to do. Per size: allocate
+ * once; fill a and b with fresh random values; then in each format of the plan
+ * (common/format.h), for its variants:
  *   0. a variant that must run as one launch (one_launch) on a backend that cannot (run_group
  *      NULL, or FB_ERR_UNAVAILABLE from it for this format) is recorded as skipped, with the
  *      reason, and not timed;
@@ -34,8 +35,8 @@
 
 #include "backends/backend.h"
 #include "common/error.h"
-#include "config/config.h"
 #include "measure/record.h"
+#include "plan/plan.h"
 
 /* What a probe runs: one call of the point's variant, and in cold mode the cache flush that
  * must come before each call the probe measures, so that the probe sees the call in the same
@@ -70,9 +71,6 @@ struct fb_probe {
 
 struct fb_sweep_callbacks {
     void *user;
-    /* True when the point is already measured (--resume): it is not run. May be NULL. */
-    bool (*skip)(void *user, const struct fb_variant *v, int64_t n,
-                 const struct fb_format *format);
     /* Called before each point that is run. May be NULL. */
     void (*point_started)(void *user, const struct fb_variant *v, int64_t n,
                           const struct fb_format *format);
@@ -86,44 +84,34 @@ struct fb_sweep_callbacks {
 };
 
 struct fb_sweep {
-    const struct fb_config *cfg;
+    const struct fb_plan *plan;   /* the points (those with todo set run), the stop rule */
     const struct fb_backend_ops *ops;
     void *backend;
     const struct fb_device_info *device;
     const struct fb_probe *probe; /* NULL: none */
     uint64_t seed;                /* inputs of size n are drawn from seed ^ n */
     volatile sig_atomic_t *interrupted; /* set by a signal handler; checked between samples */
-    /* The variants (plan/variants.h), built once from cfg by the caller; NULL: the runner
-     * builds them from cfg itself. Variant i runs when cfg selects it (fb_variant_set_enabled). */
-    const struct fb_variant_set *variants;
     /* Set by fb_sweep_run for its own copy (callers leave them NULL): the callbacks, and
      * whether a sample has been judged yet (the first one may call cb->note). */
     const struct fb_sweep_callbacks *cb;
     bool *judged;
 };
 
-/* Allocates and builds the variant set of cfg (fb_variant_set_build) into *set, which the
- * caller frees with free(). Returns FB_OK, FB_ERR_USAGE for a malformed chain, or
- * FB_ERR_RUNTIME when out of memory. */
-int fb_variant_set_new(const struct fb_config *cfg, struct fb_variant_set **set,
-                       struct fb_error *err);
-
-/* Asks the backend whether it runs every format of sweep->cfg (check_format): FB_OK, or the
+/* Asks the backend whether it runs every format of the plan (check_format): FB_OK, or the
  * backend's FB_ERR_USAGE for the first it does not. fb_sweep_run calls it first; a caller
  * may call it earlier (before taking locks, or on a dry run). */
 int fb_sweep_check_formats(const struct fb_sweep *sweep, struct fb_error *err);
 
-/* Runs every enabled variant at every size of sweep->cfg, in size order; at each size in
- * every format of the config (fb_config_format: dtypes outer, store kinds inner), variants in
- * the set's order (the built-ins, copy first, then the chains'). Returns FB_OK when the sweep ran to the end (points may have failed:
- * see *failed), FB_ERR_INTERRUPTED after Ctrl-C (the point in progress is abandoned, every
- * finished one was already handed to point_done), or the error that stopped it. */
+/* Runs the points of sweep->plan whose todo is set, in the plan's order (plan/plan.h: sizes,
+ * then formats, then variants). Returns FB_OK when the sweep ran to the end (points may have
+ * failed: see *failed), FB_ERR_INTERRUPTED after Ctrl-C (the point in progress is abandoned,
+ * every finished one was already handed to point_done), or the error that stopped it. */
 int fb_sweep_run(const struct fb_sweep *sweep, const struct fb_sweep_callbacks *cb, int *failed,
                  struct fb_error *err);
 
 /* Everything one size needs, allocated once and shared by all its variants. */
 /* Arrays of n elements of the dtype last filled in (every array has room for n elements of
- * the config's widest dtype). */
+ * the plan's widest dtype). */
 struct fb_size_buffers {
     void *dev[FB_BUF_COUNT]; /* backend memory; NULL for buffers no enabled variant uses */
     void *host_a, *host_b;   /* the random inputs, stored in `dtype` */
@@ -133,7 +121,8 @@ struct fb_size_buffers {
     enum fb_dtype dtype;
 };
 
-/* Allocates the buffers for n elements of the config's widest dtype (backend and host);
+/* Allocates the buffers the plan's variants use for n elements of its widest dtype (backend
+ * and host);
  * frees what it got on failure. */
 int fb_size_buffers_alloc(const struct fb_sweep *sw, int64_t n, struct fb_size_buffers *sb,
                           struct fb_error *err);
@@ -176,7 +165,7 @@ int fb_call_verify(const struct fb_sweep *sw, struct fb_call *call, struct fb_si
 
 /* Steps 2 and 3 of the runner, and the summary, for `count` verified calls of one size
  * (ours or external ones): each warmed up with its batch chosen, then all sampled in
- * interleaved rounds under sw->cfg's stop rule (disturbed samples dropped and retaken), then
+ * interleaved rounds under the plan's stop rule (disturbed samples dropped and retaken), then
  * records[i] (initialised by the caller: names, n, bytes_model) gets reps, batch, the times,
  * noise, bandwidth, preempted and status ok or noisy. Returns FB_OK, FB_ERR_INTERRUPTED, or
  * the error of a call (the records are then incomplete). */
@@ -185,10 +174,5 @@ int fb_sweep_time_calls(const struct fb_sweep *sw, struct fb_call *calls,
 
 /* Why a one_launch variant is skipped on a backend without run_group (the record's reason). */
 const char *fb_call_group_missing(void);
-
-/* Bytes the sweep allocates at its largest size, host and backend together (the backend's
- * share is `*backend_bytes`, which is host memory too on the CPU backend): arrays of the
- * config's widest dtype (4 bytes an element with fp32 among the dtypes, 2 without). */
-uint64_t fb_sweep_memory_bytes(const struct fb_config *cfg, uint64_t *backend_bytes);
 
 #endif

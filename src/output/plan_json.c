@@ -6,11 +6,10 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "config/config.h"
 #include "fb_build_config.h"
 #include "op_table.h"
 #include "output/csv_schema.h"
-#include "plan/variants.h"
+#include "plan/plan.h"
 
 void fb_json_write_string(FILE *out, const char *s)
 {
@@ -48,17 +47,6 @@ static void write_number(FILE *out, double x)
         fprintf(out, "%.17g", x);
     else
         fputs("null", out);
-}
-
-static const char *role_name(enum fb_variant_role role)
-{
-    switch (role) {
-    case FB_ROLE_COPY_CEILING: return "copy_ceiling";
-    case FB_ROLE_PLATFORM_REFERENCE: return "platform_reference";
-    case FB_ROLE_EAGER: return "eager";
-    case FB_ROLE_FUSED: return "fused";
-    }
-    return "unknown";
 }
 
 /* The table's "threshold, value" as a JSON list of names. */
@@ -117,72 +105,59 @@ static void write_ops(FILE *out, const struct fb_variant *v)
     fputc(']', out);
 }
 
-/* The [chain NAME] of cfg that made variant v (eager_NAME, fused_NAME), or "". */
-static const char *chain_of(const struct fb_config *cfg, const struct fb_variant *v)
-{
-    for (size_t c = 0; c < cfg->n_chains; c++) {
-        char eager[FB_VARIANT_NAME_MAX + 8], fused[FB_VARIANT_NAME_MAX + 8];
-        snprintf(eager, sizeof eager, "eager_%s", cfg->chains[c].name);
-        snprintf(fused, sizeof fused, "fused_%s", cfg->chains[c].name);
-        if (strcmp(v->name, eager) == 0 || strcmp(v->name, fused) == 0)
-            return cfg->chains[c].name;
-    }
-    return "";
-}
-
-int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set)
+int fb_plan_json_write(FILE *out, const struct fb_plan *plan)
 {
     fputs("{\"fusebench\": ", out);
     fb_json_write_string(out, FB_VERSION);
     fputs(",\n \"config\": ", out);
-    fb_json_write_string(out, cfg->path);
+    fb_json_write_string(out, plan->config_path);
     /* "dtype": the first of the list, for readers older than the list */
     fputs(",\n \"dtype\": ", out);
-    fb_json_write_string(out, fb_dtype_name(cfg->dtypes[0]));
+    fb_json_write_string(out, fb_dtype_name(plan->dtypes[0]));
     fputs(",\n \"dtypes\": [", out);
-    for (size_t i = 0; i < cfg->n_dtypes; i++) {
+    for (size_t i = 0; i < plan->n_dtypes; i++) {
         fputs(i ? ", " : "", out);
-        fb_json_write_string(out, fb_dtype_name(cfg->dtypes[i]));
+        fb_json_write_string(out, fb_dtype_name(plan->dtypes[i]));
     }
     fputs("],\n \"stores\": [", out);
-    for (size_t i = 0; i < cfg->n_stores; i++) {
+    for (size_t i = 0; i < plan->n_stores; i++) {
         fputs(i ? ", " : "", out);
-        fb_json_write_string(out, fb_store_kind_name(cfg->stores[i]));
+        fb_json_write_string(out, fb_store_kind_name(plan->stores[i]));
     }
     fputs("]", out);
     fputs(",\n \"cache\": ", out);
-    fb_json_write_string(out, fb_cache_mode_name(cfg->cache));
+    fb_json_write_string(out, fb_cache_mode_name(plan->measure.cache));
     fputs(",\n \"label\": ", out);
-    fb_json_write_string(out, cfg->label);
-    fprintf(out, ",\n \"cpu_threads\": %d", cfg->cpu_threads);
+    fb_json_write_string(out, plan->label);
+    fprintf(out, ",\n \"cpu_threads\": %d", plan->cpu_threads);
     fputs(",\n \"sizes\": [", out);
-    for (size_t i = 0; i < cfg->n_sizes; i++)
-        fprintf(out, "%s%" PRIu64, i ? ", " : "", cfg->sizes[i]);
+    for (size_t i = 0; i < plan->n_sizes; i++)
+        fprintf(out, "%s%" PRIu64, i ? ", " : "", plan->sizes[i]);
     fprintf(out, "],\n \"measure\": {\"warmup\": %d, \"min_reps\": %d, \"max_reps\": %d, "
                  "\"min_time\": ",
-            cfg->warmup, cfg->min_reps, cfg->max_reps);
-    write_number(out, cfg->min_time_s);
+            plan->measure.warmup, plan->measure.min_reps, plan->measure.max_reps);
+    write_number(out, plan->measure.min_time_s);
     fputs(", \"max_time\": ", out);
-    write_number(out, cfg->max_time_s);
+    write_number(out, plan->measure.max_time_s);
     fputs(", \"target_noise\": ", out);
-    write_number(out, cfg->target_noise);
+    write_number(out, plan->measure.target_noise);
     fputs("},\n \"variants\": [", out);
     int written = 0;
-    for (size_t i = 0; i < set->count; i++) {
-        if (!fb_variant_set_enabled(cfg, set, i))
+    for (size_t i = 0; i < plan->set.count; i++) {
+        if (!plan->enabled[i])
             continue;
-        const struct fb_variant *v = &set->v[i];
+        const struct fb_variant *v = &plan->set.v[i];
         fputs(written++ ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
         fb_json_write_string(out, v->name);
         fputs(", \"role\": ", out);
-        fb_json_write_string(out, role_name(v->role));
+        fb_json_write_string(out, fb_variant_role_name(v->role));
         fputs(", \"pair\": ", out);
         fb_json_write_string(out, v->pair);
         fprintf(out, ", \"launches\": %d, \"host_launches\": %d, \"one_launch\": %s, "
                 "\"elements_moved\": %d, \"chain\": ",
                 v->launches, v->host_launches, v->one_launch ? "true" : "false",
                 v->elements_moved);
-        fb_json_write_string(out, chain_of(cfg, v));
+        fb_json_write_string(out, plan->chain[i]);
         fputs(", \"ops\": ", out);
         write_ops(out, v);
         fputc('}', out);

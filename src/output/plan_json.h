@@ -27,8 +27,7 @@
 
 #include <stdio.h>
 
-struct fb_config;
-struct fb_variant_set;
+struct fb_plan;
 
 /* Writes `s` as a JSON string that is valid UTF-8 whatever the bytes of s (RFC 8259 with
  * RFC 3629), so any strict parser reads it: '"' and '\\' escaped; control bytes as \n, \r,
@@ -41,8 +40,8 @@ struct fb_variant_set;
  * reads the same; the CSV keeps the original bytes. */
 void fb_json_write_string(FILE *out, const char *s);
 
-/* Writes the plan of cfg (its enabled variants of set, built from cfg) as one JSON object and
- * a newline. Returns 0, or -1 when writing failed (ferror). */
-int fb_plan_json_write(FILE *out, const struct fb_config *cfg, const struct fb_variant_set *set);
+/* Writes the plan (its enabled variants) as one JSON object and a newline. Returns 0, or -1
+ * when writing failed (ferror). */
+int fb_plan_json_write(FILE *out, const struct fb_plan *plan);
 
 #endif

@@ -36,7 +36,7 @@ struct fbp_session {
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_device_info dev;
-    struct fb_variant_set *set;
+    struct fb_plan *plan; /* the variants, sizes and stop rule; one format: fp32, normal */
     struct fb_sweep sweep;
     struct fb_format format; /* fp32, normal stores: what the peer computes */
     uint64_t seed;
@@ -165,27 +165,27 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
     char note[sizeof s->dev.backend_note];
     snprintf(note, sizeof note, "%s", s->dev.backend_note);
     if (rc == FB_OK)
-        rc = fb_variant_set_new(&s->cfg, &s->set, &err);
+        rc = fb_plan_build(&s->cfg, FB_PLAN_DEFAULT_FORMAT, &s->plan, &err);
     if (rc == FB_OK)
         rc = s->ops->describe(s->backend, &s->dev, &err);
     if (rc == FB_OK) {
         snprintf(s->dev.backend_note, sizeof s->dev.backend_note, "%s", note);
-        s->format = (struct fb_format){FB_DTYPE_FP32, FB_STORES_NORMAL};
+        s->format = s->plan->formats[0];
         rc = s->ops->check_format(s->backend, &s->format, &err);
     }
     if (rc != FB_OK) {
         snprintf(msg, msg_size, "%s", err.msg);
         if (s->ops && s->backend)
             s->ops->fini(s->backend);
-        free(s->set);
+        fb_plan_free(s->plan);
         free(s);
         return rc;
     }
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     s->seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
-    s->sweep = (struct fb_sweep){&s->cfg, s->ops, s->backend, &s->dev, NULL, s->seed,
-                                 &s->interrupted, s->set};
+    s->sweep = (struct fb_sweep){s->plan, s->ops, s->backend, &s->dev, NULL, s->seed,
+                                 &s->interrupted};
     s->empty_call_s = NAN;
     *out = s;
     return FB_OK;
@@ -213,7 +213,7 @@ void fbp_close(struct fbp_session *s)
         fb_results_free(&s->results);
     fb_results_unlock(&s->lock);
     s->ops->fini(s->backend);
-    free(s->set);
+    fb_plan_free(s->plan);
     free(s);
 }
 
@@ -239,17 +239,17 @@ void *fbp_stream(const struct fbp_session *s)
 
 int fbp_size_count(const struct fbp_session *s)
 {
-    return s ? (int)s->cfg.n_sizes : FB_ERR_USAGE;
+    return s ? (int)s->plan->n_sizes : FB_ERR_USAGE;
 }
 
 int64_t fbp_size(const struct fbp_session *s, int i)
 {
-    return s && i >= 0 && (size_t)i < s->cfg.n_sizes ? (int64_t)s->cfg.sizes[i] : -1;
+    return s && i >= 0 && (size_t)i < s->plan->n_sizes ? (int64_t)s->plan->sizes[i] : -1;
 }
 
 int fbp_cpu_threads(const struct fbp_session *s)
 {
-    return s ? s->cfg.cpu_threads : FB_ERR_USAGE;
+    return s ? s->plan->cpu_threads : FB_ERR_USAGE;
 }
 
 int fbp_results_open(struct fbp_session *s, const char *path, int force)
@@ -310,7 +310,7 @@ int fbp_size_begin(struct fbp_session *s, int64_t n)
     if (rc != FB_OK)
         return fail(s, rc, &err);
     s->size_open = true;
-    rc = fb_size_buffers_fill(&s->sweep, n, FB_DTYPE_FP32, &s->sb, &err);
+    rc = fb_size_buffers_fill(&s->sweep, n, s->format.dtype, &s->sb, &err);
     if (rc != FB_OK) {
         size_free(s);
         return fail(s, rc, &err);
@@ -339,7 +339,7 @@ static void init_record(const struct fbp_session *s, const struct fb_variant *v,
     snprintf(r->pair, sizeof r->pair, "%s", pair);
     snprintf(r->dtype, sizeof r->dtype, "%s", fb_dtype_name(s->format.dtype));
     snprintf(r->stores, sizeof r->stores, "%s", fb_store_kind_name(s->format.stores));
-    snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(s->cfg.cache));
+    snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(s->plan->measure.cache));
     r->n = s->n;
     r->bytes_model = (int64_t)v->elements_moved * (int64_t)fb_dtype_size(s->format.dtype) * s->n;
 }
@@ -347,10 +347,11 @@ static void init_record(const struct fbp_session *s, const struct fb_variant *v,
 /* The enabled variant of ours named `name`, or NULL with the error set. */
 static const struct fb_variant *enabled_variant(struct fbp_session *s, const char *name)
 {
-    for (size_t i = 0; name && i < s->set->count; i++)
-        if (strcmp(s->set->v[i].name, name) == 0) {
-            if (fb_variant_set_enabled(&s->cfg, s->set, i))
-                return &s->set->v[i];
+    const struct fb_variant_set *set = &s->plan->set;
+    for (size_t i = 0; name && i < set->count; i++)
+        if (strcmp(set->v[i].name, name) == 0) {
+            if (s->plan->enabled[i])
+                return &set->v[i];
             snprintf(s->error, sizeof s->error, "variant %s: not enabled by the config ([sweep] "
                      "variants)", name);
             return NULL;
@@ -463,7 +464,7 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
     c->call = (struct fb_call){s->ops, s->backend, NULL, NULL, s->n, s->format, peer_calls, c};
     /* The same check as ours (runner.c, fb_call_verify): the mirror's reference on the same
      * inputs, exact or within its ULP bound. */
-    const struct fb_variant *m = fb_variant_set_find(s->set, c->r.mirror);
+    const struct fb_variant *m = fb_variant_set_find(&s->plan->set, c->r.mirror);
     const enum fb_dtype dtype = s->format.dtype;
     fb_reference_run(m, dtype, s->sb.host_a, s->sb.host_b, s->sb.host_want, s->sb.host_want,
                      s->n);

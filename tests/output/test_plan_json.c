@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "measure/runner.h"
+#include "plan/plan.h"
 #include "output/csv_schema.h"
 #include "output/plan_json.h"
 
@@ -270,15 +270,15 @@ static char *plan_of(const char *ini)
     unlink(path);
     if (rc != FB_OK)
         fail_msg("config: %s", err.msg);
-    struct fb_variant_set *set = NULL;
-    assert_int_equal(fb_variant_set_new(cfg, &set, &err), FB_OK);
+    struct fb_plan *plan = NULL;
+    assert_int_equal(fb_plan_build(cfg, 0, &plan, &err), FB_OK);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    assert_int_equal(fb_plan_json_write(f, cfg, set), 0);
+    assert_int_equal(fb_plan_json_write(f, plan), 0);
     fclose(f);
-    free(set);
+    fb_plan_free(plan);
     free(cfg);
     return buf;
 }

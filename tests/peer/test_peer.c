@@ -206,6 +206,29 @@ static void ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds(void
     fbp_close(s);
 }
 
+/* The peer computes fp32 whatever the config's dtype list says: with only fp16 listed, the
+ * size's arrays still hold n fp32 values (they were once sized for fp16, and the fp32 fill
+ * ran past them), and ours verifies against the fp32 reference. */
+static void a_config_without_fp32_still_gives_the_peer_fp32_arrays(void **state)
+{
+    struct fixture *f = *state;
+    const char *const settings[] = {"dtype=fp16"};
+    struct fbp_session *s = open_session(f, settings, 1);
+    const int64_t n = 1000;
+    assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+    float *out = malloc((size_t)n * sizeof *out);
+    struct c_peer p = peer_for(s, n, out);
+    c_peer_call(&p);
+    assert_int_equal(fbp_add_ours(s, "fused_add_relu"), 0);
+    assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
+                                  c_peer_calls, &p), 1);
+    for (int64_t i = 0; i < n; i++) /* the fp32 inputs: in [-1, 1), as drawn */
+        assert_true(p.a[i] >= -1.0f && p.a[i] < 1.0f && p.b[i] >= -1.0f && p.b[i] < 1.0f);
+    assert_int_equal(fbp_size_end(s), FBP_OK);
+    free(out);
+    fbp_close(s);
+}
+
 static void a_wrong_peer_output_is_recorded_failed_and_never_timed(void **state)
 {
     struct fixture *f = *state;
@@ -526,6 +549,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             ours_and_a_right_peer_are_verified_and_timed_in_the_same_rounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_config_without_fp32_still_gives_the_peer_fp32_arrays,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_peer_output_is_recorded_failed_and_never_timed,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(an_over_long_setting_is_refused_as_too_long, setup,

@@ -193,6 +193,15 @@ static void tiny_config(struct fb_config *cfg, enum fb_cache_mode cache)
     cfg->cache = cache;
 }
 
+/* The plan of cfg (plan/plan.h), freed by the caller with fb_plan_free. */
+static struct fb_plan *plan_of(const struct fb_config *cfg)
+{
+    struct fb_plan *plan = NULL;
+    struct fb_error err;
+    assert_int_equal(fb_plan_build(cfg, 0, &plan, &err), FB_OK);
+    return plan;
+}
+
 /* Runs the sweep of cfg on ops with `probe` (may be NULL), its records into out. */
 static int run_sweep_of(const struct fb_config *cfg, const struct fb_backend_ops *ops,
                         const struct fb_probe *probe, struct collected *out, int *failed)
@@ -203,11 +212,13 @@ static int run_sweep_of(const struct fb_config *cfg, const struct fb_backend_ops
     assert_int_equal(ops->init(&state, &params, &err), FB_OK);
     struct fb_device_info dev;
     assert_int_equal(ops->describe(state, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {cfg, ops, state, &dev, probe, 42, NULL};
-    const struct fb_sweep_callbacks cb = {out, NULL, NULL, collect};
+    struct fb_plan *plan = plan_of(cfg);
+    const struct fb_sweep sweep = {plan, ops, state, &dev, probe, 42, NULL};
+    const struct fb_sweep_callbacks cb = {out, NULL, collect};
     memset(out, 0, sizeof *out);
     int rc = fb_sweep_run(&sweep, &cb, failed, &err);
     ops->fini(state);
+    fb_plan_free(plan);
     return rc;
 }
 
@@ -687,14 +698,16 @@ static void a_gpu_rule_tripped_by_the_first_sample_is_said_once_with_its_setting
         assert_int_equal(ops.init(&state, &params, &err), FB_OK);
         struct fb_device_info dev;
         assert_int_equal(ops.describe(state, &dev, &err), FB_OK);
-        const struct fb_sweep sweep = {&cfg, &ops, state, &dev, NULL, 42, NULL};
+        struct fb_plan *plan = plan_of(&cfg);
+        const struct fb_sweep sweep = {plan, &ops, state, &dev, NULL, 42, NULL};
         struct collected c;
         memset(&c, 0, sizeof c);
-        const struct fb_sweep_callbacks cb = {&c, NULL, NULL, collect, count_note};
+        const struct fb_sweep_callbacks cb = {&c, NULL, collect, count_note};
         notes = 0;
         int failed = -1;
         assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_OK);
         ops.fini(state);
+        fb_plan_free(plan);
         if (allowed == 0) {
             assert_int_equal(notes, 1);
             assert_non_null(strstr(last_note, "1 other process on the GPU"));
@@ -759,13 +772,15 @@ static void chain_variants_run_end_to_end_with_derived_launches_and_bytes(void *
     assert_int_equal(fb_cpu_backend.init(&state, &params, &err), FB_OK);
     struct fb_device_info dev;
     assert_int_equal(fb_cpu_backend.describe(state, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {&cfg, &fb_cpu_backend, state, &dev, NULL, 42, NULL, NULL};
+    struct fb_plan *plan = plan_of(&cfg);
+    const struct fb_sweep sweep = {plan, &fb_cpu_backend, state, &dev, NULL, 42, NULL};
     struct collected c;
     memset(&c, 0, sizeof c);
-    const struct fb_sweep_callbacks cb = {&c, NULL, NULL, collect};
+    const struct fb_sweep_callbacks cb = {&c, NULL, collect};
     int failed = -1;
     assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_OK);
     fb_cpu_backend.fini(state);
+    fb_plan_free(plan);
     assert_int_equal(failed, 0);
     assert_int_equal(c.count, 2 * 4);
     const struct {
@@ -820,12 +835,14 @@ static void a_format_the_backend_refuses_stops_the_sweep_before_any_point(void *
     assert_int_equal(ops.init(&backend, &params, &err), FB_OK);
     struct fb_device_info dev;
     assert_int_equal(ops.describe(backend, &dev, &err), FB_OK);
-    const struct fb_sweep sweep = {&cfg, &ops, backend, &dev, NULL, 42, NULL};
+    struct fb_plan *plan = plan_of(&cfg);
+    const struct fb_sweep sweep = {plan, &ops, backend, &dev, NULL, 42, NULL};
     struct collected out;
     memset(&out, 0, sizeof out);
-    const struct fb_sweep_callbacks cb = {&out, NULL, NULL, collect};
+    const struct fb_sweep_callbacks cb = {&out, NULL, collect};
     int failed = 0;
     assert_int_equal(fb_sweep_run(&sweep, &cb, &failed, &err), FB_ERR_USAGE);
+    fb_plan_free(plan);
     assert_string_equal(err.msg, "test backend: no streaming stores");
     assert_int_equal(out.count, 0); /* not even the normal-stores points ran */
     ops.fini(backend);

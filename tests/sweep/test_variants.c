@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "measure/runner.h"
+#include "plan/plan.h"
 #include "plan/select.h"
 #include "plan/variants.h"
 
@@ -173,6 +173,18 @@ static void malformed_chains_and_reserved_names_are_refused_with_file_and_line(v
     free(set);
 }
 
+/* The backend bytes the plan of cfg needs at its largest size, built with `flags`. */
+static uint64_t backend_bytes_of(unsigned flags)
+{
+    struct fb_plan *plan = NULL;
+    struct fb_error err;
+    assert_int_equal(fb_plan_build(&cfg, flags, &plan, &err), FB_OK);
+    const uint64_t bytes = plan->backend_bytes;
+    assert_int_equal(plan->memory_bytes, bytes + 4 * 1000 * plan->element_bytes);
+    fb_plan_free(plan);
+    return bytes;
+}
+
 /* The runner allocates only the arrays the enabled variants use: a fused chain a, b and c;
  * its eager twin of 3 ops adds the two temporaries. */
 static void the_runner_allocates_only_the_buffers_enabled_variants_use(void **state)
@@ -183,23 +195,22 @@ static void the_runner_allocates_only_the_buffers_enabled_variants_use(void **st
     cfg.n_sizes = 1;
     cfg.sizes[0] = 1000;
     struct fb_error err;
-    uint64_t backend;
     assert_int_equal(fb_config_override(&cfg, "variants", "fused_three", &err), FB_OK);
-    fb_sweep_memory_bytes(&cfg, &backend);
-    assert_int_equal(backend, 3 * 1000 * sizeof(float));
+    assert_int_equal(backend_bytes_of(0), 3 * 1000 * sizeof(float));
     assert_int_equal(fb_config_override(&cfg, "variants", "eager_three", &err), FB_OK);
-    fb_sweep_memory_bytes(&cfg, &backend);
-    assert_int_equal(backend, 5 * 1000 * sizeof(float));
+    assert_int_equal(backend_bytes_of(0), 5 * 1000 * sizeof(float));
     assert_int_equal(fb_config_override(&cfg, "variants", "copy", &err), FB_OK);
-    fb_sweep_memory_bytes(&cfg, &backend);
-    assert_int_equal(backend, 2 * 1000 * sizeof(float));
+    assert_int_equal(backend_bytes_of(0), 2 * 1000 * sizeof(float));
     /* arrays of the widest dtype: 2 bytes an element without fp32, 4 with it */
     assert_int_equal(fb_config_override(&cfg, "dtype", "fp16,bf16", &err), FB_OK);
-    fb_sweep_memory_bytes(&cfg, &backend);
-    assert_int_equal(backend, 2 * 1000 * 2);
+    assert_int_equal(backend_bytes_of(0), 2 * 1000 * 2);
+    /* the peer library computes fp32 whatever the config lists: its arrays hold fp32 */
+    assert_int_equal(backend_bytes_of(FB_PLAN_DEFAULT_FORMAT), 2 * 1000 * 4);
+    /* --profile: the first format's */
+    assert_int_equal(fb_config_override(&cfg, "dtype", "fp16,fp32", &err), FB_OK);
+    assert_int_equal(backend_bytes_of(FB_PLAN_FIRST_FORMAT), 2 * 1000 * 2);
     assert_int_equal(fb_config_override(&cfg, "dtype", "bf16,fp32", &err), FB_OK);
-    fb_sweep_memory_bytes(&cfg, &backend);
-    assert_int_equal(backend, 2 * 1000 * 4);
+    assert_int_equal(backend_bytes_of(0), 2 * 1000 * 4);
     assert_int_equal(fb_config_override(&cfg, "dtype", "fp32", &err), FB_OK);
     /* config keeps names; plan refuses an unknown one with the key's message, chain variants
      * among the known names */
