@@ -1,5 +1,6 @@
 /* Untrusted text (config values, CSV cells, file names): quoting it in messages for a
- * terminal, and telling valid UTF-8 from bytes that are not (the JSON writer's escapes). */
+ * terminal or as markdown text, and telling valid UTF-8 from bytes that are not (the JSON
+ * writer's escapes). */
 #ifndef FB_COMMON_TEXT_H
 #define FB_COMMON_TEXT_H
 
@@ -42,5 +43,21 @@ void fb_text_print(FILE *out, const char *prefix, const char *text);
  * word no longer pastes as the same bytes, but never acts on the terminal). fusebench itself
  * never hands text to a shell. Returns out (size bytes, NUL-terminated when size > 0). */
 char *fb_text_shell_word(char *out, size_t size, const char *in);
+
+/* The most a fb_text_markdown result can need, NUL included: 4 KiB escaped, each byte of it
+ * at most doubled. */
+#define FB_TEXT_MARKDOWN_MAX 8192
+
+/* Copies `in` (NULL reads as "") to out as literal markdown text: first escaped as
+ * fb_text_escape does (control bytes and bytes outside UTF-8 as \xNN, so a line break from
+ * data cannot start a new block), then every ASCII punctuation character preceded by a
+ * backslash (CommonMark: any ASCII punctuation may be escaped so, and an escaped character is
+ * only ever itself: no emphasis, code, link, image, HTML tag, entity or table cell border; nor
+ * a GFM autolink, whose "www." and "://" then never appear unescaped). The one escaper of
+ * text from data for every markdown page (the --report page, the --compare table). Text
+ * beyond about 1000 characters (4 KiB escaped) is cut; a result that does not fit in size
+ * bytes is cut before the first piece that does not fit (an escaped pair, a character), never
+ * after a lone backslash. Returns out (NUL-terminated when size > 0). */
+char *fb_text_markdown(char *out, size_t size, const char *in);
 
 #endif
