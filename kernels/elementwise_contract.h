@@ -20,9 +20,9 @@
  *   - an add with a NaN operand returns the canonical NaN on the GPU and the quieted first
  *     NaN operand on x86 (0xffc00000 for Inf - Inf); a signalling NaN comes out quieted.
  *
- * That is the rule for the ops whose ULP_BOUND in the op table (kernels/op_table.h) is 0:
- * copy, add, mul, relu, threshold, scale, bias (each one IEEE-754 operation or a compare and
- * select), the handwritten add_relu, and any chain of them (each op rounds to float, in
+ * That is the rule for the ops whose ULP_BOUND in the op table (kernels/op_table.h) is 0,
+ * the exact ones of docs/ops.md (`fusebench --list-ops`: each one IEEE-754 operation or a
+ * compare and select), the handwritten add_relu, and any chain of them (each op rounds to float, in
  * registers as in memory, so a fused chain gives the eager chain's bits).
  *
  * The transcendental ops (ULP_BOUND > 0 in the table) call expf, whose last bits are not

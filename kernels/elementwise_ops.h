@@ -21,15 +21,9 @@
  * for NaN payloads for the ops with ULP_BOUND 0; within the table's ULP bound of a
  * double-precision reference for the transcendental ones) and why.
  *
- * Semantics follow PyTorch:
- *   copy(x)               = x
- *   add(a, b)             = a + b;  mul(a, b) = a * b
- *   relu(x)               = x <= 0 ? 0 : x   (clamp_min(x, 0); relu(-0) = +0; NaN gives NaN)
- *   threshold(x, th, val) = x <= th ? val : x (NaN compares false, so NaN gives NaN)
- *   scale(x, c)           = x * c;  bias(x, c) = x + c
- *   sigmoid(x)            = 1 / (1 + exp(-x))
- *   gelu(x)               = 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3)
- *                           (PyTorch's gelu(approximate='tanh'))
+ * The ops themselves (arity, parameters, ULP bound) are listed in docs/ops.md, which
+ * `fusebench --list-ops` writes from the table; each function below states its formula.
+ * Semantics follow PyTorch's.
  * relu is threshold(x, 0, 0): this is why eager_add_threshold is a faithful second way
  * to spell the same chain. fb_op_add_relu is not an op of the table: it is the handwritten
  * fused kernel's element function, kept as the reference the generic fused kernel is held
@@ -58,43 +52,50 @@
 #define FB_ELEMENTWISE static inline __attribute__((always_inline))
 #endif
 
+/* copy(x) = x */
 FB_ELEMENTWISE float fb_op_copy(float x, float y, struct fb_op_params p)
 {
     (void)y, (void)p;
     return x;
 }
 
+/* add(a, b) = a + b */
 FB_ELEMENTWISE float fb_op_add(float x, float y, struct fb_op_params p)
 {
     (void)p;
     return x + y;
 }
 
+/* mul(a, b) = a * b */
 FB_ELEMENTWISE float fb_op_mul(float x, float y, struct fb_op_params p)
 {
     (void)p;
     return x * y;
 }
 
-/* p.v[0]: the threshold, p.v[1]: the value that replaces x <= threshold. */
+/* threshold(x, th, val) = x <= th ? val : x; p.v[0]: th, p.v[1]: val. NaN compares false,
+ * so NaN gives NaN. */
 FB_ELEMENTWISE float fb_op_threshold(float x, float y, struct fb_op_params p)
 {
     (void)y;
     return x <= p.v[0] ? p.v[1] : x;
 }
 
+/* relu(x) = x <= 0 ? 0 : x (PyTorch's clamp_min(x, 0)): relu(-0) = +0, NaN gives NaN. */
 FB_ELEMENTWISE float fb_op_relu(float x, float y, struct fb_op_params p)
 {
     (void)y, (void)p;
     return x <= 0.0f ? 0.0f : x; /* threshold(x, 0, 0), spelled out */
 }
 
+/* scale(x, c) = x * c */
 FB_ELEMENTWISE float fb_op_scale(float x, float y, struct fb_op_params p)
 {
     (void)y;
     return x * p.v[0];
 }
 
+/* bias(x, c) = x + c */
 FB_ELEMENTWISE float fb_op_bias(float x, float y, struct fb_op_params p)
 {
     (void)y;
@@ -136,13 +137,16 @@ FB_ELEMENTWISE float fb_sigmoid_of(float z)
 #endif
 }
 
+/* sigmoid(x) = 1 / (1 + exp(-x)) */
 FB_ELEMENTWISE float fb_op_sigmoid(float x, float y, struct fb_op_params p)
 {
     (void)y, (void)p;
     return fb_sigmoid_of(x);
 }
 
-/* The tanh form, computed through the identity 0.5 (1 + tanh(u)) = sigmoid(2u): the same
+/* gelu(x) = 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3): PyTorch's
+ * gelu(approximate='tanh').
+ * The tanh form, computed through the identity 0.5 (1 + tanh(u)) = sigmoid(2u): the same
  * function, but 1 + tanhf(u) for u << 0 subtracts two numbers near 1 and keeps no correct
  * bit (gelu(-5) would come out 0, not -1.4e-6), where x sigmoid(2u) keeps its relative
  * accuracy down to the underflow. Constants: sqrt(2/pi) = 0.7978845608..., 2 of them

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "config/config.h"
+#include "output/op_list.h"
 #include "fb_build_config.h"
 #include "git_version.h"
 
@@ -121,6 +122,8 @@ int main(int argc, char **argv)
         printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
         return 0;
     }
+    if (cli.list_ops)
+        return fb_op_list_markdown(stdout) == 0 ? 0 : EXIT_MEASURE_FAILED;
     if (cli.compare) {
         const struct fb_app_compare_options opt = {
             .files = cli.plot_files, .n_files = cli.n_plot_files, .plot_dir = cli.plot_dir,

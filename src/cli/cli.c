@@ -14,6 +14,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "       %s --derive RESULTS.csv [MORE.csv ...]    the charts' numbers as JSON\n"
 "       %s --compare A.csv B.csv [C.csv ...] [--threshold 5%%] [--no-verdict] [--no-plot]\n"
 "                                     runs side by side, and a regression verdict\n"
+"       %s --list-ops                the ops a [chain] can use, as a markdown table\n"
 "\n"
 "Measures what kernel fusion saves: c = relu(a + b) as two kernels (eager) and as one\n"
 "(fused), with a copy kernel as the bandwidth ceiling, at every size of the config.\n"
@@ -97,6 +98,8 @@ void fb_cli_usage(FILE *out, const char *prog)
 "                            speedups with their intervals, the noisy count, the charts;\n"
 "                            after a sweep (also [output] report = yes), after --plot,\n"
 "                            or alone: --report RESULTS.csv [--plot-dir DIR]\n"
+"  --list-ops                print the op table (op, arity, parameters, ULP bound,\n"
+"                            exact) as markdown, as docs/ops.md holds it; alone\n"
 "  --quiet                   no progress on stderr\n"
 "  -h, --help                this text;  --version  the version\n"
 "\n"
@@ -112,7 +115,7 @@ void fb_cli_usage(FILE *out, const char *prog)
 "\n"
 "Exit status: 0 success, 1 a measurement or verification failed, 2 usage or config\n"
 "error, 130 interrupted by SIGINT, 143 by SIGTERM.\n",
-            prog, prog, prog, prog);
+            prog, prog, prog, prog, prog);
 }
 
 static int add_override(struct fb_cli *cli, const char *key, const char *value, FILE *err_out)
@@ -130,7 +133,8 @@ static int add_override(struct fb_cli *cli, const char *key, const char *value, 
 enum { OPT_BACKEND = 256, OPT_OUTPUT, OPT_SIZES, OPT_VARIANTS, OPT_CACHE, OPT_LABEL, OPT_SET,
        OPT_RESUME, OPT_DRY_RUN, OPT_PROFILE, OPT_NO_PLOT, OPT_PLOT, OPT_PLOT_DIR, OPT_QUIET,
        OPT_VERSION, OPT_PRINT_PLAN, OPT_DERIVE, OPT_FORCE, OPT_COMPARE, OPT_THRESHOLD,
-       OPT_NO_VERDICT, OPT_TRACE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS, OPT_PLOT_CONFIG, OPT_REPORT };
+       OPT_NO_VERDICT, OPT_TRACE, OPT_CHARTS, OPT_SIZE, OPT_FORMATS, OPT_PLOT_CONFIG, OPT_REPORT,
+       OPT_LIST_OPS };
 
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
 {
@@ -159,6 +163,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         {"threshold", required_argument, NULL, OPT_THRESHOLD},
         {"no-verdict", no_argument, NULL, OPT_NO_VERDICT},
         {"report", no_argument, NULL, OPT_REPORT},
+        {"list-ops", no_argument, NULL, OPT_LIST_OPS},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
@@ -214,6 +219,7 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
         case OPT_CHARTS: rc = add_override(cli, "charts", optarg, err_out); break;
         case OPT_SIZE: rc = add_override(cli, "size", optarg, err_out); break;
         case OPT_FORMATS: rc = add_override(cli, "formats", optarg, err_out); break;
+        case OPT_LIST_OPS: cli->list_ops = true; break;
         case OPT_QUIET: cli->quiet = true; break;
         case OPT_FORCE: cli->force = true; break;
         case 'h': cli->help = true; return 0;
@@ -230,6 +236,16 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     }
     if (rc)
         return rc;
+    /* --list-ops describes the build's op table, nothing else: an option or a file beside
+     * it would be silently ignored, so it is refused (--help and --version, parsed above,
+     * still win). */
+    if (cli->list_ops) {
+        if (argc != 2) {
+            fprintf(err_out, "--list-ops: takes no other option or argument (see --help)\n");
+            return 2;
+        }
+        return 0;
+    }
     const char *mode = cli->compare ? "--compare" : cli->derive ? "--derive" : "--plot";
     if (cli->compare && cli->derive) {
         fprintf(err_out, "--compare and --derive: give one of them\n");

@@ -20,6 +20,7 @@ struct fb_cli {
     bool resume, dry_run, no_plot, quiet, help, version;
     bool force;                      /* --force: replace a file that is not a results file */
     bool print_plan;                 /* --print-plan: the plan as JSON, nothing measured */
+    bool list_ops;                   /* --list-ops: the op table as markdown, alone */
     const char *profile_size;        /* --profile N: kernel table at N elements (the text,
                                         checked like --sizes by main); NULL = off */
     const char *trace_path;          /* --trace FILE.json (with --profile only); NULL = off */

@@ -135,3 +135,27 @@ void fb_text_bytes(char *buf, size_t size, uint64_t bytes)
     else
         snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
 }
+
+char *fb_text_markdown(char *out, size_t size, const char *in)
+{
+    if (size == 0)
+        return out;
+    char escaped[4096];
+    fb_text_escape(escaped, sizeof escaped, in ? in : "");
+    size_t o = 0;
+    for (const char *p = escaped; *p;) {
+        /* escaped is valid UTF-8, so len >= 1; the guard keeps the loop moving regardless */
+        size_t len = fb_text_utf8_char(p);
+        len = len ? len : 1;
+        bool mark = len == 1 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p);
+        if (o + mark + len >= size)
+            break;
+        if (mark)
+            out[o++] = '\\';
+        memcpy(out + o, p, len);
+        o += len;
+        p += len;
+    }
+    out[o] = '\0';
+    return out;
+}

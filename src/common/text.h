@@ -1,5 +1,6 @@
 /* Untrusted text (config values, CSV cells, file names): quoting it in messages for a
- * terminal, and telling valid UTF-8 from bytes that are not (the JSON writer's escapes). */
+ * terminal or as markdown text, and telling valid UTF-8 from bytes that are not (the JSON
+ * writer's escapes). */
 #ifndef FB_COMMON_TEXT_H
 #define FB_COMMON_TEXT_H
 
@@ -46,5 +47,21 @@ char *fb_text_shell_word(char *out, size_t size, const char *in);
 
 /* "12.3 GiB" (from 1 GiB up) or "45.6 MiB" into buf (size bytes). */
 void fb_text_bytes(char *buf, size_t size, uint64_t bytes);
+
+/* The most a fb_text_markdown result can need, NUL included: 4 KiB escaped, each byte of it
+ * at most doubled. */
+#define FB_TEXT_MARKDOWN_MAX 8192
+
+/* Copies `in` (NULL reads as "") to out as literal markdown text: first escaped as
+ * fb_text_escape does (control bytes and bytes outside UTF-8 as \xNN, so a line break from
+ * data cannot start a new block), then every ASCII punctuation character preceded by a
+ * backslash (CommonMark: any ASCII punctuation may be escaped so, and an escaped character is
+ * only ever itself: no emphasis, code, link, image, HTML tag, entity or table cell border; nor
+ * a GFM autolink, whose "www." and "://" then never appear unescaped). The one escaper of
+ * text from data for every markdown page (the --report page, the --compare table). Text
+ * beyond about 1000 characters (4 KiB escaped) is cut; a result that does not fit in size
+ * bytes is cut before the first piece that does not fit (an escaped pair, a character), never
+ * after a lone backslash. Returns out (NUL-terminated when size > 0). */
+char *fb_text_markdown(char *out, size_t size, const char *in);
 
 #endif

@@ -2,27 +2,12 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "common/text.h"
 #include "compare/runs.h"
 
-/* Text from a results file as one markdown table cell: control bytes and bytes outside
- * UTF-8 as visible escapes (common/text.h), then a backslash before every character
- * markdown would read as markup or as a cell border. */
-static const char *md(char *out, size_t size, const char *in)
-{
-    char escaped[FB_CHART_TEXT_MAX * 4];
-    fb_text_escape(escaped, sizeof escaped, in);
-    size_t j = 0;
-    for (const char *p = escaped; *p && j + 3 < size; p++) {
-        if (strchr("\\`*_[]<>|~&", *p))
-            out[j++] = '\\';
-        out[j++] = *p;
-    }
-    out[size ? (j < size ? j : size - 1) : 0] = '\0';
-    return out;
-}
+/* Every text from a results file goes through fb_text_markdown (common/text.h): it cannot
+ * open a cell, a tag, a link or a new row. */
 
 /* A number with three significant digits, "-" when unknown. */
 static const char *num(char *out, size_t size, double x, const char *unit)
@@ -49,7 +34,8 @@ static void headline_table(FILE *out, const struct fb_compare *c)
     char pair[FB_CHART_TEXT_MAX * 8], copy[FB_CHART_KEY_MAX * 8];
     /* The copy key ends in the file's dtype (and stores): text from the file, like the pair. */
     fprintf(out, FB_COMPARE_MD_SIGNATURE "\n\nPair: %s; copy ceiling: %s.\n\n",
-            md(pair, sizeof pair, c->pair_title), md(copy, sizeof copy, c->copy_key));
+            fb_text_markdown(pair, sizeof pair, c->pair_title),
+            fb_text_markdown(copy, sizeof copy, c->copy_key));
     fprintf(out, "| # | device | date (UTC) | file | backend | cache | speedup, smallest n "
                  "| speedup, largest n | fused / copy, largest n | copy GB/s (max) "
                  "| launch µs (fit) | GB/s (fit) |\n");
@@ -59,10 +45,11 @@ static void headline_table(FILE *out, const struct fb_compare *c)
         char dev[1024], date[256], file[1024], backend[256], cache[1024];
         char a[64], b[64], f[64], g[64], l[64], bw[64];
         fprintf(out, "| %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", i + 1,
-                md(dev, sizeof dev, r->d->device), md(date, sizeof date, r->date),
-                md(file, sizeof file, r->d->stems[0]), md(backend, sizeof backend,
-                                                           r->d->backend),
-                md(cache, sizeof cache, r->d->cache_text[0] ? r->d->cache_text : "-"),
+                fb_text_markdown(dev, sizeof dev, r->d->device),
+                fb_text_markdown(date, sizeof date, r->date),
+                fb_text_markdown(file, sizeof file, r->d->stems[0]),
+                fb_text_markdown(backend, sizeof backend, r->d->backend),
+                fb_text_markdown(cache, sizeof cache, r->d->cache_text[0] ? r->d->cache_text : "-"),
                 at_n(a, sizeof a, r->speedup_small, r->n_small),
                 at_n(b, sizeof b, r->speedup_large, r->n_large),
                 num(f, sizeof f, r->copy_fraction_large, ""),
@@ -88,7 +75,7 @@ static void verdict_table(FILE *out, const struct fb_compare *c)
             const struct fb_compare_point *p = &v->points[v->worst];
             char key[FB_CHART_KEY_MAX * 8];
             snprintf(worst, sizeof worst, "%s n = %.6g: %.3g [%.3g, %.3g]",
-                     md(key, sizeof key, p->key), p->n, p->ratio, p->lo, p->hi);
+                     fb_text_markdown(key, sizeof key, p->key), p->n, p->ratio, p->lo, p->hi);
         }
         fprintf(out, "| %zu | %zu | %zu | %zu | %s | %s | %s | %s |\n", i + 1, v->n_points,
                 v->regressed, v->faster, num(lo, sizeof lo, v->ratio_min, ""),
@@ -105,7 +92,7 @@ static void verdict_table(FILE *out, const struct fb_compare *c)
             char key[FB_CHART_KEY_MAX * 8];
             if (p->state == FB_COMPARE_REGRESSED)
                 fprintf(out, "| %zu | %s | %.6g | %.3g | %.3g .. %.3g |\n", i + 1,
-                        md(key, sizeof key, p->key), p->n, p->ratio, p->lo, p->hi);
+                        fb_text_markdown(key, sizeof key, p->key), p->n, p->ratio, p->lo, p->hi);
         }
 }
 

@@ -7,16 +7,11 @@
 
 #include "common/text.h"
 
-void fb_report_md_text(FILE *out, const char *text)
+/* Text from data as literal markdown text (common/text.h). */
+static void md_text(FILE *out, const char *text)
 {
-    char escaped[4 * 1024 + 16];
-    fb_text_escape(escaped, sizeof escaped, text ? text : "");
-    for (const char *p = escaped; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c < 0x80 && c > 0x20 && c != 0x7F && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c))
-            fputc('\\', out);
-        fputc(c, out);
-    }
+    char md[FB_TEXT_MARKDOWN_MAX];
+    fputs(fb_text_markdown(md, sizeof md, text), out);
 }
 
 void fb_report_md_target(FILE *out, const char *path)
@@ -72,7 +67,7 @@ static void machine(FILE *out, const struct fb_csv_table *t)
         if (!v || !v[0])
             continue;
         fprintf(out, "| %s | ", rows[i].title);
-        fb_report_md_text(out, v);
+        md_text(out, v);
         fputs(" |\n", out);
     }
     fputc('\n', out);
@@ -96,18 +91,18 @@ static void fit(FILE *out, const struct fb_csv_table *t, const struct fb_chart_d
         fprintf(out, "%.1f GB/s beyond the ", d->fit_gbps);
     else
         fputs("? (not fitted) beyond the ", out);
-    fb_report_md_text(out, cache);
+    md_text(out, cache);
     fputs("\n- B_c = ", out);
     if (isfinite(d->fit_cache_gbps) && d->fit_cache_gbps > 0)
         fprintf(out, "%.1f GB/s within the ", d->fit_cache_gbps);
     else
         fputs("? (not fitted) within the ", out);
-    fb_report_md_text(out, cache);
+    md_text(out, cache);
     fputc('\n', out);
     const char *points = fb_csv_meta_get(t, "fit_points");
     if (points && points[0]) {
         fputs("\nPoints: ", out);
-        fb_report_md_text(out, points);
+        md_text(out, points);
         fputc('\n', out);
     }
     fputc('\n', out);
@@ -171,7 +166,7 @@ static void headlines(FILE *out, const struct fb_chart_derived *d)
                 continue;
             const struct fb_chart_speedup *s = &p->points[at[r]];
             fputs("| ", out);
-            fb_report_md_text(out, p->title);
+            md_text(out, p->title);
             fprintf(out, " | %s | ", regime[r]);
             print_n(out, s->n);
             fprintf(out, " | %.2fx | ", s->speedup);
@@ -220,7 +215,7 @@ static void figures(FILE *out, const char *stem, const char *const *charts, size
         snprintf(title, sizeof title, "%.*s", (int)(dot ? dot - from : (ptrdiff_t)strlen(from)),
                  from);
         fputs("![", out);
-        fb_report_md_text(out, title);
+        md_text(out, title);
         fputs("](", out);
         fb_report_md_target(out, charts[i]);
         fputs(")\n\n", out);
@@ -232,7 +227,7 @@ int fb_report_write(FILE *out, const struct fb_csv_table *t, const char *stem,
                     size_t n_charts)
 {
     fputs(FB_REPORT_SIGNATURE, out);
-    fb_report_md_text(out, stem);
+    md_text(out, stem);
     fputs("\n\nWritten by `fusebench --report` from the results file and its metadata; every "
           "number is fusebench's own derivation (`fusebench --derive`).\n\n",
           out);

@@ -19,7 +19,8 @@
  *   figures                                 the charts given, embedded by relative links
  *
  * Every string from a results file (metadata values, variant names, the stem) is written
- * through fb_report_md_text: nothing from data becomes markdown syntax, HTML or a link. */
+ * through fb_text_markdown (common/text.h): nothing from data becomes markdown syntax, HTML
+ * or a link. */
 #ifndef FB_REPORT_REPORT_H
 #define FB_REPORT_REPORT_H
 
@@ -28,14 +29,6 @@
 
 #include "chart/derive.h"
 #include "output/csv.h"
-
-/* Writes text as literal markdown text: first escaped as fb_text_escape does (control bytes
- * and bytes outside UTF-8 as \xNN, so a line break from data cannot start a new block), then
- * every ASCII punctuation character preceded by a backslash (CommonMark: any ASCII punctuation
- * may be escaped so, and an escaped character is only ever itself: no emphasis, code, link,
- * image, HTML tag, entity or table cell border; nor a GFM autolink, whose "www." and "://"
- * then never appear unescaped). */
-void fb_report_md_text(FILE *out, const char *text);
 
 /* Writes a relative link target: bytes outside [A-Za-z0-9._-] percent-encoded (%XX), so a
  * file name from data cannot close the link or add a title. */

@@ -301,7 +301,7 @@ static void markdown_escapes_and_labels(void **state)
     assert_non_null(f);
     assert_int_equal(fb_compare_markdown(f, &p->c), 0);
     fclose(f);
-    assert_non_null(strstr(text, "GPU\\|x \\<b\\>\\*y\\*\\</b\\>\\\\n\\| 9 \\|"));
+    assert_non_null(strstr(text, "GPU\\|x \\<b\\>\\*y\\*\\<\\/b\\>\\\\n\\| 9 \\|"));
     assert_null(strstr(text, "<b>"));
     assert_null(strstr(text, "\n| 9"));
     assert_non_null(strstr(text, "**regressed**"));

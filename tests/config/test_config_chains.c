@@ -179,33 +179,6 @@ static void test_shipped_chains_example_loads(void **state)
     assert_string_equal(cfg.chains[0].name, "mul_bias_relu");
 }
 
-/* configs/default.ini lists the ops for users: every op of the table, with its parameters. */
-static void test_default_ini_documents_every_op_of_the_table(void **state)
-{
-    (void)state;
-    char path[1024];
-    if (!fixture_source_path("configs/default.ini", path, sizeof path))
-        skip();
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    static char text[16384];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    const char *block = strstr(text, "; The ops (");
-    assert_non_null(block);
-    for (int i = 0; i < FB_OPID_COUNT; i++) {
-        char want[96];
-        if (fb_op_infos[i].n_params)
-            snprintf(want, sizeof want, " %s(%s) ", fb_op_infos[i].name,
-                     fb_op_infos[i].param_names);
-        else
-            snprintf(want, sizeof want, " %s ", fb_op_infos[i].name);
-        if (!strstr(block, want))
-            fail_msg("configs/default.ini does not list the op \"%s\"", want);
-    }
-}
-
 /* The list of ops the "unknown op" message ends with, written from the op table here (as a
  * reader of the table would write it: name, or name(param names)), so that adding an op
  * changes the expectation with the table and not by hand. */
@@ -387,7 +360,6 @@ int main(void)
         cmocka_unit_test(test_chains_are_parsed_in_file_order),
         cmocka_unit_test(test_a_chain_may_start_unary_and_hold_the_most_ops),
         cmocka_unit_test(test_shipped_chains_example_loads),
-        cmocka_unit_test(test_default_ini_documents_every_op_of_the_table),
         cmocka_unit_test(test_unknown_op_suggests_the_nearest_and_lists_the_ops),
         cmocka_unit_test(test_wrong_parameter_count_says_what_the_op_takes),
         cmocka_unit_test(test_binary_op_after_the_first_is_refused),

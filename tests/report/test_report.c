@@ -1,7 +1,7 @@
-/* The one-page report (src/report/report.h): markdown text and link targets from data are
- * inert (hostile metadata, variant and file names: no HTML, link, image, code, emphasis,
- * table border, autolink or new block), and the page holds the machine, the fit, the headline
- * speedups with their intervals, the noisy count and the figures, on tests/plots/data. */
+/* The one-page report (src/report/report.h): link targets from data are inert, hostile
+ * metadata never becomes markup on the page (the escaper itself: tests/common/test_text.c),
+ * and the page holds the machine, the fit, the headline speedups with their intervals, the
+ * noisy count and the figures, on tests/plots/data. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,66 +20,6 @@
 #include "app/report.h"
 #include "chart/derive.h"
 #include "report/report.h"
-
-static char *md_text(const char *in)
-{
-    char *buf = calloc(1, 16384);
-    assert_non_null(buf);
-    FILE *f = fmemopen(buf, 16383, "w");
-    assert_non_null(f);
-    fb_report_md_text(f, in);
-    fclose(f);
-    return buf;
-}
-
-/* Whether every ASCII punctuation character of s is escaped by the backslash before it (the
- * escaping backslashes themselves aside). */
-static bool all_punctuation_escaped(const char *s)
-{
-    for (const char *p = s; *p; p++) {
-        if (*p == '\\') {
-            if (!p[1] || !strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", p[1]))
-                return false; /* a lone backslash could escape what follows it in the page */
-            p++;
-            continue;
-        }
-        if (strchr("!\"#$%&'()*+,-./:;<=>?@[]^_`{|}~", *p))
-            return false;
-    }
-    return true;
-}
-
-static void text_from_data_is_inert_markdown(void **state)
-{
-    (void)state;
-    const char *hostile[] = {
-        "<script>alert(1)</script>",
-        "[click](javascript:alert(1)) ![x](http://evil.example/x.png)",
-        "<img src=x onerror=alert(1)> &amp; &#60;",
-        "`code` **bold** _em_ ~~gone~~ | cell | border",
-        "www.evil.example http://evil.example user@evil.example",
-        "# heading\n- item\n> quote\r\n\x1b[31mred",
-        "back\\slash \\<b>",
-        "\xff\xfe not UTF-8",
-    };
-    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
-        char *out = md_text(hostile[i]);
-        assert_true(all_punctuation_escaped(out));
-        assert_null(strchr(out, '\n'));
-        assert_null(strchr(out, '\r'));
-        assert_null(strchr(out, '\x1b'));
-        free(out);
-    }
-    char *out = md_text("a<b>[c](d)|e");
-    assert_string_equal(out, "a\\<b\\>\\[c\\]\\(d\\)\\|e");
-    free(out);
-    out = md_text("line\nbreak");
-    assert_string_equal(out, "line\\\\nbreak"); /* shown as the text \n, on one line */
-    free(out);
-    out = md_text("AMD EPYC 9654 96-Core"); /* letters, digits, spaces stay as they are */
-    assert_string_equal(out, "AMD EPYC 9654 96\\-Core");
-    free(out);
-}
 
 static void link_targets_are_percent_encoded(void **state)
 {
@@ -221,7 +161,6 @@ static void an_interrupted_report_keeps_the_old_page_and_leaves_no_temporary(voi
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(text_from_data_is_inert_markdown),
         cmocka_unit_test(link_targets_are_percent_encoded),
         cmocka_unit_test(the_page_holds_the_run_its_fit_headlines_noisy_count_and_figures),
         cmocka_unit_test(hostile_metadata_never_becomes_markup),

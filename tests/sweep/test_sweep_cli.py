@@ -677,6 +677,21 @@ class SweepCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("fused_add_relu", p.stderr)
 
+    def test_list_ops_prints_every_op_of_the_table_and_takes_nothing_else(self):
+        with open(os.path.join(ROOT, "kernels", "op_table.h")) as f:
+            ops = re.findall(r"^\s*X\((\w+),", f.read(), re.M)
+        self.assertGreater(len(ops), 0)
+        p = run("--list-ops")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [line.split("|")[1].strip() for line in p.stdout.splitlines()
+                if line.startswith("| `")]
+        self.assertEqual(rows, [f"`{op}`" for op in ops])
+        for extra in (["--resume"], [SMOKE], ["--backend", "cpu"], ["--list-ops"]):
+            p = run("--list-ops", *extra)
+            self.assertEqual(p.returncode, 2, extra)
+            self.assertEqual(p.stdout, "", extra)
+            self.assertIn("--list-ops: takes no other option or argument", p.stderr)
+
 
 class SweepScript(unittest.TestCase):
     """./sweep installs only what the command needs: no gnuplot for a command that draws no
@@ -712,7 +727,7 @@ class SweepScript(unittest.TestCase):
 
     def test_commands_without_charts_do_not_install_gnuplot(self):
         out = os.path.join(self.tmp.name, "r.csv")
-        for args in (["--help"], ["--version"], ["--he"],
+        for args in (["--help"], ["--version"], ["--he"], ["--list-ops"],
                      [SMOKE, "--backend", "cpu", "--dry-run"], [SMOKE, "--print-plan"],
                      [SMOKE, "--backend", "cpu", "--dry-run", "--force"],
                      [SMOKE, "--backend", "cpu", "--no-plot", "--sizes", "8", "--output", out],
