@@ -414,7 +414,7 @@ def counters_verdict(mode, meta, rows=None, refused="", log=""):
     where = "%d of %d measured rows have no DRAM bytes (%s), the first %s n=%s" % (
         len(empty), len(counted), ", ".join(names), first.get("variant"), first.get("n"))
     # counters_refused: "VARIANT: reason; VARIANT: reason", or past its table "more variants
-    # refused" (app/probe.c)
+    # refused" (measure/probe.c)
     if refused and ("more variants refused" in refused or
                     all(refused.startswith(v + ": ") or ("; %s: " % v) in refused for v in names)):
         return "degraded|CUPTI counters refused some variants: %s; refused: %s" % (where, refused[:300])

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "app/compare.h"
-#include "app/interrupt.h"
+#include "common/interrupt.h"
 #include "app/config_load.h"
 #include "app/plots.h"
 #include "app/print_plan.h"

@@ -855,7 +855,7 @@ def write_csv_atomic(path, meta, rows, columns):
 
 
 def looks_like_results(head):
-    """fusebench's rule (src/app/results.c): a "# fusebench:" line among the leading '#'
+    """fusebench's rule (src/results/store.c): a "# fusebench:" line among the leading '#'
     lines, or a first other line that starts "backend,"."""
     for line in head.split(b"\n"):
         line = line.rstrip(b"\r")

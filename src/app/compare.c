@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/interrupt.h"
-#include "app/output_paths.h"
+#include "common/interrupt.h"
+#include "results/output_paths.h"
 #include "app/plots.h"
 #include "chart/charts.h"
 #include "chart/read.h"

@@ -6,9 +6,8 @@
 
 #include "config/config.h"
 
-/* Loads the file at path into cfg (its diagnostics go to stderr), applies every override of
- * settings (count of them) at once, so that the min <= max rules judge the final set, not
- * each step, and sets cfg->plot_dir from plot_dir (--plot-dir) when it is not NULL. Prints its
+/* fb_plan_config_load (plan/load.h) with its diagnostics on stderr, then the [plot] section
+ * checked against the charts (app/plot_options.h), and sets cfg->plot_dir from plot_dir (--plot-dir) when it is not NULL. Prints its
  * own messages. Returns FB_OK or FB_ERR_USAGE (a file that cannot be read included). */
 int fb_app_config_load(struct fb_config *cfg, const char *path,
                        const struct fb_config_setting *settings, size_t count,

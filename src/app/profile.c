@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/backend_open.h"
-#include "app/memory_check.h"
+#include "backends/open.h"
+#include "measure/memory_check.h"
 #include "app/plots.h"
-#include "app/probe.h"
-#include "app/trace_output.h"
+#include "measure/probe.h"
+#include "output/trace_output.h"
 #include "common/clock.h"
 #include "common/text.h"
 #include "cupti/kernel_table.h"
@@ -239,7 +239,7 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     const struct fb_backend_ops *ops;
     void *backend = NULL;
     struct fb_device_info dev;
-    rc = fb_app_open_backend(cfg, &ops, &backend, NULL, 0, &err);
+    rc = fb_app_open_backend(plan, &ops, &backend, NULL, 0, &err);
     if (rc == FB_OK && (rc = ops->describe(backend, &dev, &err)) == FB_OK)
         rc = fb_app_check_memory(plan, ops, &dev, &err);
     if (rc != FB_OK) {
@@ -258,7 +258,7 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     if (!tr)
         rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
     if (rc == FB_OK)
-        rc = fb_app_probe_open(&p, &probe, ops, backend, cfg, &dev, status, sizeof status, &err);
+        rc = fb_app_probe_open(&p, &probe, ops, backend, plan, &dev, status, sizeof status, &err);
     const struct fb_sweep sweep = {plan, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
     /* The kernel table is of the config's first format (the one the fit describes too). */
     const struct fb_format format = plan->formats[0];

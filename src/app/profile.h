@@ -24,7 +24,7 @@ struct fb_app_profile_options {
 /* --profile N: size_text (N) is read like one --sizes item (same syntax, limit 1e12 elements)
  * and must fit in memory like a sweep's largest size, checked before anything is allocated;
  * cfg's sizes become {N}. A trace path is judged before anything is measured too
- * (app/trace_output.h). Then, per enabled variant in the order the variants list gives them
+ * (output/trace_output.h). Then, per enabled variant in the order the variants list gives them
  * ("all": the plan's order), runs it at N elements (3 warm-up calls, then FB_PROFILE_CALLS
  * calls; a call another program disturbed is dropped and retaken within the sweep's retake
  * budget, measure/disturbance.h) and prints a kernel table (name, calls, total, average, min,

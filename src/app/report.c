@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/interrupt.h"
-#include "app/output_paths.h"
+#include "common/interrupt.h"
+#include "results/output_paths.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/read.h"

@@ -13,7 +13,7 @@
  * `force`. Prints the page's path on stdout. Returns FB_OK, FB_ERR_USAGE (csv missing,
  * malformed, too large; out_dir not a directory; a foreign file in the way; message on
  * stderr), FB_ERR_RUNTIME (a write failed;
- * a file size limit, EFBIG, included: app/interrupt.h) or FB_ERR_INTERRUPTED (SIGINT or
+ * a file size limit, EFBIG, included: common/interrupt.h) or FB_ERR_INTERRUPTED (SIGINT or
  * SIGTERM before the page was renamed into place: the old page and no temporary file stay).
  * *signal_number: 0, or the signal that arrived (the caller exits 128 + it). Temporary
  * pages of a report killed with SIGKILL are removed by the next one in the directory. */

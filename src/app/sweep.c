@@ -12,14 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/backend_open.h"
-#include "app/memory_check.h"
-#include "app/interrupt.h"
-#include "app/output_paths.h"
+#include "backends/open.h"
+#include "measure/memory_check.h"
+#include "common/interrupt.h"
+#include "results/output_paths.h"
 #include "app/plots.h"
-#include "app/probe.h"
+#include "measure/probe.h"
 #include "app/report.h"
-#include "app/results.h"
+#include "results/results.h"
 #include "backends/backend.h"
 #include "common/text.h"
 #include "fb_build_config.h"
@@ -127,18 +127,19 @@ static void print_plan(FILE *out, const struct sweep_session *s)
 static int sweep_open(struct sweep_session *s, struct fb_error *err)
 {
     const struct fb_config *cfg = s->cfg;
+    /* The points of this run, built once: the dry run prints them, the progress counts
+     * them, --resume marks those it keeps, the runner walks them. */
+    int rc = fb_plan_build(cfg, 0, &s->plan, err);
+    if (rc != FB_OK)
+        return rc;
     char backend_note[sizeof s->dev.backend_note];
-    int rc = fb_app_open_backend(cfg, &s->ops, &s->backend, backend_note, sizeof backend_note,
-                                 err);
+    rc = fb_app_open_backend(s->plan, &s->ops, &s->backend, backend_note, sizeof backend_note,
+                             err);
     if (rc != FB_OK) {
         s->ops = NULL;
         return rc;
     }
-    /* The points of this run, built once: the dry run prints them, the progress counts
-     * them, --resume marks those it keeps, the runner walks them. */
-    rc = fb_plan_build(cfg, 0, &s->plan, err);
-    if (rc == FB_OK)
-        rc = s->ops->describe(s->backend, &s->dev, err);
+    rc = s->ops->describe(s->backend, &s->dev, err);
     if (rc == FB_OK) /* why auto did not use the GPU: in the summary and the CSV too */
         snprintf(s->dev.backend_note, sizeof s->dev.backend_note, "%s", backend_note);
     if (rc == FB_OK && s->dev.contention_note[0] && !s->opt->dry_run)
@@ -192,7 +193,7 @@ static int sweep_claim(struct sweep_session *s, struct fb_error *err)
     if (rc == FB_OK)
         fb_interrupt_catch(); /* stops after the sample in progress: 130, 143 */
     if (rc == FB_OK)
-        rc = fb_app_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->cfg, &s->dev,
+        rc = fb_app_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->plan, &s->dev,
                                s->counters_status, sizeof s->counters_status, err);
     return rc;
 }
@@ -255,7 +256,7 @@ static int sweep_load(struct sweep_session *s)
     clock_gettime(CLOCK_REALTIME, &t);
     s->seed = ((uint64_t)t.tv_sec << 20) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 40);
     struct fb_results *results = &s->state.results;
-    fb_results_init(results, s->where.path, s->cfg, s->ops->name, &s->dev, s->seed,
+    fb_results_init(results, s->where.path, s->plan, s->ops->name, &s->dev, s->seed,
                     s->counters_status);
     char shown[4 * FB_PATH_MAX];
     if (!s->opt->resume && strcmp(results->path, results->partial_path) == 0)

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 /* The most results files one chart overlays (the command line's --plot limit). */
 #define FB_CHART_MAX_FILES 8

@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #include "chart/derive.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 /* Writes the JSON above of tables[0..n-1] (read from paths, derived by fb_chart_derive into
  * d). Returns 0, or -1 when writing failed (ferror after a flush). */

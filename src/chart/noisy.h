@@ -22,7 +22,7 @@
 
 #include "chart/derive.h"
 #include "common/error.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 /* gnuplot's open marker for a filled one (7 -> 6, 5 -> 4, 9 -> 8, ...); an open one as is. */
 int fb_chart_open_marker(int point_type);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 /* Reads paths[0..n-1] into tables[0..n-1] (n <= FB_CHART_MAX_FILES). Returns FB_OK, or
  * FB_ERR_USAGE (missing, not a regular file, malformed, too many rows: the message names the

@@ -67,3 +67,13 @@ const char *fb_cache_mode_name(enum fb_cache_mode c)
     }
     return "?";
 }
+
+const char *fb_backend_choice_name(enum fb_backend_choice b)
+{
+    switch (b) {
+    case FB_BACKEND_AUTO: return "auto";
+    case FB_BACKEND_CPU: return "cpu";
+    case FB_BACKEND_CUDA: return "cuda";
+    }
+    return "?";
+}

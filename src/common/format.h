@@ -33,6 +33,12 @@ enum fb_cache_mode { FB_CACHE_WARM, FB_CACHE_COLD };
 /* "warm", "cold" (as the config and the CSV write them); "?" for a value out of range. */
 const char *fb_cache_mode_name(enum fb_cache_mode c);
 
+/* Which backend a run asks for ([backend] backend): auto (the GPU when one answers, else the
+ * CPU), cpu or cuda. */
+enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
+/* "auto", "cpu", "cuda" (as the config writes them); "?" for a value out of range. */
+const char *fb_backend_choice_name(enum fb_backend_choice b);
+
 /* The format every older results file and every default run has: fp32, normal stores. */
 #define FB_FORMAT_DEFAULT ((struct fb_format){FB_DTYPE_FP32, FB_STORES_NORMAL})
 

@@ -23,7 +23,7 @@
 #include "chart/derive.h"
 #include "compare/verdict.h"
 #include "common/error.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 struct fb_compare_run {
     const struct fb_chart_derived *d;   /* borrowed: this run derived alone */

@@ -63,16 +63,6 @@ void fb_config_defaults(struct fb_config *cfg)
     (void)cfg_expand_sizes(cfg, msg, sizeof msg);
 }
 
-const char *fb_backend_choice_name(enum fb_backend_choice b)
-{
-    switch (b) {
-    case FB_BACKEND_AUTO: return "auto";
-    case FB_BACKEND_CPU: return "cpu";
-    case FB_BACKEND_CUDA: return "cuda";
-    }
-    return "?";
-}
-
 /* FNV-1a, 64 bits: h = (h XOR byte) * 1099511628211, from 14695981039346656037. */
 static uint64_t cfg_fnv1a64(const unsigned char *p, size_t n)
 {

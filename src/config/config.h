@@ -83,7 +83,6 @@ struct fb_config_plot {
     } labels[FB_PLOT_MAX_LABELS];
 };
 
-enum fb_backend_choice { FB_BACKEND_AUTO, FB_BACKEND_CPU, FB_BACKEND_CUDA };
 
 /* The [sweep] variants list as written: "all" (the default), or names. Only its syntax is
  * checked here (a comma list of non-empty names); which names exist is plan's business
@@ -222,7 +221,5 @@ int fb_config_expand_path(const char *pattern, const char *backend, const char *
  * nothing is left. */
 void fb_slugify(char *out, size_t size, const char *text);
 
-/* The name of a backend choice, as written in the file (a cache mode's: common/format.h). */
-const char *fb_backend_choice_name(enum fb_backend_choice b);
 
 #endif

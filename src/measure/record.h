@@ -1,7 +1,7 @@
 /* One measured point: a flat record, produced by the runner, formatted only by the writers.
  *
  * A field that was not measured is NaN (doubles) or -1 (counts) and is written as an empty
- * CSV cell, never as a made-up number. The CSV columns (src/output/csv.c) are these fields,
+ * CSV cell, never as a made-up number. The CSV columns (src/results/csv.c) are these fields,
  * in this order, with these names. */
 #ifndef FB_MEASURE_RECORD_H
 #define FB_MEASURE_RECORD_H

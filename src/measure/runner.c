@@ -441,7 +441,7 @@ static int probe_point(const struct fb_sweep *sw, struct fb_call *call, struct f
          * graph changes when its kernels start, not what they touch), while whether the
          * range profiler's per-kernel replay takes kernels inside a graph launch is not
          * checked on a GPU yet; a refusal there would cost that variant its counters only
-         * (the probe refuses per variant: app/probe.c). */
+         * (the probe refuses per variant: measure/probe.c). */
         const struct fb_probe_call steps_pc = {fb_call_run_steps, pc.flush, call, pc.variant};
         int rc = rewarm_for_probe(sw, call, err);
         if (rc == FB_OK)

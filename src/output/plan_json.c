@@ -8,7 +8,7 @@
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "op_table.h"
-#include "output/csv_schema.h"
+#include "results/csv_schema.h"
 #include "plan/plan.h"
 
 void fb_json_write_string(FILE *out, const char *s)

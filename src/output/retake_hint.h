@@ -4,7 +4,7 @@
  *   noisy rows:  their count and sizes, and the command: the same one with --resume, which
  *                measures again every point of a noisy row's size and format (app/sweep.c:
  *                the pairs' rounds stay interleaved) and keeps every other row; the results
- *                file is replaced only when that run completes (app/results.h)
+ *                file is replaced only when that run completes (results/results.h)
  *   B = ?:       the ok rows beyond FB_FIT_MEMORY_FACTOR x the cache (the fit's memory-bound
  *                set, measure/fit.h) against the FB_FIT_MIN_POINTS needed, and the noisy rows
  *                there that the fit left out; then: retake them (on a quieter machine, or

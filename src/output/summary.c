@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/checked.h"
-#include "output/point_index.h"
+#include "results/point_index.h"
 
 /* Rows in the order that puts one point's variants side by side: by n, then the rest of the
  * point key (backend, device, dtype, cache, stores), then variant (so a pair is found by binary

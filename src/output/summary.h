@@ -16,7 +16,7 @@
  * noisy ones marked '*'; others are counted at the end, as are the points whose disturbed
  * samples were retaken), variants in name order. A row, its pair and the copy ceiling of a
  * line are the same point but for the variant (backend, device, dtype, cache:
- * output/point_index.h); when the records hold both cache modes, each line's size says
+ * results/point_index.h); when the records hold both cache modes, each line's size says
  * which. A column missing (pair not run, speedup empty, launches not counted) prints as "-",
  * e.g. launches "2/-". O(count log count). */
 void fb_summary_print(FILE *out, const struct fb_record *records, size_t count);

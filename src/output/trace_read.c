@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
-#include "output/atomic_file.h"
+#include "results/atomic_file.h"
 
 /* How deep objects nest: fusebench writes two levels (an event and its args); the bound keeps
  * the recursive parser's stack small whatever a line holds (50,000 levels overflowed it). */

@@ -10,14 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/backend_open.h"
-#include "app/config_load.h"
-#include "app/results.h"
+#include "backends/open.h"
 #include "common/error.h"
 #include "measure/pairing.h"
 #include "measure/reference.h"
 #include "measure/runner.h"
 #include "measure/stats.h"
+#include "plan/load.h"
+#include "plan/plan.h"
+#include "results/results.h"
 
 #define FBP_MAX_SETTINGS 32
 
@@ -149,7 +150,7 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
     s->lock.fd = -1;
     int rc = split_settings(settings, n_settings, parsed, text, msg, msg_size);
     if (rc == FB_OK &&
-        fb_app_config_load(&s->cfg, config_path, parsed, (size_t)n_settings, NULL) != FB_OK) {
+        fb_plan_config_load(&s->cfg, config_path, parsed, (size_t)n_settings, stderr) != FB_OK) {
         snprintf(msg, msg_size, "%s: not a usable config (the messages above say why)",
                  config_path);
         rc = FB_ERR_USAGE;
@@ -160,12 +161,12 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
         return rc;
     }
     struct fb_error err = {{0}};
-    rc = fb_app_open_backend(&s->cfg, &s->ops, &s->backend, s->dev.backend_note,
-                             sizeof s->dev.backend_note, &err);
+    rc = fb_plan_build(&s->cfg, FB_PLAN_DEFAULT_FORMAT, &s->plan, &err);
+    if (rc == FB_OK)
+        rc = fb_app_open_backend(s->plan, &s->ops, &s->backend, s->dev.backend_note,
+                                 sizeof s->dev.backend_note, &err);
     char note[sizeof s->dev.backend_note];
     snprintf(note, sizeof note, "%s", s->dev.backend_note);
-    if (rc == FB_OK)
-        rc = fb_plan_build(&s->cfg, FB_PLAN_DEFAULT_FORMAT, &s->plan, &err);
     if (rc == FB_OK)
         rc = s->ops->describe(s->backend, &s->dev, &err);
     if (rc == FB_OK) {
@@ -268,7 +269,7 @@ int fbp_results_open(struct fbp_session *s, const char *path, int force)
         rc = fb_results_lock(&s->lock, s->where.path, &err);
     if (rc != FB_OK)
         return fail(s, rc, &err);
-    fb_results_init(&s->results, s->where.path, &s->cfg, s->ops->name, &s->dev, s->seed,
+    fb_results_init(&s->results, s->where.path, s->plan, s->ops->name, &s->dev, s->seed,
                     "not collected (in-process peer run)");
     s->results_open = true;
     return FB_OK;

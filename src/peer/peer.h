@@ -92,7 +92,7 @@ int64_t fbp_size(const struct fbp_session *s, int i);
  * FB_ERR_USAGE for a NULL session. */
 int fbp_cpu_threads(const struct fbp_session *s);
 
-/* Judges, locks and opens the results file at path (app/results.h: what a sweep does with
+/* Judges, locks and opens the results file at path (results/results.h: what a sweep does with
  * its own; force: replace a file fusebench did not write), with the run's metadata. */
 int fbp_results_open(struct fbp_session *s, const char *path, int force);
 /* Sets metadata key (no ':' or whitespace) to value, written with the next rows. */

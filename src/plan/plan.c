@@ -19,7 +19,12 @@ static void copy_origin(struct fb_plan *plan, const struct fb_config *cfg)
     else
         snprintf(plan->sizes_origin, sizeof plan->sizes_origin,
                  "sizes (--sizes, or the default of %s)", cfg->path);
+    plan->config_hash = cfg->content_hash;
+    plan->backend = cfg->backend;
+    plan->device = cfg->device;
     plan->cpu_threads = cfg->cpu_threads;
+    plan->cupti_activity = cfg->cupti_activity;
+    plan->cupti_counters = cfg->cupti_counters;
     plan->n_dtypes = cfg->n_dtypes;
     memcpy(plan->dtypes, cfg->dtypes, sizeof plan->dtypes);
     plan->n_stores = cfg->n_stores;

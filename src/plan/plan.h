@@ -47,7 +47,11 @@ struct fb_plan {
     char config_path[FB_PATH_MAX];
     char label[256];
     char sizes_origin[FB_PATH_MAX + 64]; /* "path:line: [sweep] sizes", or where else they came from */
-    int cpu_threads;
+    uint64_t config_hash; /* the config file's FNV-1a 64, for the results' metadata */
+    /* [backend] and [cupti]: where the points run and what is probed beyond time */
+    enum fb_backend_choice backend;
+    int device, cpu_threads;
+    bool cupti_activity, cupti_counters;
     enum fb_dtype dtypes[FB_DTYPE_COUNT]; /* as the config lists them */
     size_t n_dtypes;
     enum fb_store_kind stores[FB_STORES_COUNT];

@@ -28,7 +28,7 @@
 #include <stdio.h>
 
 #include "chart/derive.h"
-#include "output/csv.h"
+#include "results/csv.h"
 
 /* Writes a relative link target: bytes outside [A-Za-z0-9._-] percent-encoded (%XX), so a
  * file name from data cannot close the link or add a title. */

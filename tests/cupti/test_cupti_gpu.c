@@ -216,7 +216,7 @@ static void each_graph_call_is_two_counted_kernels(void **state)
     fb_kernel_trace_init(&trace, FB_STREAM_ANY);
     if (fb_cupti_activity_stop(fx->cupti, &trace, &err) != FB_OK)
         fail_msg("activity stop: %s", err.msg);
-    /* every stream, as the runner's probe counts (src/app/probe.c): a graph's kernels may
+    /* every stream, as the runner's probe counts (src/measure/probe.c): a graph's kernels may
      * carry a stream id of their own */
     trace.stream_id = FB_STREAM_ANY;
     assert_int_equal(ops->launch_count(backend) - before, 2 * CALLS);

@@ -1,4 +1,4 @@
-/* A counters refusal for one variant stays that variant's (src/app/probe.h,
+/* A counters refusal for one variant stays that variant's (src/measure/probe.h,
  * fb_app_probe_refusals): when the range profiler refuses one variant's call (a graph launch,
  * say, which is not checked on a GPU either way), that variant's DRAM columns stay empty with
  * the reason, and every other variant keeps its counters. Runs in every build: the counters
@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "app/probe.h"
+#include "measure/probe.h"
 
 #define REFUSAL "cuptiRangeProfilerSetConfig(&cfg) (src/cupti/cupti_counters.c:250): " \
                 "CUPTI_ERROR_NOT_SUPPORTED (27)"

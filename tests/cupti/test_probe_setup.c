@@ -1,4 +1,4 @@
-/* What a sweep records and prints about CUPTI (src/app/probe.h): counters that cannot be had are
+/* What a sweep records and prints about CUPTI (src/measure/probe.h): counters that cannot be had are
  * a normal state, reported by ONE warning with CUPTI's own text and by the `counters` metadata
  * line "unavailable (REASON)"; counters that work say which cache state their DRAM bytes come
  * from. Runs in every build: the setup outcomes are built by hand (as fb_cupti_session_open would
@@ -10,9 +10,10 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "app/probe.h"
+#include "measure/probe.h"
 
 #define PRIVILEGES                                                                           \
     "cuptiRangeProfilerEnable(&en) (src/cupti/cupti_counters.c:233): "                       \
@@ -134,18 +135,19 @@ static void without_a_device_the_probe_is_off_and_the_metadata_says_why(void **s
     struct fb_backend_ops ops = fb_cpu_backend;
     ops.name = "gpu-without-a-device";
     ops.stream = fake_stream;
-    struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    cfg.cupti_activity = cfg.cupti_counters = true;
+    struct fb_plan *plan = calloc(1, sizeof *plan); /* what the probe reads of it */
+    assert_non_null(plan);
+    plan->cupti_activity = plan->cupti_counters = true;
     struct fb_device_info dev;
     memset(&dev, 0, sizeof dev);
     struct fb_app_probe *p = (struct fb_app_probe *)&p;
     struct fb_probe probe;
     struct fb_error err = {{0}};
     char meta[1024];
-    assert_int_equal(fb_app_probe_open(&p, &probe, &ops, NULL, &cfg, &dev, meta, sizeof meta,
+    assert_int_equal(fb_app_probe_open(&p, &probe, &ops, NULL, plan, &dev, meta, sizeof meta,
                                        &err),
                      FB_OK);
+    free(plan);
     if (p) {
         printf("skip: CUPTI opened here (a GPU answers): this test is for machines without one\n");
         fb_app_probe_close(p);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/results.h"
-#include "output/csv.h"
+#include "results/results.h"
+#include "results/csv.h"
 #include "output/summary.h"
 #include "fuzz_input.h"
 
@@ -42,11 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     struct fb_results *res = malloc(sizeof *res);
-    struct fb_config *cfg = malloc(sizeof *cfg);
-    if (res && cfg) {
-        fb_config_defaults(cfg);
+    struct fb_plan *plan = calloc(1, sizeof *plan); /* what the store reads of it */
+    if (res && plan) {
         struct fb_device_info dev = {.name = "fuzz device"};
-        fb_results_init(res, path, cfg, "cpu", &dev, 1, "n/a");
+        fb_results_init(res, path, plan, "cpu", &dev, 1, "n/a");
         size_t loaded = 0;
         if (fb_results_load(res, &loaded, &err) == FB_OK) {
             if (loaded != res->count)
@@ -60,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fb_results_free(res);
     }
     free(res);
-    free(cfg);
+    free(plan);
     return 0;
 }
 

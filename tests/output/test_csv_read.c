@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/format.h"
-#include "output/csv.h"
+#include "results/csv.h"
 #include "csv_test_util.h"
 
 /* Doubles go through %.9g (9 significant digits), bandwidth through %.4f. */

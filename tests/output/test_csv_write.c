@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/csv.h"
+#include "results/csv.h"
 #include "csv_test_util.h"
 
 #define HEADER                                                                              \

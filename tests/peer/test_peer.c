@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../common/test_tmpdir.h"
-#include "output/csv.h"
+#include "results/csv.h"
 #include "peer/peer.h"
 
 struct fixture {

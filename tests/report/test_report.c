@@ -16,7 +16,7 @@
 #include <signal.h>
 
 #include "../common/test_tmpdir.h"
-#include "app/interrupt.h"
+#include "common/interrupt.h"
 #include "app/report.h"
 #include "chart/derive.h"
 #include "report/report.h"

@@ -1,4 +1,4 @@
-/* The up-front judgement of output paths (app/output_paths.h, fb_results_judge): names that
+/* The up-front judgement of output paths (results/output_paths.h, fb_results_judge): names that
  * are no file names, directories that exist, can be made or cannot, and results files that
  * are not fusebench's, refused unless forced; and nothing created by any of it. */
 #include <setjmp.h>
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "../common/test_tmpdir.h"
-#include "app/output_paths.h"
-#include "app/results.h"
+#include "results/output_paths.h"
+#include "results/results.h"
 
 /* A fresh directory per test ($TMPDIR, else /tmp), removed with what a test put in it. */
 static int make_scratch(void **state)

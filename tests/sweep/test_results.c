@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "../common/test_tmpdir.h"
-#include "app/results.h"
+#include "results/results.h"
 #include "measure/pairing.h"
 #include "output/summary.h"
 
@@ -63,12 +63,14 @@ static void open_store(struct fb_results *res, void **state, const char *name, u
 {
     char path[256];
     in_dir(path, sizeof path, state, name);
-    struct fb_config cfg;
-    fb_config_defaults(&cfg);
-    snprintf(cfg.path, sizeof cfg.path, "configs/test-%llu.ini", (unsigned long long)hash);
-    cfg.content_hash = hash;
+    struct fb_plan *plan = calloc(1, sizeof *plan); /* what the store reads of it */
+    assert_non_null(plan);
+    snprintf(plan->config_path, sizeof plan->config_path, "configs/test-%llu.ini",
+             (unsigned long long)hash);
+    plan->config_hash = hash;
     struct fb_device_info dev = {.name = "test cpu"};
-    fb_results_init(res, path, &cfg, "cpu", &dev, 1, "n/a");
+    fb_results_init(res, path, plan, "cpu", &dev, 1, "n/a");
+    free(plan);
 }
 
 /* open_store, then --resume's load of what NAME holds: the number of rows loaded. */

@@ -1,4 +1,4 @@
-#include "app/results.h"
+#include "results/results.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/checked.h"
-#include "app/output_paths.h"
+#include "results/output_paths.h"
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "git_version.h"
@@ -43,7 +43,7 @@ void fb_results_set_meta(struct fb_results *res, const char *key, const char *va
     add_meta(res, key, "%s", value);
 }
 
-void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
+void fb_results_init(struct fb_results *res, const char *path, const struct fb_plan *plan,
                      const char *backend, const struct fb_device_info *dev, uint64_t seed,
                      const char *counters_status)
 {
@@ -97,13 +97,16 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
     add_meta(res, "timer_resolution_s", "%.3g", dev->timer_resolution_s);
     add_meta(res, "contention", "%s",
              dev->contention_probe[0] ? dev->contention_probe : "not watched");
-    if (fb_config_has_stores(cfg, FB_STORES_STREAMING))
+    bool streaming = false;
+    for (size_t i = 0; i < plan->n_stores; i++)
+        streaming |= plan->stores[i] == FB_STORES_STREAMING;
+    if (streaming)
         add_meta(res, "streaming_stores", "%s",
                  dev->streaming_stores[0] ? dev->streaming_stores : "not described");
-    add_meta(res, "config", "%s", cfg->path);
-    add_meta(res, "config_hash", "%016" PRIx64, cfg->content_hash);
-    add_meta(res, "label", "%s", cfg->label);
-    add_meta(res, "cache_mode", "%s", fb_cache_mode_name(cfg->cache));
+    add_meta(res, "config", "%s", plan->config_path);
+    add_meta(res, "config_hash", "%016" PRIx64, plan->config_hash);
+    add_meta(res, "label", "%s", plan->label);
+    add_meta(res, "cache_mode", "%s", fb_cache_mode_name(plan->measure.cache));
     add_meta(res, "seed", "%" PRIu64, seed);
     add_meta(res, "counters", "%s", counters_status);
     add_meta(res, "time", "%s", "time_*_s are seconds per call: medians of samples, each a "

@@ -1,27 +1,27 @@
 /* What fusebench measures beyond time, where the backend allows: through CUPTI on the GPU,
  * the kernels that really ran (count and duration) and the DRAM/L2 bytes they moved. */
-#ifndef FB_APP_PROBE_H
-#define FB_APP_PROBE_H
+#ifndef FB_MEASURE_PROBE_H
+#define FB_MEASURE_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/backend.h"
-#include "config/config.h"
 #include "cupti/cupti_session.h"
 #include "cupti/kernel_trace.h"
 #include "cupti/traffic.h"
 #include "measure/runner.h"
+#include "plan/plan.h"
 
 struct fb_app_probe;
 
-/* Sets up the probe for this backend and config. *state stays NULL (and FB_OK is returned)
+/* Sets up the probe for this backend and plan ([cupti], cache mode, device). *state stays NULL (and FB_OK is returned)
  * when there is nothing to probe: the CPU backend, CUPTI not built, or CUPTI unavailable
  * here, in which case one warning goes to stderr and `status` says why (for the CSV
  * metadata). probe is filled when *state is set. Fills dev->chip from CUPTI when it can. */
 int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                       const struct fb_backend_ops *ops, void *backend,
-                      const struct fb_config *cfg, struct fb_device_info *dev, char *status,
+                      const struct fb_plan *plan, struct fb_device_info *dev, char *status,
                       size_t status_size, struct fb_error *err);
 void fb_app_probe_close(struct fb_app_probe *state);
 

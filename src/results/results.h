@@ -4,19 +4,20 @@
  * complete run: a crash, a kill or a Ctrl-C loses at most the point in progress, leaves NAME
  * as it was, and leaves NAME.partial for --resume to continue. A lock file NAME.lock, held for
  * the whole run, keeps a second run off the same results. */
-#ifndef FB_APP_RESULTS_H
-#define FB_APP_RESULTS_H
+#ifndef FB_RESULTS_RESULTS_H
+#define FB_RESULTS_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "backends/backend.h"
-#include "config/config.h"
+#include "common/limits.h"
 #include "measure/fit.h"
 #include "measure/record.h"
-#include "output/csv.h"
-#include "output/point_index.h"
+#include "results/csv.h"
+#include "results/point_index.h"
+#include "plan/plan.h"
 
 #define FB_RESULTS_MAX_META 48 /* 35 keys today, 6 of the fit, counters_refused */
 
@@ -31,7 +32,7 @@ struct fb_results {
     size_t n_meta;
     struct fb_record *records;
     size_t count, capacity;
-    struct fb_point_index index; /* records by point key (output/point_index.h): one row per
+    struct fb_point_index index; /* records by point key (results/point_index.h): one row per
                                     point, found in O(1) */
     char resume_warning[FB_PATH_MAX + 256]; /* set by fb_results_load when the kept rows come
                                                from another config; "" otherwise */
@@ -40,12 +41,12 @@ struct fb_results {
 /* Sets up an empty store for the results file path (a regular file or a new one, e.g. the
  * target fb_results_judge() gave; too long a path is cut), with the run's metadata (version, commit, date,
  * host, backend, device, caches, peak bandwidth, config path and hash, label, seed...). */
-void fb_results_init(struct fb_results *res, const char *path, const struct fb_config *cfg,
+void fb_results_init(struct fb_results *res, const char *path, const struct fb_plan *plan,
                      const char *backend, const struct fb_device_info *dev, uint64_t seed,
                      const char *counters_status);
 
 /* --resume: loads the rows of an existing results file (a missing file is no error: the
- * run starts empty, *loaded = 0). Rows of one point (same key, output/point_index.h) that
+ * run starts empty, *loaded = 0). Rows of one point (same key, results/point_index.h) that
  * an earlier run wrote twice are merged, the later row kept, in the place of the first.
  * When the file's config_hash differs from this run's, the rows are still kept (they are
  * the same points), res->resume_warning says so for the caller to print, and the metadata
@@ -55,7 +56,7 @@ void fb_results_init(struct fb_results *res, const char *path, const struct fb_c
  * row has none (fb_pairing_derive_missing, O(n log n)); the rest is kept as read. */
 int fb_results_load(struct fb_results *res, size_t *loaded, struct fb_error *err);
 
-/* The row for the point `key` (its key fields, output/point_index.h), or NULL. O(1). */
+/* The row for the point `key` (its key fields, results/point_index.h), or NULL. O(1). */
 const struct fb_record *fb_results_find(const struct fb_results *res,
                                         const struct fb_record *key);
 

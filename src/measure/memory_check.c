@@ -1,5 +1,5 @@
 /* The memory check before a sweep (contract in memory_check.h). */
-#include "app/memory_check.h"
+#include "measure/memory_check.h"
 
 #include <inttypes.h>
 #include <stdio.h>

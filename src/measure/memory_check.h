@@ -1,7 +1,7 @@
 /* Whether a sweep (or --profile's one size) fits in memory, checked before anything is
  * allocated: a sweep that cannot fit is a config error, not a crash halfway through. */
-#ifndef FB_APP_MEMORY_CHECK_H
-#define FB_APP_MEMORY_CHECK_H
+#ifndef FB_MEASURE_MEMORY_CHECK_H
+#define FB_MEASURE_MEMORY_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * shell's convention); a second one exits at once. SIGXFSZ (a file size limit, `ulimit -f`)
  * is ignored, so a write past the limit fails with EFBIG and the command says so, instead of
  * the process dying with status 153 and no message. */
-#ifndef FB_APP_INTERRUPT_H
-#define FB_APP_INTERRUPT_H
+#ifndef FB_COMMON_INTERRUPT_H
+#define FB_COMMON_INTERRUPT_H
 
 #include <signal.h>
 

@@ -1,7 +1,7 @@
 /* The CUPTI probe behind the runner's struct fb_probe.
  * CUPTI's own code is in src/cupti/; builds without it link a stub that reports
  * "unavailable", so nothing here needs #ifdefs. */
-#include "app/probe.h"
+#include "measure/probe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +245,7 @@ void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t 
 
 int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                       const struct fb_backend_ops *ops, void *backend,
-                      const struct fb_config *cfg, struct fb_device_info *dev, char *status,
+                      const struct fb_plan *plan, struct fb_device_info *dev, char *status,
                       size_t status_size, struct fb_error *err)
 {
     *state = NULL;
@@ -253,19 +253,19 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
         snprintf(status, status_size, "not applicable (%s backend)", ops->name);
         return FB_OK;
     }
-    if (!cfg->cupti_activity && !cfg->cupti_counters) {
+    if (!plan->cupti_activity && !plan->cupti_counters) {
         snprintf(status, status_size, "off ([cupti] activity and counters are false)");
         return FB_OK;
     }
-    struct fb_probe_setup setup = {.activity_requested = cfg->cupti_activity,
-                                   .counters_requested = cfg->cupti_counters,
-                                   .cache = cfg->cache};
+    struct fb_probe_setup setup = {.activity_requested = plan->cupti_activity,
+                                   .counters_requested = plan->cupti_counters,
+                                   .cache = plan->measure.cache};
     char warning[1200];
     struct fb_cupti_session *cupti = NULL;
     /* fb_cupti_session_open tries each part once (a trial enable of the activity API and of the
      * range profiler): a refusal is a normal state of a GPU node, reported once, here. */
-    int rc = fb_cupti_session_open(&cupti, cfg->device, cfg->cupti_activity,
-                                   cfg->cupti_counters, err);
+    int rc = fb_cupti_session_open(&cupti, plan->device, plan->cupti_activity,
+                                   plan->cupti_counters, err);
     if (rc == FB_ERR_UNAVAILABLE) {
         setup.activity_reason = setup.counters_reason = err->msg;
         fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
@@ -295,7 +295,7 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     if (warning[0])
         fprintf(stderr, "%s\n", warning);
     if (!dev->chip[0])
-        fb_cupti_chip_name(cfg->device, dev->chip, sizeof dev->chip, &(struct fb_error){{0}});
+        fb_cupti_chip_name(plan->device, dev->chip, sizeof dev->chip, &(struct fb_error){{0}});
     *probe = (struct fb_probe){p, setup.activity_ok ? kernel_pass : NULL,
                                setup.counters_ok ? traffic_pass : NULL};
     *state = p;

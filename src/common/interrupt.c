@@ -1,6 +1,6 @@
 /* SIGINT / SIGTERM / SIGXFSZ handling shared by the writing commands (contract in
  * interrupt.h). */
-#include "app/interrupt.h"
+#include "common/interrupt.h"
 
 #include <string.h>
 #include <unistd.h>

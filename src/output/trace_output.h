@@ -1,13 +1,13 @@
 /* Where --profile's --trace FILE goes: judged before anything is measured, written whole
- * (output/atomic_file.h) once every variant is traced. */
-#ifndef FB_APP_TRACE_OUTPUT_H
-#define FB_APP_TRACE_OUTPUT_H
+ * (results/atomic_file.h) once every variant is traced. */
+#ifndef FB_OUTPUT_TRACE_OUTPUT_H
+#define FB_OUTPUT_TRACE_OUTPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "common/error.h"
-#include "config/config.h"
+#include "common/limits.h"
 #include "output/trace_json.h"
 
 struct fb_trace_target {

@@ -1,8 +1,8 @@
 /* CSV writer: the schema table, the atomic write, and mkdir -p for the output's directory. */
-#include "output/csv.h"
-#include "output/csv_schema.h"
+#include "results/csv.h"
+#include "results/csv_schema.h"
 
-#include "output/atomic_file.h"
+#include "results/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* The atomic file write (contract in atomic_file.h). */
-#include "output/atomic_file.h"
+#include "results/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

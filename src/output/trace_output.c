@@ -1,14 +1,14 @@
 /* The trace file's path and write (contract in trace_output.h). */
-#include "app/trace_output.h"
+#include "output/trace_output.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "app/output_paths.h"
+#include "results/output_paths.h"
 #include "common/text.h"
-#include "output/atomic_file.h"
-#include "output/csv.h"
+#include "results/atomic_file.h"
+#include "results/csv.h"
 
 /* Whether the regular file at path may be replaced: empty, or a trace fusebench wrote. */
 static bool replaceable(const char *path)

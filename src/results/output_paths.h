@@ -2,8 +2,8 @@
  * so that a path that cannot work is refused at once (exit 2, nothing measured, nothing
  * created) instead of after the sweep. Used for the results file (results.c) and the charts
  * directory (sweep.c); creates nothing but a probe file it removes at once. */
-#ifndef FB_APP_OUTPUT_PATHS_H
-#define FB_APP_OUTPUT_PATHS_H
+#ifndef FB_RESULTS_OUTPUT_PATHS_H
+#define FB_RESULTS_OUTPUT_PATHS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,7 +28,7 @@ int fb_output_dir_check(const char *dir, const char *what, char *make_dir, size_
                         struct fb_error *err);
 
 /* Whether the page fusebench is about to rename over `name` (relative to dirfd, or AT_FDCWD)
- * may be replaced, by the results file's rule (app/results.h): nothing there, an empty
+ * may be replaced, by the results file's rule (results/results.h): nothing there, an empty
  * regular file, or a regular file that starts with `signature` (the first bytes fusebench
  * writes there) may; anything else (a foreign file, a symlink, a directory, FIFO or device,
  * a file that cannot be read) only with `force`, which renames over the entry itself, never

@@ -1,7 +1,7 @@
 /* CSV reader (for --resume, peers and tests): columns by header name, RFC 4180 quotes within a
  * line, errors as "path:line: ...". */
-#include "output/csv.h"
-#include "output/csv_schema.h"
+#include "results/csv.h"
+#include "results/csv_schema.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-#include "output/point_index.h"
+#include "results/point_index.h"
 
 #include <stdlib.h>
 #include <string.h>

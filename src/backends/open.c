@@ -1,23 +1,23 @@
-#include "app/backend_open.h"
+#include "backends/open.h"
 
 #include <stdio.h>
 
-int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops **ops,
+int fb_app_open_backend(const struct fb_plan *plan, const struct fb_backend_ops **ops,
                         void **state, char *note, size_t note_size, struct fb_error *err)
 {
-    const struct fb_backend_params params = {.device = cfg->device,
-                                             .cpu_threads = cfg->cpu_threads};
+    const struct fb_backend_params params = {.device = plan->device,
+                                             .cpu_threads = plan->cpu_threads};
     if (note && note_size)
         note[0] = '\0';
     *ops = &fb_cpu_backend;
-    if (cfg->backend == FB_BACKEND_CPU)
+    if (plan->backend == FB_BACKEND_CPU)
         return fb_cpu_backend.init(state, &params, err);
     const struct fb_backend_ops *cuda = fb_backend_find("cuda");
     if (!cuda) {
-        if (cfg->backend == FB_BACKEND_CUDA)
+        if (plan->backend == FB_BACKEND_CUDA)
             return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda, but this build has "
                            "no CUDA backend (rebuild with nvcc on PATH and -Dcuda=enabled)",
-                           cfg->path);
+                           plan->config_path);
         fprintf(stderr, "backend auto: this build has no CUDA backend; using cpu\n");
         return fb_cpu_backend.init(state, &params, err);
     }
@@ -26,10 +26,11 @@ int fb_app_open_backend(const struct fb_config *cfg, const struct fb_backend_ops
         *ops = cuda;
         return FB_OK;
     }
-    if (rc == FB_ERR_UNAVAILABLE && cfg->backend == FB_BACKEND_CUDA) {
+    if (rc == FB_ERR_UNAVAILABLE && plan->backend == FB_BACKEND_CUDA) {
         char reason[sizeof err->msg];
         snprintf(reason, sizeof reason, "%s", err->msg);
-        return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda: %.900s", cfg->path,
+        return fb_fail(err, FB_ERR_USAGE, "%s: [backend] backend = cuda: %.900s",
+                       plan->config_path,
                        reason);
     }
     if (rc != FB_ERR_UNAVAILABLE)

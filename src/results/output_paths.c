@@ -1,5 +1,5 @@
 /* Output paths judged up front (contract in output_paths.h). */
-#include "app/output_paths.h"
+#include "results/output_paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
-#include "config/config.h"
+#include "common/limits.h"
 
 int fb_output_name_check(const char *path, const char *what, struct fb_error *err)
 {
