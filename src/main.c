@@ -1,72 +1,95 @@
-/* fusebench: measure what kernel fusion saves. This file parses the command line, dispatches
- * to the command asked for (src/app/: sweep.c, profile.c, plots.c for --plot, compare.c for
- * --compare) and turns the fb_status it returns into the exit code; the commands print their
- * own messages. */
+/* fusebench: measure what kernel fusion saves. This file parses the command line, picks the
+ * command from one table, runs it, and makes the exit code: the one place that does, signals
+ * included (128 + the signal's number that stopped the command: 130 for SIGINT, 143 for
+ * SIGTERM, the shell's convention). The commands (src/app/) print their own messages. */
 #include <stdio.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "app/compare.h"
-#include "common/interrupt.h"
 #include "app/config_load.h"
+#include "app/plot_options.h"
 #include "app/plots.h"
 #include "app/print_plan.h"
-#include "app/report.h"
 #include "app/profile.h"
+#include "app/report.h"
 #include "app/sweep.h"
 #include "cli/cli.h"
 #include "common/error.h"
-#include "common/text.h"
+#include "common/interrupt.h"
 #include "config/config.h"
-#include "output/op_list.h"
 #include "fb_build_config.h"
 #include "git_version.h"
+#include "output/op_list.h"
 
-enum { EXIT_MEASURE_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+enum { EXIT_MEASURE_FAILED = 1, EXIT_USAGE = 2 };
 
-static int exit_code_for(int rc)
+static int exit_code(int rc)
 {
+    if (fb_interrupted) /* whatever handler caught it (common/interrupt.h) */
+        return 128 + fb_interrupted;
     switch (rc) {
     case FB_OK: return 0;
     case FB_ERR_USAGE: return EXIT_USAGE;
-    case FB_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
+    case FB_ERR_INTERRUPTED: return 128 + 2; /* stopped before a handler recorded it */
     default: return EXIT_MEASURE_FAILED;
     }
 }
 
-/* The config file with the command line's overrides, then --profile or the sweep. */
-static int run_command(const struct fb_cli *cli, struct fb_config *cfg)
+static int run_help(const struct fb_cli *cli)
 {
-    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
-    for (int i = 0; i < cli->n_overrides; i++)
-        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
-    int rc = fb_app_config_load(cfg, cli->config_path, settings, (size_t)cli->n_overrides,
-                                cli->plot_dir);
-    if (rc != FB_OK)
-        return exit_code_for(rc);
-    if (cli->print_plan)
-        return exit_code_for(fb_app_print_plan(cfg));
-    if (cli->profile_size) {
-        const struct fb_app_profile_options opt = {cli->profile_size, cli->trace_path,
-                                                   cli->force, cli->no_plot, cli->plot_dir};
-        return exit_code_for(fb_app_profile(cfg, &opt));
-    }
-    const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
-                                             .no_plot = cli->no_plot, .quiet = cli->quiet,
-                                             .force = cli->force, .report = cli->report};
-    int signal_number = 0;
-    rc = fb_app_sweep(&opt, cfg, &signal_number);
-    /* A signal exits 128 + its number (130 for SIGINT, 143 for SIGTERM): the shell's
-     * convention. */
-    if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
-        return 128 + signal_number;
-    return exit_code_for(rc);
+    (void)cli;
+    fb_cli_usage(stdout, "sweep");
+    return FB_OK;
 }
 
-/* --plot's options: --plot-config's file (checked whole) or the defaults, with the command
- * line's overrides; without a file only [plot] keys mean anything. */
-static int plot_options(const struct fb_cli *cli, struct fb_plot_options *opt)
+static int run_version(const struct fb_cli *cli)
+{
+    (void)cli;
+    printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
+    return FB_OK;
+}
+
+static int run_list_ops(const struct fb_cli *cli)
+{
+    (void)cli;
+    return fb_op_list_markdown(stdout) == 0 ? FB_OK : FB_ERR_RUNTIME;
+}
+
+static int run_compare(const struct fb_cli *cli)
+{
+    const struct fb_app_compare_options opt = {
+        .files = cli->plot_files, .n_files = cli->n_plot_files, .plot_dir = cli->plot_dir,
+        .threshold = cli->threshold, .no_verdict = cli->no_verdict, .no_plot = cli->no_plot,
+        .force = cli->force};
+    return fb_app_compare(&opt);
+}
+
+static int run_derive(const struct fb_cli *cli)
+{
+    return fb_app_derive(cli->plot_files, cli->n_plot_files);
+}
+
+static int run_report(const struct fb_cli *cli)
+{
+    return fb_app_report(cli->report_file, cli->plot_dir, cli->force);
+}
+
+/* --plot FILES: the charts, then with --report the report of the first file. */
+static int run_plot(const struct fb_cli *cli)
+{
+    struct fb_plot_options *opt = malloc(sizeof *opt);
+    int rc = opt ? fb_plot_options_from_cli(cli, opt) : FB_ERR_RUNTIME;
+    if (rc == FB_OK)
+        rc = fb_app_redraw(cli->plot_files, cli->n_plot_files, cli->plot_dir, opt);
+    free(opt);
+    if (rc == FB_OK && cli->report)
+        rc = fb_app_report(cli->plot_files[0], cli->plot_dir, cli->force);
+    return rc;
+}
+
+/* The commands that measure: the config file with the command line's overrides, then the
+ * plan's printer, --profile or the sweep (each builds its plan from the config). */
+static int run_measuring(const struct fb_cli *cli)
 {
     struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
     for (int i = 0; i < cli->n_overrides; i++)
@@ -74,39 +97,31 @@ static int plot_options(const struct fb_cli *cli, struct fb_plot_options *opt)
     struct fb_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return FB_ERR_RUNTIME;
-    int rc = FB_OK;
-    if (cli->plot_config) {
-        rc = fb_app_config_load(cfg, cli->plot_config, settings, (size_t)cli->n_overrides,
-                                NULL);
-        if (rc == FB_OK)
-            rc = fb_plot_options_from_config(opt, cfg, true, stderr);
-    } else {
-        fb_config_defaults(cfg);
-        static const char *const plot_keys[] = {"charts", "size", "formats"};
-        for (int i = 0; i < cli->n_overrides && rc == FB_OK; i++) {
-            bool plot_key = strncmp(settings[i].key, "label.", 6) == 0;
-            for (size_t k = 0; k < 3; k++)
-                plot_key |= strcmp(settings[i].key, plot_keys[k]) == 0;
-            if (!plot_key) {
-                char shown[256];
-                fprintf(stderr, "--%s: --plot takes only [plot] keys (charts, size, formats, "
-                                "label.<variant>), or a config's with --plot-config\n",
-                        fb_text_escape(shown, sizeof shown, settings[i].key));
-                rc = FB_ERR_USAGE;
-            }
-        }
-        struct fb_error err;
-        if (rc == FB_OK &&
-            fb_config_override_all(cfg, settings, (size_t)cli->n_overrides, &err) != FB_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            rc = FB_ERR_USAGE;
-        }
-        if (rc == FB_OK)
-            rc = fb_plot_options_from_config(opt, cfg, false, stderr);
+    int rc = fb_app_config_load(cfg, cli->config_path, settings, (size_t)cli->n_overrides,
+                                cli->plot_dir);
+    if (rc == FB_OK && cli->print_plan) {
+        rc = fb_app_print_plan(cfg);
+    } else if (rc == FB_OK && cli->profile_size) {
+        const struct fb_app_profile_options opt = {cli->profile_size, cli->trace_path,
+                                                   cli->force, cli->no_plot, cli->plot_dir};
+        rc = fb_app_profile(cfg, &opt);
+    } else if (rc == FB_OK) {
+        const struct fb_app_sweep_options opt = {.resume = cli->resume, .dry_run = cli->dry_run,
+                                                 .no_plot = cli->no_plot, .quiet = cli->quiet,
+                                                 .force = cli->force, .report = cli->report};
+        rc = fb_app_sweep(&opt, cfg);
     }
     free(cfg);
     return rc;
 }
+
+/* One entry per command (cli.h, enum fb_command). */
+static int (*const commands[FB_CMD_COUNT])(const struct fb_cli *cli) = {
+    [FB_CMD_HELP] = run_help,       [FB_CMD_VERSION] = run_version,
+    [FB_CMD_LIST_OPS] = run_list_ops, [FB_CMD_COMPARE] = run_compare,
+    [FB_CMD_DERIVE] = run_derive,   [FB_CMD_REPORT] = run_report,
+    [FB_CMD_PLOT] = run_plot,       [FB_CMD_MEASURE] = run_measuring,
+};
 
 int main(int argc, char **argv)
 {
@@ -114,55 +129,5 @@ int main(int argc, char **argv)
     struct fb_cli cli;
     if (fb_cli_parse(argc, argv, &cli, stderr) != 0)
         return EXIT_USAGE;
-    if (cli.help) {
-        fb_cli_usage(stdout, "sweep");
-        return 0;
-    }
-    if (cli.version) {
-        printf("fusebench %s (%s)\n", FB_VERSION, FB_GIT_COMMIT);
-        return 0;
-    }
-    if (cli.list_ops)
-        return fb_op_list_markdown(stdout) == 0 ? 0 : EXIT_MEASURE_FAILED;
-    if (cli.compare) {
-        const struct fb_app_compare_options opt = {
-            .files = cli.plot_files, .n_files = cli.n_plot_files, .plot_dir = cli.plot_dir,
-            .threshold = cli.threshold, .no_verdict = cli.no_verdict, .no_plot = cli.no_plot,
-            .force = cli.force};
-        int signal_number = 0;
-        int rc = fb_app_compare(&opt, &signal_number);
-        if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
-            return 128 + signal_number;
-        return exit_code_for(rc);
-    }
-    if (cli.derive)
-        return exit_code_for(fb_app_derive(cli.plot_files, cli.n_plot_files));
-    if (cli.report_file) {
-        int signal_number = 0;
-        int rc = fb_app_report(cli.report_file, cli.plot_dir, cli.force, &signal_number);
-        return signal_number > 0 ? 128 + signal_number : exit_code_for(rc);
-    }
-    if (cli.n_plot_files > 0) {
-        struct fb_plot_options *opt = malloc(sizeof *opt);
-        int rc = opt ? plot_options(&cli, opt) : FB_ERR_RUNTIME;
-        int signal_number = 0;
-        if (rc == FB_OK)
-            rc = fb_app_redraw(cli.plot_files, cli.n_plot_files, cli.plot_dir, opt,
-                               &signal_number);
-        free(opt);
-        if (rc == FB_ERR_INTERRUPTED && signal_number > 0)
-            return 128 + signal_number;
-        if (rc == FB_OK && cli.report) {
-            rc = fb_app_report(cli.plot_files[0], cli.plot_dir, cli.force, &signal_number);
-            if (signal_number > 0)
-                return 128 + signal_number;
-        }
-        return exit_code_for(rc);
-    }
-    struct fb_config *cfg = malloc(sizeof *cfg);
-    if (!cfg)
-        return EXIT_MEASURE_FAILED;
-    int code = run_command(&cli, cfg);
-    free(cfg);
-    return code;
+    return exit_code(commands[fb_cli_command(&cli)](&cli));
 }

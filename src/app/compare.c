@@ -181,7 +181,7 @@ static int plan_outputs(struct session *s, const struct fb_app_compare_options *
 
 /* The charts, then the table beside them. */
 static int draw(struct session *s, const struct fb_app_compare_options *opt,
-                const struct outputs *o, int *signal_number)
+                const struct outputs *o)
 {
     struct fb_chart charts[8];
     size_t n_charts = fb_compare_charts(&s->compare, charts);
@@ -191,19 +191,16 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt,
                                      .write_extra = fb_compare_tables_write,
                                      .ctx = &s->compare};
     int rc = fb_plots_draw(&job);
-    if (rc > 128) {
-        *signal_number = rc - 128;
+    if (rc > 128) /* the signal is in fb_interrupted */
         return FB_ERR_INTERRUPTED;
-    }
     if (rc == RENDER_USAGE || rc == RENDER_NO_GNUPLOT)
         return FB_ERR_USAGE;
     int md = write_markdown(&s->compare, o->dir, o->stem);
     return rc == RENDER_OK ? md : FB_ERR_RUNTIME;
 }
 
-int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
+int fb_app_compare(const struct fb_app_compare_options *opt)
 {
-    *signal_number = 0;
     fb_interrupt_catch(); /* before reading: 8 large files take a while */
     struct fb_error err;
     if (opt->n_files < 2 || opt->n_files > FB_CHART_MAX_FILES) {
@@ -238,14 +235,13 @@ int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number)
         if (!opt->no_verdict)
             report(&s->compare);
         if (rc == FB_OK && !opt->no_plot && !fb_interrupted)
-            rc = draw(s, opt, &o, signal_number);
+            rc = draw(s, opt, &o);
         if (rc == FB_OK && fb_compare_regressed_runs(&s->compare))
             rc = FB_ERR_VERIFY;
     }
     unload(s);
     free(s);
     if (fb_interrupted) { /* while reading, printing, drawing or writing the table */
-        *signal_number = fb_interrupted;
         fprintf(stderr, "--compare: interrupted by signal %d\n", (int)fb_interrupted);
         return FB_ERR_INTERRUPTED;
     }

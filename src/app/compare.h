@@ -26,7 +26,7 @@ struct fb_app_compare_options {
  * with nothing to compare, a bad threshold, runs of different variants or without a common
  * size (the message says what is missing), a --plot-dir that cannot be made or written or a
  * foreign file at the table's name without force (judged before the verdict is printed), or no gnuplot; FB_ERR_INTERRUPTED when a signal
- * stopped the drawing (its number in *signal_number). Prints its own messages. */
-int fb_app_compare(const struct fb_app_compare_options *opt, int *signal_number);
+ * stopped the drawing (its number in fb_interrupted). Prints its own messages. */
+int fb_app_compare(const struct fb_app_compare_options *opt);
 
 #endif

@@ -1,8 +1,10 @@
-/* The charts' options from the config (contract in plot_options.h). */
+/* The charts' options from the config or the command line (contract in plot_options.h). */
 #include "app/plot_options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "app/config_load.h"
 #include "common/text.h"
 #include "plan/variants.h"
 
@@ -168,4 +170,48 @@ int fb_plot_options_from_config(struct fb_plot_options *o, const struct fb_confi
         return FB_ERR_USAGE;
     }
     return FB_OK;
+}
+
+/* --plot's options: --plot-config's file (checked whole) or the defaults, with the command
+ * line's overrides; without a file only [plot] keys mean anything. */
+int fb_plot_options_from_cli(const struct fb_cli *cli, struct fb_plot_options *opt)
+{
+    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
+    for (int i = 0; i < cli->n_overrides; i++)
+        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
+    struct fb_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        return FB_ERR_RUNTIME;
+    int rc = FB_OK;
+    if (cli->plot_config) {
+        rc = fb_app_config_load(cfg, cli->plot_config, settings, (size_t)cli->n_overrides,
+                                NULL);
+        if (rc == FB_OK)
+            rc = fb_plot_options_from_config(opt, cfg, true, stderr);
+    } else {
+        fb_config_defaults(cfg);
+        static const char *const plot_keys[] = {"charts", "size", "formats"};
+        for (int i = 0; i < cli->n_overrides && rc == FB_OK; i++) {
+            bool plot_key = strncmp(settings[i].key, "label.", 6) == 0;
+            for (size_t k = 0; k < 3; k++)
+                plot_key |= strcmp(settings[i].key, plot_keys[k]) == 0;
+            if (!plot_key) {
+                char shown[256];
+                fprintf(stderr, "--%s: --plot takes only [plot] keys (charts, size, formats, "
+                                "label.<variant>), or a config's with --plot-config\n",
+                        fb_text_escape(shown, sizeof shown, settings[i].key));
+                rc = FB_ERR_USAGE;
+            }
+        }
+        struct fb_error err;
+        if (rc == FB_OK &&
+            fb_config_override_all(cfg, settings, (size_t)cli->n_overrides, &err) != FB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            rc = FB_ERR_USAGE;
+        }
+        if (rc == FB_OK)
+            rc = fb_plot_options_from_config(opt, cfg, false, stderr);
+    }
+    free(cfg);
+    return rc;
 }

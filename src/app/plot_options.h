@@ -12,6 +12,7 @@
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/page.h"
+#include "cli/cli.h"
 #include "config/config.h"
 
 #define FB_PLOT_MAX_CHARTS 32
@@ -41,5 +42,11 @@ void fb_plot_options_defaults(struct fb_plot_options *o);
  * ..." for a value it gave). Returns FB_OK, or FB_ERR_USAGE (o then holds the defaults). */
 int fb_plot_options_from_config(struct fb_plot_options *o, const struct fb_config *cfg,
                                 bool check_variants, FILE *diag);
+
+/* --plot's options: --plot-config's file (checked whole: fb_app_config_load) or the
+ * defaults, with the command line's overrides; without a file only [plot] keys (charts,
+ * size, formats, label.<variant>) are taken. Prints its own messages. FB_OK, FB_ERR_USAGE or
+ * FB_ERR_RUNTIME (out of memory). */
+int fb_plot_options_from_cli(const struct fb_cli *cli, struct fb_plot_options *opt);
 
 #endif

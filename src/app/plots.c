@@ -27,6 +27,7 @@
 #include "chart/tables.h"
 #include "chart/timeline.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/text.h"
 #include "fb_build_config.h"
 #include "output/trace_read.h"
@@ -44,6 +45,7 @@ static void on_signal(int sig)
 {
     if (!stop_signal)
         stop_signal = sig;
+    fb_interrupt_note(sig); /* for main's exit code, and the sweep drawing its charts */
     pid_t group = (pid_t)child_group;
     if (group > 0)
         kill(-group, SIGKILL);
@@ -480,17 +482,12 @@ static void catch_signals(struct render *r)
         sigaction(caught[i], &sa, &r->saved[i]);
 }
 
-/* Restores the handlers the caller had; one that is the caller's own function (the sweep's)
- * is then given the signal that stopped the drawing, so that it learns of it. */
+/* Restores the handlers the caller had (the sweep's, --compare's): the signal that stopped
+ * the drawing is already in fb_interrupted for them to see. */
 static void release_signals(struct render *r)
 {
     for (size_t i = 0; i < N_CAUGHT; i++)
         sigaction(caught[i], &r->saved[i], NULL);
-    int sig = stop_signal;
-    for (size_t i = 0; i < N_CAUGHT && sig; i++)
-        if (caught[i] == sig && !(r->saved[i].sa_flags & SA_SIGINFO) &&
-            r->saved[i].sa_handler != SIG_DFL && r->saved[i].sa_handler != SIG_IGN)
-            raise(sig);
 }
 
 /* The end of a drawing, whatever its result rc: the stage removed, the directory closed, the
@@ -716,9 +713,8 @@ static int render_trace(const char *path, const char *out_dir)
 }
 
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt, int *signal_number)
+                  const struct fb_plot_options *opt)
 {
-    *signal_number = 0;
     int rc;
     if (n >= 1 && is_trace(csv_files[0])) {
         if (n > 1) {
@@ -729,10 +725,8 @@ int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
     } else {
         rc = render(csv_files, n, out_dir, opt);
     }
-    if (rc > 128) {
-        *signal_number = rc - 128;
+    if (rc > 128) /* the signal is in fb_interrupted */
         return FB_ERR_INTERRUPTED;
-    }
     switch (rc) {
     case RENDER_OK: return FB_OK;
     case RENDER_USAGE:

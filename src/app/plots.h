@@ -81,9 +81,9 @@ void fb_plots_dir_of(const char *csv, char *out, size_t size);
  * output/trace_read.h) fb_plots_render_timeline of the trace read back; its exit status as
  * an fb_status: FB_OK (drawn),
  * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
- * *signal_number), FB_ERR_RUNTIME (a chart failed). */
+ * fb_interrupted), FB_ERR_RUNTIME (a chart failed). */
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt, int *signal_number);
+                  const struct fb_plot_options *opt);
 
 /* Draws --profile's timeline chart (chart/timeline.h, plots/timeline.gp) of the traced
  * tracks[0..count-1] into out_dir (NULL or "": the trace file's directory) as

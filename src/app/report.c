@@ -110,7 +110,7 @@ static int publish(int dirfd, const char *name, const struct fb_csv_table *t, co
     return FB_OK;
 }
 
-int fb_app_report(const char *csv, const char *out_dir, bool force, int *signal_number)
+int fb_app_report(const char *csv, const char *out_dir, bool force)
 {
     fb_interrupt_catch();
     char stem[FB_CHART_TEXT_MAX], dir[4096], name[FB_CHART_TEXT_MAX + 16];
@@ -169,6 +169,5 @@ int fb_app_report(const char *csv, const char *out_dir, bool force, int *signal_
         free(d);
     }
     fb_csv_table_free(&table);
-    *signal_number = fb_interrupted;
-    return rc;
+    return fb_interrupted ? FB_ERR_INTERRUPTED : rc;
 }

@@ -15,8 +15,8 @@
  * stderr), FB_ERR_RUNTIME (a write failed;
  * a file size limit, EFBIG, included: common/interrupt.h) or FB_ERR_INTERRUPTED (SIGINT or
  * SIGTERM before the page was renamed into place: the old page and no temporary file stay).
- * *signal_number: 0, or the signal that arrived (the caller exits 128 + it). Temporary
+ * The signal is in fb_interrupted (main exits 128 + it). Temporary
  * pages of a report killed with SIGKILL are removed by the next one in the directory. */
-int fb_app_report(const char *csv, const char *out_dir, bool force, int *signal_number);
+int fb_app_report(const char *csv, const char *out_dir, bool force);
 
 #endif

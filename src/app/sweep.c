@@ -391,7 +391,7 @@ static int sweep_report(struct sweep_session *s, int rc, const struct fb_error *
      * report that cannot be written is said (fb_app_report) but fails nothing measured. */
     if (rc == FB_OK && (s->opt->report || cfg->report) && results->count > 0)
         fb_app_report(s->where.path, s->opt->no_plot ? NULL : s->charts_dir,
-                      s->opt->force, &(int){0}); /* a signal: fb_interrupted, seen below */
+                      s->opt->force); /* a signal: fb_interrupted, seen below */
     if (rc == FB_OK && s->failed > 0) {
         fprintf(stderr, "%d point%s failed verification: see %s\n", s->failed,
                 s->failed == 1 ? "" : "s", target);
@@ -412,10 +412,8 @@ static void sweep_close(struct sweep_session *s)
         s->ops->fini(s->backend);
 }
 
-int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg,
-                 int *signal_number)
+int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg)
 {
-    *signal_number = 0;
     struct sweep_session s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
@@ -446,7 +444,6 @@ int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config 
         rc = sweep_report(&s, rc, &err);
     }
     sweep_close(&s);
-    *signal_number = fb_interrupted;
     if (fb_interrupted) /* also when the signal came after the sweep (while drawing) */
         return FB_ERR_INTERRUPTED;
     return rc;

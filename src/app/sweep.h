@@ -29,10 +29,9 @@ struct fb_app_sweep_options {
  * in them escaped (common/text.h).
  * Returns FB_OK; FB_ERR_USAGE for a config or output-path problem found before measuring
  * (or a results file --resume cannot read); FB_ERR_VERIFY when points failed verification;
- * FB_ERR_INTERRUPTED when a signal came (also after the sweep, while drawing), with its
- * number in *signal_number (0 otherwise); another negative fb_status when the sweep stopped
+ * FB_ERR_INTERRUPTED when a signal came (also after the sweep, while drawing; its number is
+ * in fb_interrupted, common/interrupt.h); another negative fb_status when the sweep stopped
  * on an error. */
-int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg,
-                 int *signal_number);
+int fb_app_sweep(const struct fb_app_sweep_options *opt, const struct fb_config *cfg);
 
 #endif

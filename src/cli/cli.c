@@ -300,3 +300,15 @@ int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out)
     }
     return 0;
 }
+
+enum fb_command fb_cli_command(const struct fb_cli *cli)
+{
+    return cli->help           ? FB_CMD_HELP
+           : cli->version      ? FB_CMD_VERSION
+           : cli->list_ops     ? FB_CMD_LIST_OPS
+           : cli->compare      ? FB_CMD_COMPARE
+           : cli->derive       ? FB_CMD_DERIVE
+           : cli->report_file  ? FB_CMD_REPORT
+           : cli->n_plot_files ? FB_CMD_PLOT
+                               : FB_CMD_MEASURE;
+}

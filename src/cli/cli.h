@@ -39,6 +39,18 @@ struct fb_cli {
     const char *report_file;         /* --report RESULTS.csv: that file, nothing measured */
 };
 
+/* The commands main dispatches to (one table, main.c). */
+enum fb_command {
+    FB_CMD_HELP, FB_CMD_VERSION, FB_CMD_LIST_OPS, FB_CMD_COMPARE, FB_CMD_DERIVE, FB_CMD_REPORT,
+    FB_CMD_PLOT,
+    FB_CMD_MEASURE, /* a config: the sweep, --dry-run, --print-plan or --profile */
+    FB_CMD_COUNT
+};
+
+/* The command a parsed command line asks for: --help, then --version, --list-ops,
+ * --compare, --derive, --report FILE.csv, --plot, else a config's. */
+enum fb_command fb_cli_command(const struct fb_cli *cli);
+
 /* Parses argv. Returns 0, or 2 with a message on `err_out` for a usage error. */
 int fb_cli_parse(int argc, char **argv, struct fb_cli *cli, FILE *err_out);
 

@@ -16,6 +16,12 @@ static void on_interrupt(int sig)
     fb_interrupted = sig;
 }
 
+void fb_interrupt_note(int sig)
+{
+    if (!fb_interrupted)
+        fb_interrupted = sig;
+}
+
 /* sigaction, not signal(): under -std=c11 glibc's signal() has SysV semantics (the handler is
  * reset after the first signal, SA_RESETHAND), so a second Ctrl-C would kill the process by
  * the signal instead of reaching on_interrupt. SA_RESTART: a write or wait interrupted by the

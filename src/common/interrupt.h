@@ -12,6 +12,10 @@
 /* 0, or the number of the first SIGINT / SIGTERM since fb_interrupt_catch(). */
 extern volatile sig_atomic_t fb_interrupted;
 
+/* Records sig as the signal that stopped the command, unless one already did: for a handler
+ * of its own (the gnuplot runner's, which kills its child first). Async-signal-safe. */
+void fb_interrupt_note(int sig);
+
 /* Installs the handlers (sigaction, SA_RESTART) and fb_file_limit_as_error(); they stay
  * until the process ends. Calling it again is harmless. */
 void fb_interrupt_catch(void);

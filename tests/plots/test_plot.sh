@@ -12,7 +12,7 @@
 #     create no canary file; each input is drawn (valid charts) or refused with exit 2;
 #   - a chart is published only when whole: a gnuplot that writes a truncated file and exits
 #     0 publishes nothing (exit 1, the previous chart kept); no staging directory is ever left;
-#   - SIGTERM and SIGINT stop at once (143, 130) and kill gnuplot; SIGKILL kills it too
+#   - SIGTERM, SIGINT and SIGHUP stop at once (143, 130, 129) and kill gnuplot; SIGKILL kills it too
 #     (PR_SET_PDEATHSIG); a file over the row limit is refused (exit 2) without drawing.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed. Every wait is a hang
 # guard far above the expected time; nothing is judged by the clock.
@@ -394,7 +394,7 @@ EOF
 chmod +x "$work/slow"
 wait_for() { local k; for k in $(seq 1 600); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 gone() { local k; for k in $(seq 1 600); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
-for sig in TERM INT KILL; do
+for sig in TERM INT HUP KILL; do
     rm -f "$work/gnuplot.pid"
     GNUPLOT=$work/slow "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/sig" \
         >/dev/null 2>&1 &
@@ -404,7 +404,7 @@ for sig in TERM INT KILL; do
         kill -$sig $fb
         wait $fb 2>/dev/null
         rc=$?
-        case $sig in TERM) want=143 ;; INT) want=130 ;; KILL) want=137 ;; esac
+        case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; KILL) want=137 ;; esac
         check "SIG$sig: fusebench exits $want (got $rc)" [ $rc -eq $want ]
         check "SIG$sig: gnuplot dies with it" gone "$child"
         [ $sig = KILL ] || check "SIG$sig: no staging directory left" no_stage_in "$work/sig"
