@@ -1,7 +1,8 @@
-/* Errors that carry their context to the one place that prints them (main).
+/* Errors that carry their context up to the command that prints them.
  *
- * Library code never prints and never exits: it fills a struct fb_error and returns
- * one of the negative codes below. Only main turns them into messages and exit codes. */
+ * Library code (below src/app/) never exits and prints nothing of its own: it fills a struct
+ * fb_error and returns one of the negative codes below. The commands (src/app/) print the
+ * messages, naming files and what to do next; main alone turns the code into the exit code. */
 #ifndef FB_COMMON_ERROR_H
 #define FB_COMMON_ERROR_H
 
