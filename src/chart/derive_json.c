@@ -8,8 +8,8 @@
 
 #include "chart/model.h"
 #include "common/format.h"
+#include "common/json.h"
 #include "common/text.h"
-#include "output/plan_json.h"
 
 static void string(FILE *out, const char *s)
 {
@@ -21,14 +21,6 @@ static void string(FILE *out, const char *s)
     }
     fb_json_write_string(out, fb_text_escape(text, room, s));
     free(text);
-}
-
-static void number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.17g", x);
-    else
-        fputs("null", out);
 }
 
 static void count(FILE *out, int64_t x)
@@ -105,7 +97,7 @@ static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const str
         {"ours_ratio_lo", r->ours_ratio_lo}, {"ours_ratio_hi", r->ours_ratio_hi}};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
         key(out, reals[i].name);
-        number(out, reals[i].value);
+        fb_json_write_number(out, reals[i].value);
     }
     key(out, "verified");
     fputs(r->verified ? "true" : "false", out);
@@ -176,37 +168,37 @@ int fb_chart_json_write(FILE *out, const struct fb_csv_table *tables, const char
         key(out, "title");
         string(out, p->title);
         key(out, "launch_limit");
-        number(out, p->launch_limit);
+        fb_json_write_number(out, p->launch_limit);
         key(out, "traffic_ratio");
-        number(out, p->traffic_ratio);
+        fb_json_write_number(out, p->traffic_ratio);
         key(out, "traffic_ratio_write_allocate");
-        number(out, p->traffic_ratio_wa);
+        fb_json_write_number(out, p->traffic_ratio_wa);
         fputs(",\"points\":[", out);
         for (size_t j = 0; j < p->n_points; j++) {
             fprintf(out, "%s[", j ? "," : "");
-            number(out, p->points[j].n);
+            fb_json_write_number(out, p->points[j].n);
             fputc(',', out);
-            number(out, p->points[j].speedup);
+            fb_json_write_number(out, p->points[j].speedup);
             fputc(',', out);
-            number(out, p->points[j].lo);
+            fb_json_write_number(out, p->points[j].lo);
             fputc(',', out);
-            number(out, p->points[j].hi);
+            fb_json_write_number(out, p->points[j].hi);
             fputc(']', out);
         }
         fputs("]}", out);
     }
     fputs("],\"fit\":{\"launch_s\":", out);
-    number(out, d->fit_launch_s);
+    fb_json_write_number(out, d->fit_launch_s);
     key(out, "bandwidth_gbps");
-    number(out, d->fit_gbps);
+    fb_json_write_number(out, d->fit_gbps);
     key(out, "cache_bandwidth_gbps");
-    number(out, d->fit_cache_gbps);
+    fb_json_write_number(out, d->fit_cache_gbps);
     fputs("},\"regimes\":{\"n_launch\":", out);
-    number(out, d->n_launch);
+    fb_json_write_number(out, d->n_launch);
     fprintf(out, ",\"n_launch_from\":\"%s\"",
             isfinite(d->n_launch) ? (d->n_launch_from_fit ? "fit" : "data") : "");
     key(out, "n_cache");
-    number(out, d->n_cache);
+    fb_json_write_number(out, d->n_cache);
     fputs("}}\n", out);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

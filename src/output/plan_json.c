@@ -5,49 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/text.h"
+#include "common/json.h"
 #include "fb_build_config.h"
 #include "op_table.h"
 #include "results/csv_schema.h"
 #include "plan/plan.h"
-
-void fb_json_write_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const char *p = s; *p;) {
-        const unsigned char c = (unsigned char)*p;
-        const size_t len = fb_text_utf8_char(p);
-        switch (c) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        case '\b': fputs("\\b", out); break;
-        case '\f': fputs("\\f", out); break;
-        default:
-            if (c < 0x20 || c == 0x7f)
-                fprintf(out, "\\u%04x", c);
-            else if (fb_text_is_c1(p)) /* the same character, escaped: no terminal acts on it */
-                fprintf(out, "\\u%04x", (unsigned char)p[1]);
-            else if (len == 0) /* not UTF-8: the four characters \xNN, as in messages */
-                fprintf(out, "\\\\x%02X", c);
-            else
-                fwrite(p, 1, len, out);
-        }
-        p += len ? len : 1;
-    }
-    fputc('"', out);
-}
-
-/* A double as a JSON number (JSON has no NaN or infinity: null). */
-static void write_number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.17g", x);
-    else
-        fputs("null", out);
-}
 
 /* The table's "threshold, value" as a JSON list of names. */
 static void write_param_names(FILE *out, const char *names)
@@ -136,11 +98,11 @@ int fb_plan_json_write(FILE *out, const struct fb_plan *plan)
     fprintf(out, "],\n \"measure\": {\"warmup\": %d, \"min_reps\": %d, \"max_reps\": %d, "
                  "\"min_time\": ",
             plan->measure.warmup, plan->measure.min_reps, plan->measure.max_reps);
-    write_number(out, plan->measure.min_time_s);
+    fb_json_write_number(out, plan->measure.min_time_s);
     fputs(", \"max_time\": ", out);
-    write_number(out, plan->measure.max_time_s);
+    fb_json_write_number(out, plan->measure.max_time_s);
     fputs(", \"target_noise\": ", out);
-    write_number(out, plan->measure.target_noise);
+    fb_json_write_number(out, plan->measure.target_noise);
     fputs("},\n \"variants\": [", out);
     int written = 0;
     for (size_t i = 0; i < plan->set.count; i++) {

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "output/plan_json.h"
+#include "common/json.h"
 
 /* Whether record r of t is one the trace shows. */
 static bool shown(const struct fb_kernel_trace *t, const struct fb_kernel_record *r)

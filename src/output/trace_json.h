@@ -21,7 +21,7 @@
  * "call" is the record's correlation_id: the index of the call it belongs to (fusebench's
  * traces number them so, measure/host_trace.h). Kernel records on another stream than the
  * trace's measured one, and FB_TRACE_OTHER records, are left out.
- * Every string goes through fb_json_write_string (output/plan_json.h): valid UTF-8 JSON
+ * Every string goes through fb_json_write_string (common/json.h): valid UTF-8 JSON
  * whatever the bytes of a variant's or chain's name. The file starts with
  * FB_TRACE_JSON_SIGNATURE, by which fusebench knows a trace of its own (output/trace_output.h). */
 #ifndef FB_OUTPUT_TRACE_JSON_H

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "plan/plan.h"
 #include "results/csv_schema.h"
+#include "common/json.h"
 #include "output/plan_json.h"
 
 /* s as fb_json_write_string writes it, as a malloc'd string. */

@@ -19,6 +19,7 @@
 
 #include "../common/test_tmpdir.h"
 #include "common/text.h"
+#include "common/json.h"
 #include "output/trace_json.h"
 #include "output/trace_read.h"
 
