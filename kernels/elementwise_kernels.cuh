@@ -213,9 +213,9 @@ __device__ inline __half fb_narrow(__half, float v)
 /* Rounding to bf16 on Turing (sm_75), which has no bf16 conversion (cvt.rn.bf16.f32 is
  * sm_80's): the toolkit's emulation there (a remainder compared with half, then an
  * increment) made the generic kernel's bf16 chains issue 11 instructions per element more
- * than its fp16 ones (tests/kernels/sass_count.py). Here kernels/dtype_convert.h's integer
- * rounding (fb_bf16_rounded_word: the fp32 word whose top half is the result); two lanes are
- * then packed by one byte permute of their top halves. */
+ * than its fp16 ones (counted in SASS, no GPU run: docs/notes/instruction-budget.md). Here
+ * kernels/dtype_convert.h's integer rounding (fb_bf16_rounded_word: the fp32 word whose top
+ * half is the result); two lanes are then packed by one byte permute of their top halves. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define FB_BF16_INTEGER_ROUNDING
 #endif
@@ -373,9 +373,10 @@ __device__ inline fb_bf16x8 fb_apply(const fb_copy_op &, fb_bf16x8 x)
 
 /* ---- the generic fused kernel: a chain of ops that arrives as data ---- */
 
-/* Why it is shaped this way (SASS counted with tests/kernels/sass_count.py, which follows
- * one thread through one turn of the main loop for a given chain, on every architecture
- * built; docs/gpus.md has the tables and the H200's budget). A chain is data
+/* Why it is shaped this way (SASS counted by a tracer that followed one thread through one
+ * turn of the main loop for a given chain, on every architecture built, since removed; a
+ * model no GPU has confirmed: docs/notes/instruction-budget.md has the tables and the
+ * H200's budget). A chain is data
  * (kernels/op_table.h: up to 16 ops, by value in the kernel's parameters), so each op is
  * found by a switch on its id, and that dispatch costs about the same whatever the number
  * of lanes it then serves: the op's id and parameters read from the parameter bank, the

@@ -13,8 +13,8 @@ wrote (python3 stdlib only).
   gpu_check_summary.py --import-versions   (torch's and triton's, for gpu-check's inventory)
 
 The results files are read by fusebench (`fusebench --derive CSV...`: src/chart/derive_json.h),
-never parsed here: the rows with their pairs, speedups (and the pair's time), copy fractions
-and metadata come as JSON. PATH is that fusebench (default $FB_FUSEBENCH, else build/fusebench
+never parsed here: the rows with their pairs, speedups (and the pair's time), copy fractions,
+the row and noisy counts and metadata come as JSON. PATH is that fusebench (default $FB_FUSEBENCH, else build/fusebench
 of this repository). STEPS holds "step|status|detail|seconds" lines (status ok, degraded,
 skipped or FAIL; the seconds may be missing); NODE.txt "key: value" lines (what the machine
 has, gpu-check's step 0). ncu's own --csv logs are ncu's format, turned by --collect-ncu
@@ -28,6 +28,7 @@ CSV (variant, n, kernel, launch, dram_read_bytes, dram_write_bytes) and exits 0 
 --verdict prints a step's "status|detail" from a tool's output or a suite's counts.
 """
 
+import collections
 import csv
 import datetime
 import io
@@ -46,10 +47,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def read_results(fusebench, path, problems=None):
-    """(metadata dict, list of row dicts) of a results file as fusebench derives it
-    (`--derive`); ({}, []) if absent, and a problem noted when fusebench refuses it."""
+    """(metadata dict, list of row dicts, file dict: its "rows" and "noisy" counts) of a
+    results file as fusebench derives it (`--derive`); ({}, [], {}) if absent, and a problem
+    noted when fusebench refuses it."""
     if not path or not os.path.exists(path):
-        return {}, []
+        return {}, [], {}
     cmd = [fusebench, "--derive", path]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -60,8 +62,8 @@ def read_results(fusebench, path, problems=None):
     if derived is None:
         if problems is not None:
             problems.append("cannot read %s: %s" % (path, why or "fusebench --derive failed"))
-        return {}, []
-    return derived["files"][0]["meta"], derived["rows"]
+        return {}, [], {}
+    return derived["files"][0]["meta"], derived["rows"], derived["files"][0]
 
 
 def num(row, col):
@@ -447,7 +449,7 @@ def verdict(kind, a):
         meta = re.findall(r"^# counters: (.*)$", read_text(a[1]), re.M)
         if len(a) < 3:
             return counters_verdict(a[0], meta[0] if meta else "")
-        rmeta, rows = read_results(a[2], a[1])
+        rmeta, rows, _ = read_results(a[2], a[1])
         return counters_verdict(a[0], meta[0] if meta else "", rows,
                                 rmeta.get("counters_refused", ""), read_text(a[3]) if len(a) > 3 else "")
     if kind != "tests":
@@ -506,7 +508,7 @@ def dram_table(sweep_index, args, cold_results):
     before each profiled kernel (--cache-control all) and the CUPTI numbers come from the
     --cache cold sweep; the warm sweep's CUPTI bytes are shown beside them for reference
     (at 1M the inputs stay in a 60 MB L2 when warm: near-zero DRAM bytes is right there)."""
-    cmeta, crows = cold_results
+    cmeta, crows, _ = cold_results
     cold = index(crows)
     ncu = ncu_per_call(args.get("ncu")) if args.get("ncu") and os.path.exists(args["ncu"]) else {}
     lines = ["", "DRAM bytes per call, read + write; cache state: cold for CUPTI and ncu alike "
@@ -552,7 +554,7 @@ def dram_table(sweep_index, args, cold_results):
 def nocupti_lines(sweep_index, nocupti):
     """CUPTI's cost to small-size timings: the sweep's median (CUPTI on) beside a sweep of the
     same small sizes with activity and counters off."""
-    meta, rows = nocupti
+    meta, rows, _ = nocupti
     if not meta:
         return []
     lines = ["", "CUPTI's cost to small-size timings (median time per call; the sweep with "
@@ -589,191 +591,189 @@ def inprocess_lines(meta, rows):
     return lines
 
 
-def summarize(args):
-    lines, problems = [], []
-    caps = {}
-    steps = read_steps(args["steps"], caps)
-    degraded = []
-    for name, status, detail, _ in steps:
-        if status == "FAIL":
-            problems.append("%s: %s" % (name, detail))
-        elif status == "degraded":
-            degraded.append("%s: %s" % (name, detail))
+def point_problems(label, rows):
+    """Each failed point of a results file, and each ok point that was not verified."""
+    out = []
+    for r in rows:
+        if r.get("status") == "failed":
+            out.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
+                                                    r.get("reason", "")))
+        elif r.get("status") == "ok" and not r.get("verified"):
+            out.append("%s: %s n=%s ok but not verified" % (label, r.get("variant"), r.get("n")))
+    return out
 
-    smeta, srows = read_results(args["fusebench"], args["sweep"], problems)
-    tmeta, trows = read_results(args["fusebench"], args.get("torch"), problems)
-    imeta, irows = read_results(args["fusebench"], args.get("inprocess"), problems)
-    cold_results = read_results(args["fusebench"], args.get("cold"), problems)
-    for label, rows in (("sweep", srows), ("torch", trows), ("torch in-process", irows)):
-        for r in rows:
-            if r.get("status") == "failed":
-                problems.append("%s: %s n=%s failed: %s" % (label, r.get("variant"), r.get("n"),
-                                                            r.get("reason", "")))
-            elif r.get("status") == "ok" and not r.get("verified"):
-                problems.append("%s: %s n=%s ok but not verified" % (label, r.get("variant"),
-                                                                     r.get("n")))
-    if not srows:
-        problems.append("sweep: no rows in %s" % args["sweep"])
 
-    refused = ", ".join(d.split(":", 1)[0] for d in degraded)
-    # DEGRADED: a pass where the machine refused a part (its counters, ncu, the sanitizer).
-    verdict = "FAIL" if problems else "DEGRADED (refused: %s)" % refused if degraded else "PASS"
-    fix = COUNTERS_FIX if any(PRIVILEGES.search(d) for d in degraded + problems) else ""
-    mode = "gpu" if args["mode"] == "gpu" else "cpu-rehearsal"
-    if args.get("quick") == "1":
-        mode += " (quick)"
+def git_commit():
+    """This checkout's commit, or "unknown"."""
     try:
-        git = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)),
-                              "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                             text=True, timeout=10).stdout.strip() or "unknown"
+        return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)),
+                               "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
-        git = "unknown"
-    lines.append("fusebench gpu-check: %s" % verdict)
-    for p in problems[:20]:
-        lines.append("  problem: %s" % p)
+        return "unknown"
+
+
+def fmt_peak(peak):
+    return ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"
+
+
+def header_lines(args, verdict, problems, degraded, fix, smeta, tmeta):
+    """The verdict with its problems, degraded parts and fix; the run, the device."""
+    lines = ["fusebench gpu-check: %s" % verdict] + ["  problem: %s" % p for p in problems[:20]]
     if len(problems) > 20:
         lines.append("  ... and %d more problems" % (len(problems) - 20))
-    for d in degraded:
-        lines.append("  degraded: %s" % d)
-    if fix:
-        lines.append("  fix: %s" % fix)
-    lines.append("mode: %s" % mode)
+    lines += ["  degraded: %s" % d for d in degraded] + (["  fix: %s" % fix] if fix else [])
+    lines.append("mode: %s%s" % ("gpu" if args["mode"] == "gpu" else "cpu-rehearsal",
+                                 " (quick)" if args.get("quick") == "1" else ""))
     lines.append("date: %s" % datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
-    goal = args.get("goal")
-    elapsed = args.get("elapsed", "?")
-    over = ""
-    if goal and elapsed.isdigit() and args["mode"] == "gpu" and int(elapsed) > int(goal):
-        over = "  OVER THE GOAL: see the step times"
+    goal, elapsed = args.get("goal"), args.get("elapsed", "?")
+    over = ("  OVER THE GOAL: see the step times" if goal and elapsed.isdigit() and
+            args["mode"] == "gpu" and int(elapsed) > int(goal) else "")
     lines.append("host: %s   git: %s   elapsed: %s s%s%s"
-                 % (socket.gethostname(), git, elapsed,
+                 % (socket.gethostname(), git_commit(), elapsed,
                     (" (goal: under %s s on an H200)" % goal) if goal else "", over))
-    peak = num(smeta, "peak_bandwidth_gbps")
     lines.append("device: %s (backend %s)   %s: %s bytes   peak bandwidth: %s"
                  % (smeta.get("device", "?"), smeta.get("backend", "?"),
                     smeta.get("cache_name", "cache"), smeta.get("cache_bytes", "?") or "?",
-                    ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
+                    fmt_peak(num(smeta, "peak_bandwidth_gbps"))))
     if smeta.get("counters"):
         lines.append("counters (CUPTI, in the sweep): %s" % smeta["counters"])
     if tmeta:
         lines.append("torch: %s on %s" % (tmeta.get("torch", "?"), tmeta.get("device", "?")))
+    return lines
 
-    lines.append("")
-    lines.append("node (gpu-check's first step; 'meson' lines: where the build found them):")
-    for key, value in read_inventory(args.get("inventory")):
-        lines.append("  %-22s %s" % (key, value))
 
-    lines.append("")
-    lines.append("steps (seconds each; the step's cap after the slash: the CUPTI range "
-                 "profiler's replays are in the sweep's):")
+def run_lines(args, steps, caps):
+    """What gpu-check itself recorded: the node, each step with its seconds and cap, the
+    suites' counts."""
+    lines = ["", "node (gpu-check's first step; 'meson' lines: where the build found them):"]
+    lines += ["  %-22s %s" % kv for kv in read_inventory(args.get("inventory"))]
+    lines += ["", "steps (seconds each; the step's cap after the slash: the CUPTI range "
+              "profiler's replays are in the sweep's):"]
     for name, status, detail, seconds in steps:
         cap = caps.get(name, "")
         past = "  PAST ITS CAP" if cap and seconds and int(seconds) > int(cap) else ""
         lines.append("  %-11s %-8s %4s s%s  %s%s" % (name, status, seconds or "?",
                                                     "/%-4s" % cap if cap else "", detail, past))
+    lines += ["", "tests (meson test):"]
+    for l in (read_text(args["tests"]) if os.path.exists(args["tests"]) else "").splitlines():
+        parts = l.split()
+        kv = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
+        if parts:
+            lines.append("  %-5s passed %s, failed %s, skipped %s (cmocka skips %s), "
+                         "timed out %s, exit %s" % (parts[0], kv.get("ok"), kv.get("fail"),
+                                                   kv.get("skipped"), kv.get("cmocka_skipped"),
+                                                   kv.get("timeout"), kv.get("rc")))
+    return lines
 
-    lines.append("")
-    lines.append("tests (meson test):")
-    if os.path.exists(args["tests"]):
-        with open(args["tests"]) as f:
-            for l in f:
-                parts = l.split()
-                if not parts:
-                    continue
-                kv = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
-                lines.append("  %-5s passed %s, failed %s, skipped %s (cmocka skips %s), "
-                             "timed out %s, exit %s" % (parts[0], kv.get("ok"), kv.get("fail"),
-                                                       kv.get("skipped"), kv.get("cmocka_skipped"),
-                                                       kv.get("timeout"), kv.get("rc")))
 
-    lines.append("")
-    counts = {}
-    for r in srows:
-        counts[r.get("status")] = counts.get(r.get("status"), 0) + 1
+def count_lines(sweep, torch):
+    """The points of each file by status (the row and noisy counts as fusebench --derive
+    writes them), and every distinct launch count of each variant."""
+    (_, srows, sfile), (_, trows, tfile) = sweep, torch
+    c = collections.Counter(r.get("status") for r in srows)
     verified = sum(1 for r in srows if r.get("status") == "ok" and r.get("verified"))
-    lines.append("sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
-                 % (len(srows), counts.get("ok", 0), verified, counts.get("failed", 0),
-                    counts.get("skipped", 0), counts.get("noisy", 0)))
+    lines = ["", "sweep: %d points: %d ok (%d verified), %d failed, %d skipped, %d noisy"
+             % (sfile.get("rows", 0), c["ok"], verified, c["failed"], c["skipped"],
+                sfile.get("noisy", 0))]
     if trows:
-        tcounts = {}
-        for r in trows:
-            tcounts[r.get("status")] = tcounts.get(r.get("status"), 0) + 1
+        c = collections.Counter(r.get("status") for r in trows)
         lines.append("torch: %d points: %d ok, %d failed, %d skipped"
-                     % (len(trows), tcounts.get("ok", 0), tcounts.get("failed", 0),
-                        tcounts.get("skipped", 0)))
-
-    lines.append("")
-    lines.append("launches per call (counted; every distinct value over the sizes):")
-    for label, rows in (("sweep", srows), ("torch", trows)):
+                     % (tfile.get("rows", 0), c["ok"], c["failed"], c["skipped"]))
+    lines += ["", "launches per call (counted; every distinct value over the sizes):"]
+    for rows in (srows, trows):
         seen = {}
         for r in rows:  # a noisy row's launches are counted all the same
             if r.get("status") in ("ok", "noisy") and isinstance(r.get("launches"), int):
                 seen.setdefault(r["variant"], set()).add(r["launches"])
-        for v, ls in seen.items():
-            lines.append("  %-24s %s" % (v, ", ".join(str(x) for x in sorted(ls))))
+        lines += ["  %-24s %s" % (v, ", ".join(str(x) for x in sorted(ls)))
+                  for v, ls in seen.items()]
+    return lines
 
-    s = index(srows)
-    t = index(trows)
-    sizes = sorted({n for (_, n) in s})
-    probe = [n for n in SIZES_OF_INTEREST]
-    if sizes and sizes[-1] not in probe:
-        probe.append(sizes[-1])
 
-    lines.append("")
-    lines.append("median time per call, and speedups (time / pair time, as fusebench wrote "
-                 "them; for an eager variant, what fusing saves):")
-    lines.append("  %-10s %-26s %-26s %11s %11s %9s" % (
-        "n", "variant", "vs (pair)", "time", "pair time", "speedup"))
+def speedup_lines(srows, trows, sizes):
+    """Each paired row at the sizes of interest and the largest: its time, its pair's time
+    and the speedup, all as fusebench --derive wrote them."""
+    lines = ["", "median time per call, and speedups (time / pair time, as fusebench wrote "
+             "them; for an eager variant, what fusing saves):",
+             "  %-10s %-26s %-26s %11s %11s %9s" % ("n", "variant", "vs (pair)", "time",
+                                                   "pair time", "speedup")]
+    probe = list(SIZES_OF_INTEREST) + ([sizes[-1]] if sizes and sizes[-1] not in
+                                       SIZES_OF_INTEREST else [])
     for n in probe:
         if n not in sizes:
             lines.append("  %-10s (not in this sweep)" % fmt_n(n))
             continue
-        for label, rows, idx in (("", srows, s), ("torch: ", trows, t)):
+        for label, rows in (("", srows), ("torch: ", trows)):
             for r in paired(rows, n):
                 sp = num(r, "speedup")
                 lines.append("  %-10s %-26s %-26s %11s %11s %9s%s" % (
                     fmt_n(n), label + r["variant"], r["pair"], fmt_time(num(r, "time_median_s")),
-                    fmt_time(num(r, "pair_time_s")),
-                    "n/a" if math.isnan(sp) else "%.2fx" % sp,
+                    fmt_time(num(r, "pair_time_s")), "n/a" if math.isnan(sp) else "%.2fx" % sp,
                     "  (noisy: disturbed by other programs)" if r.get("status") == "noisy" else ""))
+    return lines
 
-    lines.append("")
+
+def bandwidth_lines(s, srows, t, trows, sizes, peak):
+    """Bandwidth at 100M (or the largest size): each variant's, against the peak and, as
+    fusebench wrote it (copy_fraction), against our copy kernel; the 90% targets."""
     big = 100000000 if 100000000 in sizes else (sizes[-1] if sizes else None)
-    if big is not None:
-        lines.append("bandwidth at n=%s (bytes_model / median time; peak %s):" % (
-            fmt_n(big), ("%.0f GB/s" % peak) if not math.isnan(peak) else "unknown"))
-        copy_bw = num(by_role(s, big, "copy_ceiling"), "bandwidth_gbps")
-        for v in variants_of(srows):
-            r = s.get((v, big), {})
-            bw = num(r, "bandwidth_gbps")
-            if math.isnan(bw):
-                continue
-            frac = num(r, "copy_fraction")  # computed by fusebench against the copy ceiling
-            of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
-            of_copy = "" if math.isnan(frac) else "  %5.1f%% of copy" % (100 * frac)
-            lines.append("  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy))
-        platform_bw = num(by_role(s, big, "platform_reference"), "bandwidth_gbps")
-        if not math.isnan(platform_bw) and not math.isnan(copy_bw) and platform_bw > 0:
-            f = copy_bw / platform_bw
-            lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%: %s)"
-                         % (100 * f, "met" if f >= 0.9 else "MISSED"))
-        for v in variants_of(srows, ("fused",)):
-            f = num(s.get((v, big), {}), "copy_fraction")
-            if not math.isnan(f):
-                lines.append("  %s at %.1f%% of our copy (target: 90%%: %s)"
-                             % (v, 100 * f, "met" if f >= 0.9 else "MISSED"))
-        for v in variants_of(trows):
-            bw = num(t.get((v, big), {}), "bandwidth_gbps")
-            if not math.isnan(bw):
-                of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
-                lines.append("  %-22s %9.1f GB/s%s" % (v, bw, of_peak))
+    if big is None:
+        return [""]
+    lines = ["", "bandwidth at n=%s (bytes_model / median time; peak %s):" % (
+        fmt_n(big), fmt_peak(peak))]
 
-    lines.extend(inprocess_lines(imeta, irows))
-    lines.extend(nocupti_lines(s, read_results(args["fusebench"], args.get("nocupti"), problems)))
-    lines.extend(dram_table(s, args, cold_results))
-    text = "\n".join(lines) + "\n"
+    def line(v, r, copy):
+        bw, frac = num(r, "bandwidth_gbps"), num(r, "copy_fraction")
+        of_peak = "" if math.isnan(peak) or peak == 0 else "  %5.1f%% of peak" % (100 * bw / peak)
+        of_copy = "" if math.isnan(frac) or not copy else "  %5.1f%% of copy" % (100 * frac)
+        return [] if math.isnan(bw) else ["  %-22s %9.1f GB/s%s%s" % (v, bw, of_peak, of_copy)]
+    for v in variants_of(srows):
+        lines += line(v, s.get((v, big), {}), True)
+    # the platform's copy as a fraction of ours (its copy_fraction), turned round
+    platform = num(by_role(s, big, "platform_reference"), "copy_fraction")
+    if not math.isnan(platform) and platform > 0:
+        lines.append("  our copy kernel at %.1f%% of the platform's copy (target: 90%%: %s)"
+                     % (100 / platform, "met" if 1 / platform >= 0.9 else "MISSED"))
+    for v in variants_of(srows, ("fused",)):
+        f = num(s.get((v, big), {}), "copy_fraction")
+        if not math.isnan(f):
+            lines.append("  %s at %.1f%% of our copy (target: 90%%: %s)"
+                         % (v, 100 * f, "met" if f >= 0.9 else "MISSED"))
+    for v in variants_of(trows):
+        lines += line(v, t.get((v, big), {}), False)
+    return lines
+
+
+def summarize(args):
+    problems, degraded, caps = [], [], {}
+    steps = read_steps(args["steps"], caps)
+    for name, status, detail, _ in steps:
+        if status in ("FAIL", "degraded"):
+            (problems if status == "FAIL" else degraded).append("%s: %s" % (name, detail))
+    fb = args["fusebench"]
+    sweep, torch, inprocess, cold = (read_results(fb, args.get(k), problems)
+                                     for k in ("sweep", "torch", "inprocess", "cold"))
+    for label, results in (("sweep", sweep), ("torch", torch), ("torch in-process", inprocess)):
+        problems += point_problems(label, results[1])
+    if not sweep[1]:
+        problems.append("sweep: no rows in %s" % args["sweep"])
+    nocupti = read_results(fb, args.get("nocupti"), problems)
+
+    refused = ", ".join(d.split(":", 1)[0] for d in degraded)
+    # DEGRADED: a pass where the machine refused a part (its counters, ncu, the sanitizer).
+    verdict = "FAIL" if problems else "DEGRADED (refused: %s)" % refused if degraded else "PASS"
+    fix = COUNTERS_FIX if any(PRIVILEGES.search(d) for d in degraded + problems) else ""
+    s, t = index(sweep[1]), index(torch[1])
+    sizes = sorted({n for (_, n) in s})
+    lines = header_lines(args, verdict, problems, degraded, fix, sweep[0], torch[0])
+    lines += run_lines(args, steps, caps) + count_lines(sweep, torch)
+    lines += speedup_lines(sweep[1], torch[1], sizes)
+    lines += bandwidth_lines(s, sweep[1], t, torch[1], sizes, num(sweep[0], "peak_bandwidth_gbps"))
+    lines += inprocess_lines(*inprocess[:2]) + nocupti_lines(s, nocupti) + dram_table(s, args, cold)
     tmp = args["out"] + ".tmp"
     with open(tmp, "w") as f:
-        f.write(text)
+        f.write("\n".join(lines) + "\n")
     os.replace(tmp, args["out"])
     # gpu-check's last line, the verdict with where to look.
     run, where = "%s s (%s)" % (args.get("elapsed", "?"), args["mode"]), os.path.dirname(os.path.abspath(tmp))

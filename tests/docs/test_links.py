@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every relative link and image in README.md and docs/*.md resolves: the file or directory it
+"""Every relative link and image in README.md and docs/**/*.md resolves: the file or directory it
 names exists inside the repository, and a #fragment names a heading of the Markdown file it
 points at (GitHub's anchors: lower case, punctuation dropped, spaces as '-'). Text in code (a
 fenced block, an inline code span) holds no links; absolute URLs are not followed (no network).
@@ -100,9 +100,11 @@ def broken_links(root, files):
 
 
 def doc_files(root):
-    docs = os.path.join(root, "docs")
-    names = sorted(n for n in os.listdir(docs) if n.endswith(".md")) if os.path.isdir(docs) else []
-    return ["README.md"] + [os.path.join("docs", n) for n in names]
+    """README.md and every .md under docs/, lab notes (docs/notes/) included."""
+    out = []
+    for d, _dirs, names in os.walk(os.path.join(root, "docs")):
+        out += [os.path.relpath(os.path.join(d, n), root) for n in names if n.endswith(".md")]
+    return ["README.md"] + sorted(out)
 
 
 class Links(unittest.TestCase):

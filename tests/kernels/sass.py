@@ -1,6 +1,6 @@
 """Reading nvcc's machine code (SASS) per kernel and per architecture, with cuobjdump: the one
 place that runs cuobjdump and parses what it prints, for tests/kernels/sass_audit.py (spills,
-loads in flight) and for any later count of instructions per kernel and architecture.
+loads in flight).
 
     tools = find_tools(cuobjdump=None, nvcc=None)       # (cuobjdump, nvdisasm dir) or why not
     binary = read_binary(tools, "build/fusebench")      # every architecture in the file
@@ -67,14 +67,6 @@ class Kernel:
         self.name = name
         self.instructions = []
         self.resources = {}
-        # From cuobjdump -elf (read_binary(..., elf=True)): the kernel's own constant banks
-        # (bank number -> bytes: jump tables live in bank 2 or 3), its parameters
-        # ([(ordinal, offset, size)], offsets from the start of the parameters), where they
-        # start in constant bank 0, and each indirect branch's targets (address -> [address]).
-        self.banks = {}
-        self.params = []
-        self.param_base = None
-        self.indirect_targets = {}
 
     def loops(self):
         """[(first, last)] instruction index ranges of the loops: a backward branch at `last`
@@ -102,16 +94,13 @@ class Kernel:
 
 
 class Binary:
-    """Every kernel of every architecture of one file; with elf_text (cuobjdump -elf) also
-    each kernel's constant banks, parameters and indirect branch targets."""
+    """Every kernel of every architecture of one file."""
 
-    def __init__(self, sass_text, resource_text, ptx_archs, elf_text=None):
+    def __init__(self, sass_text, resource_text, ptx_archs):
         self.by_arch = {}  # arch -> {mangled name -> Kernel}
         self.ptx_archs = ptx_archs
         parse_sass(sass_text, self.by_arch)
         parse_resources(resource_text, self.by_arch)
-        if elf_text is not None:
-            parse_elf(elf_text, self.by_arch)
 
     def archs(self):
         return sorted(self.by_arch)
@@ -163,62 +152,6 @@ def parse_resources(text, by_arch):
             if current is not None and "REG:" in line:
                 current.resources = {k: int(v) for k, v in RESOURCE.findall(line)}
                 current = None
-
-
-ELF_SECTION = re.compile(r"^\.nv\.(info|constant(\d+))\.(\S+)\s*$")
-KPARAM = re.compile(r"Ordinal\s*:\s*0x([0-9a-f]+)\s+Offset\s*:\s*0x([0-9a-f]+)\s+"
-                    r"Size\s*:\s*0x([0-9a-f]+)")
-PARAM_CBANK = re.compile(r"^\s*Value:\s*0x[0-9a-f]+\s+0x([0-9a-f]+)")
-INDIRECT = re.compile(r"Offset of Indirect Branch:\s*0x([0-9a-f]+)")
-TARGETS = re.compile(r"^\s*Targets:((?:\s+0x[0-9a-f]+)+)")
-
-
-def parse_elf(text, by_arch):
-    """Fills each kernel's banks, params, param_base and indirect_targets from
-    `cuobjdump -elf`: the sections .nv.constantN.<kernel> (hex words, little-endian) and
-    .nv.info.<kernel> (EIATTR_KPARAM_INFO, EIATTR_PARAM_CBANK: the parameters' offset in
-    bank 0 in its low 16 bits, EIATTR_INDIRECT_BRANCH_TARGETS)."""
-    for arch, section in _sections(text):
-        kernels = by_arch.setdefault(arch, {})
-        kernel, kind, bank, attribute, branch = None, None, None, None, None
-        for line in section.splitlines():
-            m = ELF_SECTION.match(line)
-            if m:
-                kernel = kernels.setdefault(m.group(3), Kernel(arch, m.group(3)))
-                kind = m.group(1)
-                if kind != "info":
-                    bank = int(m.group(2))
-                    kernel.banks[bank] = b""
-                continue
-            if line.startswith("."):  # another section (.text, .rela...): not ours
-                kernel = None
-                continue
-            if kernel is None:
-                continue
-            if kind != "info":
-                words = line.split()
-                if words and all(w.startswith("0x") for w in words):
-                    kernel.banks[bank] += b"".join(int(w, 16).to_bytes(4, "little")
-                                                   for w in words)
-                continue
-            if "Attribute:" in line:
-                attribute = line.split("Attribute:")[1].strip()
-                continue
-            if attribute == "EIATTR_KPARAM_INFO":
-                m = KPARAM.search(line)
-                if m:
-                    kernel.params.append(tuple(int(g, 16) for g in m.groups()))
-            elif attribute == "EIATTR_PARAM_CBANK":
-                m = PARAM_CBANK.match(line)
-                if m:
-                    kernel.param_base = int(m.group(1), 16) & 0xffff
-            elif attribute == "EIATTR_INDIRECT_BRANCH_TARGETS":
-                m = INDIRECT.search(line)
-                if m:
-                    branch = int(m.group(1), 16)
-                m = TARGETS.match(line)
-                if m and branch is not None:
-                    kernel.indirect_targets[branch] = [int(t, 16) for t in m.group(1).split()]
 
 
 def parse_ptx_list(text):
@@ -277,12 +210,10 @@ def run(tools, args):
     return done.stdout
 
 
-def read_binary(tools, path, elf=False):
+def read_binary(tools, path):
     """Every architecture's kernels of the executable or object at path (the cuobjdump runs
-    at once: -sass alone takes tens of seconds for six architectures); elf: with their
-    constant banks and parameters too (cuobjdump -elf)."""
-    flags = ["-sass", "-res-usage", "-lptx"] + (["-elf"] if elf else [])
+    at once: -sass alone takes tens of seconds for six architectures)."""
+    flags = ["-sass", "-res-usage", "-lptx"]
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(flags)) as pool:
         runs = [pool.submit(run, tools, [flag, path]) for flag in flags]
-        return Binary(runs[0].result(), runs[1].result(), parse_ptx_list(runs[2].result()),
-                      runs[3].result() if elf else None)
+        return Binary(runs[0].result(), runs[1].result(), parse_ptx_list(runs[2].result()))

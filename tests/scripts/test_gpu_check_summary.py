@@ -148,6 +148,35 @@ class Summary(unittest.TestCase):
         self.assertRegex(text, r"\n  8 +fused_add_relu +2\.00 us +1\.60 us +1\.250\n")
         self.assertIn("\n  fused_add_relu at 150.0% of our copy (target: 90%: met)\n", text)
 
+    def test_our_copy_is_held_to_90_percent_of_the_platforms(self):
+        # the platform's copy (role platform_reference: memcpy) against our copy kernel at
+        # 100M, from the copy_fraction fusebench derives for it: 4000 GB/s against 3200
+        # (ours at 125%: met), then against 5000 (ours at 80%: missed, a figure, no verdict)
+        for t, share, target in ((250e-6, "125.0", "met"), (160e-6, "80.0", "MISSED")):
+            rows = self.good_rows() + [row("memcpy", 100000000, 1, 2, t,
+                                           role="platform_reference")]
+            rc, text = self.run_summary(rows)
+            self.assertEqual(rc, 0, text)
+            self.assertIn("\n  our copy kernel at %s%% of the platform's copy (target: 90%%: %s)\n"
+                          % (share, target), text)
+
+    def test_the_torch_peer_is_counted_paired_and_held_to_the_peak(self):
+        torch = self.write("torch.csv", "# device: GPU X\n# backend: torch\n# torch: 2.11.0\n"
+                           + COLS + "\n" + "\n".join([
+                               row("torch_eager", 100000000, 2, 5, 1000e-6, role="eager",
+                                   pair="torch_compile", speedup=2.0),
+                               row("torch_compile", 100000000, 1, 3, 500e-6, role="fused"),
+                               row("torch_eager", 8, 2, 5, 9e-6, status="skipped")]) + "\n")
+        rc, text = self.run_summary(self.good_rows(), extra=["--torch", torch])
+        self.assertEqual(rc, 0, text)
+        self.assertIn("\ntorch: 2.11.0 on GPU X\n", text)
+        self.assertIn("\ntorch: 3 points: 2 ok, 0 failed, 1 skipped\n", text)
+        self.assertRegex(text, r"\n  torch_eager +2\n  torch_compile +1\n")
+        self.assertRegex(text, r"\n  100M +torch: torch_eager +torch_compile +1\.000 ms "
+                               r"+500\.00 us +2\.00x\n")
+        # 3 * 4 * 1e8 B / 500 us = 2400 GB/s, half of the sweep's 4800 peak; no copy fraction
+        self.assertRegex(text, r"\n  torch_compile +2400\.0 GB/s +50\.0% of peak\n")
+
     def test_the_verdict_line_says_passed_failed_or_degraded(self):
         self.run_summary(self.good_rows())
         self.assertRegex(self.verdict_line, r"^gpu-check: passed in 42 s \(gpu\); results in /")
@@ -192,6 +221,16 @@ class Summary(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("problem: cannot read", text)
         self.assertIn("fields, but the header has", text)
+
+    def test_an_unreadable_side_file_fails_the_summary_too(self):
+        # the CUPTI-off sweep is read with the others, before the verdict: summary.txt and
+        # gpu-check's last line agree (both once said PASS and FAILED)
+        bad = self.write("nocupti.csv", "# device: GPU X\n" + COLS + "\ncpu,x,copy,fp32,8,1\n")
+        rc, text = self.run_summary(self.good_rows(), extra=["--nocupti", bad])
+        self.assertEqual(rc, 1)
+        self.assertTrue(text.startswith("fusebench gpu-check: FAIL\n"), text)
+        self.assertIn("problem: cannot read %s" % bad, text)
+        self.assertRegex(self.verdict_line, r"^gpu-check: FAILED after 42 s \(gpu\): cannot read ")
 
     def test_speedups_and_copy_fractions_missing_from_the_file_are_derived(self):
         rows = [row("copy", 100000000, 1, 2, 200e-6, role="copy_ceiling"),
