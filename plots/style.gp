@@ -1,4 +1,4 @@
-# style.gp: what every fusebench chart shares. fusebench (src/app/plots.c) runs gnuplot in a
+# style.gp: what every fusebench chart shares. fusebench (src/chart/gnuplot.c) runs gnuplot in a
 # staging directory that holds the tables it derived (src/chart/tables.h lists them), with
 # this script first and then the chart's own. Everything drawn comes from those tables: the
 # scripts compute no number and read no results CSV, and text from the results (device,

@@ -8,7 +8,7 @@
 #include "app/compare.h"
 #include "app/config_load.h"
 #include "app/plot_options.h"
-#include "app/plots.h"
+#include "app/redraw.h"
 #include "app/print_plan.h"
 #include "app/profile.h"
 #include "app/report.h"

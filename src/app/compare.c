@@ -13,7 +13,7 @@
 
 #include "common/interrupt.h"
 #include "results/output_paths.h"
-#include "app/plots.h"
+#include "chart/gnuplot.h"
 #include "chart/charts.h"
 #include "chart/read.h"
 #include "common/error.h"

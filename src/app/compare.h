@@ -3,7 +3,7 @@
  * markdown on stdout and in <stem>-compare.md beside the charts, and the charts
  * <stem>-compare-<chart>.png|svg (stem: the files' names less ".csv" joined by "-vs-"; the
  * first one's and "-vs-<N>-more" when that would be too long a file name),
- * drawn as app/plots.h draws (staged, checked, published whole). */
+ * drawn as chart/gnuplot.h draws (staged, checked, published whole). */
 #ifndef FB_APP_COMPARE_H
 #define FB_APP_COMPARE_H
 

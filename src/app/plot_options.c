@@ -8,15 +8,6 @@
 #include "common/text.h"
 #include "plan/variants.h"
 
-void fb_plot_options_defaults(struct fb_plot_options *o)
-{
-    memset(o, 0, sizeof *o);
-    for (size_t i = 0; i < fb_chart_count && i < FB_PLOT_MAX_CHARTS; i++)
-        o->chart_on[i] = true;
-    for (size_t i = 0; i < fb_chart_format_count && i < FB_PLOT_MAX_FORMATS; i++)
-        o->format_on[i] = true;
-}
-
 /* Where a [plot] key was set, for a message: "path:line: [plot] key" or "--key". */
 static void where(char *out, size_t size, const struct fb_config *cfg, int line,
                   const char *key)

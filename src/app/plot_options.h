@@ -11,28 +11,10 @@
 #include "chart/chart_file.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
+#include "chart/options.h"
 #include "chart/page.h"
 #include "cli/cli.h"
 #include "config/config.h"
-
-#define FB_PLOT_MAX_CHARTS 32
-#define FB_PLOT_MAX_FORMATS 8
-#define FB_PLOT_OPS_CHARS 160
-
-struct fb_plot_options {
-    bool chart_on[FB_PLOT_MAX_CHARTS];    /* by fb_charts index */
-    bool chart_asked;                     /* [plot] charts was given: say what is left out */
-    bool format_on[FB_PLOT_MAX_FORMATS];  /* by fb_chart_formats index */
-    const struct fb_chart_size *size;     /* NULL: each chart's own page */
-    /* The labels: the config's label.<variant> (whole), the chains' ops (words). */
-    struct fb_chart_name names[FB_PLOT_MAX_LABELS + 2 * FB_MAX_CHAINS];
-    size_t n_names;
-    char variants[FB_PLOT_MAX_LABELS + 2 * FB_MAX_CHAINS][FB_VARIANT_NAME_CHARS];
-    char texts[FB_PLOT_MAX_LABELS + 2 * FB_MAX_CHAINS][FB_PLOT_OPS_CHARS];
-};
-
-/* The defaults: every chart, every format, each chart's own page, no names. */
-void fb_plot_options_defaults(struct fb_plot_options *o);
 
 /* The options of cfg (its path names the file in messages): every chart name, format and
  * size of [plot] checked against the tables, and, when check_variants, every label's

@@ -10,7 +10,7 @@
 
 #include "backends/open.h"
 #include "measure/memory_check.h"
-#include "app/plots.h"
+#include "chart/gnuplot.h"
 #include "measure/probe.h"
 #include "output/trace_output.h"
 #include "common/clock.h"

@@ -39,7 +39,7 @@ static void names_of(const char *csv, const char *out_dir, char *stem, size_t st
 
 /* Temporary pages a report killed with SIGKILL left (the one exit it cannot clean up after):
  * ".NAME.tmp.PID.N" whose PID no longer runs. One of a live process, or of a PID now reused,
- * is left alone, as the charts' staging directories are (app/plots.c). */
+ * is left alone, as the charts' staging directories are (chart/gnuplot.c). */
 static void remove_stale_temporaries(int dirfd, const char *name)
 {
     int fd = dup(dirfd);

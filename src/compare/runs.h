@@ -93,7 +93,7 @@ int fb_compare_markdown(FILE *out, const struct fb_compare *c);
  * Returns FB_OK, or FB_ERR_RUNTIME naming the table that could not be written. */
 int fb_compare_tables_write(int dirfd, const void *compare, struct fb_error *err);
 
-/* The charts of a comparison (names and scripts, app/plots.h draws them): speedup,
+/* The charts of a comparison (names and scripts, chart/gnuplot.h draws them): speedup,
  * speedup-cache (only with cache_axis), copy_fraction, bandwidth, ratio. Fills charts (room
  * for 5) and returns how many. */
 size_t fb_compare_charts(const struct fb_compare *c, struct fb_chart *charts);

@@ -31,10 +31,8 @@
 #define FB_CONFIG_LINE_MAX 198      /* characters of a config line: inih's INI_MAX_LINE (200)
                                        less the line feed and the NUL */
 #define FB_MAX_SIZES 1024
-#define FB_MAX_CHAINS 16
 #define FB_CHAIN_NAME_MAX 32        /* a chain's name, NUL included */
 #define FB_MAX_VARIANT_NAMES 64     /* names in a [sweep] variants list */
-#define FB_VARIANT_NAME_CHARS 64    /* a name of that list, NUL included */
 
 /* A chain from a `[chain NAME]` section: `ops = mul, bias(0.5), relu`, checked against the op
  * table (kernels/op_table.h): known ops, the right number of parameters, only the first op
@@ -57,7 +55,6 @@ extern const size_t fb_builtin_variant_name_count;
 
 #define FB_PLOT_MAX_NAMES 16      /* names in a [plot] charts or formats list */
 #define FB_PLOT_NAME_CHARS 24     /* one of them, NUL included */
-#define FB_PLOT_MAX_LABELS 32     /* label.<variant> keys */
 #define FB_PLOT_LABEL_CHARS 96    /* a label's text, NUL included (chart/label.h's limit) */
 
 /* The [plot] section: what the charts draw and how, as written. Only the syntax is checked

@@ -16,8 +16,8 @@
  * device, file names, directories) is ever passed to gnuplot or a shell as code.
  * Progress: one line per chart on stderr ("charts: 3/9 speedup"); the path of every chart
  * written on stdout. */
-#ifndef FB_APP_PLOTS_H
-#define FB_APP_PLOTS_H
+#ifndef FB_CHART_GNUPLOT_H
+#define FB_CHART_GNUPLOT_H
 
 #include <stddef.h>
 
@@ -30,7 +30,10 @@
  * largest accepted input draws in a few seconds). */
 #define FB_PLOTS_HANG_S 600
 
-#include "app/plot_options.h"
+/* What fb_plots_render and fb_plots_draw return, besides 128 + N for signal N. */
+enum { FB_PLOTS_OK = 0, FB_PLOTS_FAILED = 1, FB_PLOTS_USAGE = 2, FB_PLOTS_NO_GNUPLOT = 3 };
+
+#include "chart/options.h"
 
 /* Draws the charts of csv_files[0..n-1] (the first is the run charted, the others overlaid)
  * into out_dir (NULL or "": the directory of the first CSV): those opt asks for, in its
@@ -58,7 +61,7 @@ struct fb_plots_job {
      * d's (NULL: none); returns FB_OK or an error naming the table. */
     int (*write_extra)(int dirfd, const void *ctx, struct fb_error *err);
     const void *ctx;
-    /* [plot]'s choices (app/plot_options.h), NULL: the defaults; its chart choice applies
+    /* [plot]'s choices (chart/options.h), NULL: the defaults; its chart choice applies
      * to the charts of fb_charts only. */
     const struct fb_plot_options *opt;
 };
@@ -77,14 +80,6 @@ int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *
 /* The directory charts of `csv` go to by default: its directory, "." for a bare name. */
 void fb_plots_dir_of(const char *csv, char *out, size_t size);
 
-/* The --plot command: fb_plots_render, or for one FILE.json (a trace of --profile --trace,
- * output/trace_read.h) fb_plots_render_timeline of the trace read back; its exit status as
- * an fb_status: FB_OK (drawn),
- * FB_ERR_USAGE (bad input, or gnuplot missing), FB_ERR_INTERRUPTED (a signal: its number in
- * fb_interrupted), FB_ERR_RUNTIME (a chart failed). */
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt);
-
 /* Draws --profile's timeline chart (chart/timeline.h, plots/timeline.gp) of the traced
  * tracks[0..count-1] into out_dir (NULL or "": the trace file's directory) as
  * <stem>-timeline.png and .svg, stem the trace file's name less ".json", staged, checked and
@@ -92,10 +87,5 @@ int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
 int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
                              const struct fb_trace_info *info, const char *trace_path,
                              const char *out_dir);
-
-/* The --derive command: the numbers the charts and summaries show, derived from
- * csv_files[0..n-1] (chart/derive_json.h), as JSON on stdout. Returns FB_OK, FB_ERR_USAGE
- * (bad input; message on stderr) or FB_ERR_RUNTIME. Writes no file. */
-int fb_app_derive(const char *const *csv_files, int n);
 
 #endif

@@ -1,7 +1,7 @@
 /* --plot and the sweep's chart step: derive, stage, draw with gnuplot, check, publish
- * (contract in plots.h). */
+ * (contract in gnuplot.h). */
 #define _GNU_SOURCE
-#include "app/plots.h"
+#include "chart/gnuplot.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,7 +21,6 @@
 #include "chart/chart_file.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
-#include "chart/derive_json.h"
 #include "chart/read.h"
 #include "chart/page.h"
 #include "chart/tables.h"
@@ -30,9 +29,7 @@
 #include "common/interrupt.h"
 #include "common/text.h"
 #include "fb_build_config.h"
-#include "output/trace_read.h"
 
-enum { RENDER_OK = 0, RENDER_FAILED = 1, RENDER_USAGE = 2, RENDER_NO_GNUPLOT = 3 };
 /* A chart file larger than this is not one of ours (a 1600x1000 PNG is ~100 KB, the SVG of
  * the largest accepted input some MB). */
 #define CHART_MAX_BYTES ((size_t)256 << 20)
@@ -186,7 +183,7 @@ static int check_gnuplot(struct render *r)
     bool hung;
     int rc = run_child(r, argv, &hung);
     if (rc == 0)
-        return RENDER_OK;
+        return FB_PLOTS_OK;
     if (stop_signal)
         return 128 + stop_signal;
     char name[256];
@@ -201,7 +198,7 @@ static int check_gnuplot(struct render *r)
     else
         fprintf(stderr, "charts: '%s' has no pngcairo, svg or pdfcairo terminal; install "
                         "gnuplot-nox (apt-get install gnuplot-nox)\n", name);
-    return RENDER_NO_GNUPLOT;
+    return FB_PLOTS_NO_GNUPLOT;
 }
 
 /* --- staging -------------------------------------------------------------------------- */
@@ -273,18 +270,18 @@ static int open_dirs(struct render *r)
     struct fb_error err;
     if (snprintf(probe, sizeof probe, "%s/x", r->out_dir) >= (int)sizeof probe) {
         fprintf(stderr, "charts: the chart directory '%s' is too long a path\n", dir);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     if (fb_csv_make_parent_dirs(probe, &err) != FB_OK) {
         fb_text_escape_in_place(err.msg, sizeof err.msg);
         fprintf(stderr, "charts: %s\n", err.msg);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     r->out_fd = open(r->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (r->out_fd < 0) {
         fprintf(stderr, "charts: cannot open the chart directory '%s': %s\n", dir,
                 strerror(errno));
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     remove_stale_stages(r->out_fd);
     for (int attempt = 0; attempt < 100; attempt++) {
@@ -295,7 +292,7 @@ static int open_dirs(struct render *r)
         if (errno != EEXIST) {
             fprintf(stderr, "charts: cannot write in the chart directory '%s': %s\n", dir,
                     strerror(errno));
-            return RENDER_USAGE;
+            return FB_PLOTS_USAGE;
         }
         r->stage_name[0] = '\0';
     }
@@ -305,9 +302,9 @@ static int open_dirs(struct render *r)
         fprintf(stderr, "charts: cannot make a staging directory in '%s'\n", dir);
         if (r->stage_name[0])
             unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
-    return RENDER_OK;
+    return FB_PLOTS_OK;
 }
 
 /* --- drawing -------------------------------------------------------------------------- */
@@ -319,7 +316,7 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
     if (fb_chart_page_write(r->stage_fd, fmt->name, &page, &err)) {
         fprintf(stderr, "%s\n", err.msg);
-        return RENDER_FAILED;
+        return FB_PLOTS_FAILED;
     }
     char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
     /* the names and paths are checked whole: a cut one would name another file */
@@ -327,7 +324,7 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
             (int)sizeof final) {
         fprintf(stderr, "charts: the name of chart %s (%s) is too long\n", c->name, fmt->name);
-        return RENDER_USAGE; /* the stems are checked shorter (make_stem) */
+        return FB_PLOTS_USAGE; /* the stems are checked shorter (make_stem) */
     }
     unlinkat(r->stage_fd, output, 0);
     char paths[4][PATH_MAX + 32];
@@ -338,7 +335,7 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         if (snprintf(paths[i], sizeof paths[i], "%s/%s", r->scripts, name) >=
             (int)sizeof paths[i]) {
             fprintf(stderr, "charts: the path of plots/%s is too long\n", name);
-            return RENDER_USAGE;
+            return FB_PLOTS_USAGE;
         }
         argv[argc++] = paths[i];
     }
@@ -368,21 +365,21 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     if (why[0]) {
         fprintf(stderr, "charts: plots/%s (%s) failed: %s; %s is left as it was\n", script,
                 fmt->name, why, shown_final);
-        return RENDER_FAILED;
+        return FB_PLOTS_FAILED;
     }
     if (renameat(r->stage_fd, output, r->out_fd, final) != 0) {
         fprintf(stderr, "charts: cannot publish %s: %s\n", shown_final, strerror(errno));
-        return RENDER_FAILED;
+        return FB_PLOTS_FAILED;
     }
     char full[PATH_MAX + sizeof final]; /* out_dir opened, so shorter than PATH_MAX */
     if (snprintf(full, sizeof full, "%s/%s", r->out_dir, final) >= (int)sizeof full) {
         fprintf(stderr, "charts: %s is published, its directory's name too long to show\n",
                 shown_final);
-        return RENDER_FAILED;
+        return FB_PLOTS_FAILED;
     }
     printf("%s\n", fb_text_escape(shown_path, sizeof shown_path, full));
     fflush(stdout);
-    return RENDER_OK;
+    return FB_PLOTS_OK;
 }
 
 /* Whether job's chart i is asked for: every chart of another set than fb_charts (--compare's,
@@ -405,7 +402,7 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
     size_t wanted = 0, done = 0;
     for (size_t i = 0; i < job->n_charts; i++)
         wanted += left_out(r, job, i) == NULL;
-    int result = RENDER_OK;
+    int result = FB_PLOTS_OK;
     char shown_csv[512];
     shown(shown_csv, sizeof shown_csv, job->first_csv);
     /* One line for the charts left out, with the reason of each (not those [plot] charts
@@ -429,10 +426,10 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
             if (f >= FB_PLOT_MAX_FORMATS || !r->opt->format_on[f])
                 continue;
             int rc = draw(r, c, &fb_chart_formats[f]);
-            if (rc > RENDER_NO_GNUPLOT)
+            if (rc > FB_PLOTS_NO_GNUPLOT)
                 return rc; /* a signal */
-            if (rc != RENDER_OK)
-                result = RENDER_FAILED;
+            if (rc != FB_PLOTS_OK)
+                result = FB_PLOTS_FAILED;
         }
     }
     return result;
@@ -452,15 +449,15 @@ int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *
             shown(name, sizeof name, f < n ? stems[f] : suffix);
             fprintf(stderr, "charts: the results file names are too long for chart file names "
                             "(%d bytes at most, with -<chart>.<format>): '%s'\n", NAME_MAX, name);
-            return RENDER_USAGE;
+            return FB_PLOTS_USAGE;
         }
         len += (size_t)w;
     }
     if (!n || !stems[0][0]) {
         fprintf(stderr, "charts: the results file has no name to make chart names of\n");
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
-    return RENDER_OK;
+    return FB_PLOTS_OK;
 }
 
 void fb_plots_dir_of(const char *csv, char *out, size_t size)
@@ -535,14 +532,14 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
     }
     if (n < 1 || n > FB_CHART_MAX_FILES) {
         fprintf(stderr, "charts: give 1 to %d results files\n", FB_CHART_MAX_FILES);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     struct fb_csv_table tables[FB_CHART_MAX_FILES];
     struct fb_error err;
     if (fb_chart_read_tables(csv_files, (size_t)n, tables, &err) != FB_OK) {
         fb_text_escape_in_place(err.msg, sizeof err.msg);
         fprintf(stderr, "charts: %s\n", err.msg);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     struct fb_chart_derived *d = malloc(sizeof *d);
     int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
@@ -555,7 +552,7 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
         if (d)
             fb_chart_derived_free(d);
         free(d);
-        return rc == FB_ERR_USAGE ? RENDER_USAGE : RENDER_FAILED;
+        return rc == FB_ERR_USAGE ? FB_PLOTS_USAGE : FB_PLOTS_FAILED;
     }
     if (d->n_series == 0 || d->series[0].file != 0) {
         char name[512];
@@ -567,13 +564,13 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
             fprintf(stderr, "charts: %s: no row with status ok and a time to plot\n", name);
         fb_chart_derived_free(d);
         free(d);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     warn_unused_labels(d, opt);
     fb_chart_derive_titles(d, opt->names, opt->n_names);
     char stem[NAME_MAX + 1];
     rc = fb_plots_stem(d->stems, d->n_files, "", stem, sizeof stem);
-    if (rc == RENDER_OK) {
+    if (rc == FB_PLOTS_OK) {
         const struct fb_plots_job job = {.d = d, .charts = fb_charts, .n_charts = fb_chart_count,
                                          .stem = stem, .out_dir = out_dir,
                                          .first_csv = csv_files[0], .opt = opt};
@@ -603,22 +600,22 @@ int fb_plots_draw(const struct fb_plots_job *job)
     if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
         strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         fprintf(stderr, "charts: the chart file name stem is too long\n");
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
     snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
     struct fb_error err;
     catch_signals(&r);
     int rc = open_dirs(&r);
-    if (rc == RENDER_OK)
+    if (rc == FB_PLOTS_OK)
         rc = check_gnuplot(&r);
-    if (rc == RENDER_OK && (fb_chart_tables_write(r.stage_fd, job->d, &err) != FB_OK ||
+    if (rc == FB_PLOTS_OK && (fb_chart_tables_write(r.stage_fd, job->d, &err) != FB_OK ||
                             (job->write_extra &&
                              job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
         fprintf(stderr, "%s\n", err.msg);
-        rc = RENDER_FAILED;
+        rc = FB_PLOTS_FAILED;
     }
-    if (rc == RENDER_OK)
+    if (rc == FB_PLOTS_OK)
         rc = draw_all(&r, job);
     return finish(&r, rc);
 }
@@ -653,7 +650,7 @@ int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
         shown(shown_name, sizeof shown_name, name);
         fprintf(stderr, "charts: the trace's file name '%s' makes no chart file name\n",
                 shown_name);
-        return RENDER_USAGE;
+        return FB_PLOTS_USAGE;
     }
     char stem[NAME_MAX + 1];
     snprintf(stem, sizeof stem, "%.*s", (int)len, name);
@@ -662,7 +659,7 @@ int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
     struct fb_chart_derived *d = calloc(1, sizeof *d);
     if (!d) {
         fprintf(stderr, "charts: out of memory\n");
-        return RENDER_FAILED;
+        return FB_PLOTS_FAILED;
     }
     snprintf(d->device, sizeof d->device, "%s", info->device);
     d->nmin = 1;
@@ -681,85 +678,4 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
                     const struct fb_plot_options *opt)
 {
     return render(csv_files, n, out_dir, opt);
-}
-
-/* Whether path names a trace (--plot FILE.json: its timeline) rather than a results CSV. */
-static bool is_trace(const char *path)
-{
-    const size_t len = strlen(path);
-    return len > 5 && strcmp(path + len - 5, ".json") == 0;
-}
-
-/* The timeline of a trace fusebench wrote, read back (output/trace_read.h). */
-static int render_trace(const char *path, const char *out_dir)
-{
-    struct fb_trace_read *t = malloc(sizeof *t);
-    struct fb_error err;
-    if (!t) {
-        fprintf(stderr, "charts: out of memory\n");
-        return RENDER_FAILED;
-    }
-    int rc = fb_trace_read(path, t, &err);
-    if (rc != FB_OK) {
-        fb_text_escape_in_place(err.msg, sizeof err.msg);
-        fprintf(stderr, "charts: %s\n", err.msg);
-        rc = rc == FB_ERR_USAGE ? RENDER_USAGE : RENDER_FAILED;
-    } else {
-        rc = fb_plots_render_timeline(t->tracks, t->count, &t->info, path, out_dir);
-    }
-    fb_trace_read_free(t);
-    free(t);
-    return rc;
-}
-
-int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt)
-{
-    int rc;
-    if (n >= 1 && is_trace(csv_files[0])) {
-        if (n > 1) {
-            fprintf(stderr, "--plot: a trace (.json) is drawn alone, not with other files\n");
-            return FB_ERR_USAGE;
-        }
-        rc = render_trace(csv_files[0], out_dir);
-    } else {
-        rc = render(csv_files, n, out_dir, opt);
-    }
-    if (rc > 128) /* the signal is in fb_interrupted */
-        return FB_ERR_INTERRUPTED;
-    switch (rc) {
-    case RENDER_OK: return FB_OK;
-    case RENDER_USAGE:
-    case RENDER_NO_GNUPLOT: return FB_ERR_USAGE;
-    default: return FB_ERR_RUNTIME;
-    }
-}
-
-int fb_app_derive(const char *const *csv_files, int n)
-{
-    struct fb_csv_table tables[FB_CHART_MAX_FILES];
-    struct fb_error err;
-    if (n < 1 || n > FB_CHART_MAX_FILES) {
-        fprintf(stderr, "--derive: give 1 to %d results files\n", FB_CHART_MAX_FILES);
-        return FB_ERR_USAGE;
-    }
-    int rc = fb_chart_read_tables(csv_files, (size_t)n, tables, &err);
-    struct fb_chart_derived *d = rc == FB_OK ? malloc(sizeof *d) : NULL;
-    if (rc == FB_OK && !d)
-        rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
-    if (rc == FB_OK)
-        rc = fb_chart_derive(tables, csv_files, (size_t)n, d, &err);
-    if (rc == FB_OK && fb_chart_json_write(stdout, tables, csv_files, (size_t)n, d) != 0)
-        rc = fb_fail(&err, FB_ERR_RUNTIME, "--derive: cannot write to stdout");
-    if (rc != FB_OK) {
-        fb_text_escape_in_place(err.msg, sizeof err.msg);
-        fprintf(stderr, "--derive: %s\n", err.msg);
-    }
-    if (d) {
-        fb_chart_derived_free(d);
-        free(d);
-    }
-    for (int i = 0; i < n; i++) /* emptied by a failed read already: freeing again is safe */
-        fb_csv_table_free(&tables[i]);
-    return rc;
 }
