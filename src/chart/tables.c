@@ -1,93 +1,26 @@
 /* The chart scripts' tables (contract in tables.h). */
 #include "chart/tables.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "chart/glance.h"
 #include "chart/label.h"
+#include "chart/tsv.h"
 #include "measure/interval.h"
 #include "measure/pairing.h"
 
-/* One table being written: its name for messages, and whether every write succeeded. */
-struct table {
-    FILE *f;
-    const char *name;
-    int failed_errno;
-};
-
-static int open_table(int dirfd, const char *name, bool replace, struct table *t,
-                      struct fb_error *err)
-{
-    t->name = name;
-    t->failed_errno = 0;
-    if (replace)
-        unlinkat(dirfd, name, 0);
-    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    t->f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!t->f) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot create the table %s: %s", name,
-                       strerror(e));
-    }
-    return FB_OK;
-}
-
-static void out(struct table *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (vfprintf(t->f, fmt, ap) < 0 && !t->failed_errno)
-        t->failed_errno = errno ? errno : EIO;
-    va_end(ap);
-}
-
-static int close_table(struct table *t, struct fb_error *err)
-{
-    if (fflush(t->f) != 0 && !t->failed_errno)
-        t->failed_errno = errno;
-    if (fclose(t->f) != 0 && !t->failed_errno)
-        t->failed_errno = errno;
-    if (t->failed_errno)
-        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot write the table %s: %s", t->name,
-                       strerror(t->failed_errno));
-    return FB_OK;
-}
-
-/* A cell: a number (%.10g, "NaN" when not one). */
-static void num(struct table *t, double x, const char *sep)
-{
-    if (isfinite(x))
-        out(t, "%.10g%s", x, sep);
-    else
-        out(t, "NaN%s", sep);
-}
-
 /* A scalar: -1 when unknown. */
-static void scalar(struct table *t, double x, const char *sep)
+static void scalar(struct fb_tsv *t, double x, const char *sep)
 {
-    num(t, isfinite(x) ? x : -1, sep);
+    fb_tsv_num(t, isfinite(x) ? x : -1, sep);
 }
 
-/* A text cell, through the one quoting routine. An empty text is a space (strcol reads
- * it as ""). */
-static void text(struct table *t, const char *s, const char *sep)
+static void colour(struct fb_tsv *t, unsigned c, const char *sep)
 {
-    char label[FB_CHART_LABEL_SIZE];
-    out(t, "%s%s", s[0] ? fb_chart_label(label, sizeof label, s) : " ", sep);
-}
-
-static void colour(struct table *t, unsigned c, const char *sep)
-{
-    out(t, "#%06x%s", c & 0xFFFFFF, sep);
+    fb_tsv_printf(t, "#%06x%s", c & 0xFFFFFF, sep);
 }
 
 static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size_t counts[14],
@@ -101,16 +34,16 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
         others += !d->chain_points[i].first_at_k;
         with_wa += d->chain_points[i].first_at_k && isfinite(d->chain_points[i].traffic_ratio_wa);
     }
-    struct table t;
-    int rc = open_table(dirfd, "numbers.tsv", false, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, "numbers.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
+    fb_tsv_printf(&t, "nmin\tnmax\tcache_bytes\tn_cache\tpeak_gbps\tbandwidth_max\tcopy_max\t"
             "speedup_max\tn_launch\tn_launch_fit\tnoisy\tdtype_cache_x\tnko\tnkwa\t"
             "speedup_level\tours_level");
     for (int i = 0; i < 14; i++)
-        out(&t, "\t%s", count_names[i]);
-    out(&t, "\n");
+        fb_tsv_printf(&t, "\t%s", count_names[i]);
+    fb_tsv_printf(&t, "\n");
     const double values[] = {d->nmin, d->nmax, d->cache_bytes, d->n_cache, d->peak_gbps,
                              d->bandwidth_max, d->copy_max, d->speedup_max, d->n_launch,
                              d->n_launch_from_fit ? 1 : 0, (double)d->noisy,
@@ -120,69 +53,69 @@ static int write_numbers(int dirfd, const struct fb_chart_derived *d, const size
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         scalar(&t, values[i], "\t");
     for (int i = 0; i < 14; i++)
-        out(&t, "%zu%s", counts[i], i == 13 ? "\n" : "\t");
-    return close_table(&t, err);
+        fb_tsv_printf(&t, "%zu%s", counts[i], i == 13 ? "\n" : "\t");
+    return fb_tsv_close(&t, FB_OK, err);
 }
 
 static int write_labels(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    struct table t;
-    int rc = open_table(dirfd, "labels.tsv", false, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, "labels.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "device\tday\tcache_text\tcache_name\tfit1\tfit2\tfit3\tfit4\tnoisy_text\t"
+    fb_tsv_printf(&t, "device\tday\tcache_text\tcache_name\tfit1\tfit2\tfit3\tfit4\tnoisy_text\t"
             "dtype_variant\tdtype_pair\tdtype_cache_text\n");
-    text(&t, d->device, "\t");
-    text(&t, d->day, "\t");
-    text(&t, d->cache_text, "\t");
-    text(&t, d->cache_name[0] ? d->cache_name : "cache", "\t");
+    fb_tsv_text(&t, d->device, "\t");
+    fb_tsv_text(&t, d->day, "\t");
+    fb_tsv_text(&t, d->cache_text, "\t");
+    fb_tsv_text(&t, d->cache_name[0] ? d->cache_name : "cache", "\t");
     for (size_t i = 0; i < 4; i++)
-        text(&t, i < d->n_fit_text ? d->fit_text[i] : "", "\t");
+        fb_tsv_text(&t, i < d->n_fit_text ? d->fit_text[i] : "", "\t");
     char noisy[160] = "";
     if (d->noisy)
         snprintf(noisy, sizeof noisy, "hollow: %zu noisy point%s (another program disturbed "
                  "%s samples); retake with --resume", d->noisy, d->noisy == 1 ? "" : "s",
                  d->noisy == 1 ? "its" : "their");
-    text(&t, noisy, "\t");
-    text(&t, d->dtype_variant, "\t");
-    text(&t, d->dtype_pair, "\t");
+    fb_tsv_text(&t, noisy, "\t");
+    fb_tsv_text(&t, d->dtype_variant, "\t");
+    fb_tsv_text(&t, d->dtype_pair, "\t");
     char quarter[FB_CHART_TEXT_MAX] = "";
     if (d->dtype_arrays > 0)
         snprintf(quarter, sizeof quarter, "%s / %d (eager: %d tensors)",
                  d->cache_name[0] ? d->cache_name : "cache", d->dtype_arrays, d->dtype_arrays);
-    text(&t, quarter, "\n");
-    return close_table(&t, err);
+    fb_tsv_text(&t, quarter, "\n");
+    return fb_tsv_close(&t, FB_OK, err);
 }
 
 /* A data file "<prefix><i>.dat". */
 static int open_data(int dirfd, const char *prefix, size_t i, char *name, size_t size,
-                     struct table *t, struct fb_error *err)
+                     struct fb_tsv *t, struct fb_error *err)
 {
     snprintf(name, size, "%s%zu.dat", prefix, i);
-    return open_table(dirfd, name, false, t, err);
+    return fb_tsv_open(t, dirfd, name, false, err);
 }
 
 static int write_series(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    struct table t, dat;
-    int rc = open_table(dirfd, "series.tsv", false, &t, err);
+    struct fb_tsv t, dat;
+    int rc = fb_tsv_open(&t, dirfd, "series.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "i\ttitle\tcolour\tpt\tdt\tcopy\n");
+    fb_tsv_printf(&t, "i\ttitle\tcolour\tpt\tdt\tcopy\n");
     bool copy_seen = false;
     for (size_t i = 0; i < d->n_series && rc == FB_OK; i++) {
         const struct fb_chart_series *s = &d->series[i];
         bool copy = !copy_seen && s->file == 0 && strcmp(s->role, "copy_ceiling") == 0;
         copy_seen |= copy;
-        out(&t, "%zu\t", i + 1);
-        text(&t, s->title, "\t");
+        fb_tsv_printf(&t, "%zu\t", i + 1);
+        fb_tsv_text(&t, s->title, "\t");
         colour(&t, s->colour, "\t");
-        out(&t, "%d\t%d\t%d\n", s->point_type, s->dash, copy);
+        fb_tsv_printf(&t, "%d\t%d\t%d\n", s->point_type, s->dash, copy);
         char name[32];
         rc = open_data(dirfd, "s", i + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "n\ttime_s\tp10_s\tp90_s\tbandwidth_gbps\tdram_elements\tlaunches\t"
+        fb_tsv_printf(&dat, "n\ttime_s\tp10_s\tp90_s\tbandwidth_gbps\tdram_elements\tlaunches\t"
                   "kernel_time_s\tcopy_fraction\tspeedup\tours_ratio\tours_lo\tours_hi\n");
         for (size_t k = 0; k < s->n_points; k++) {
             const struct fb_chart_point *p = &s->points[k];
@@ -191,11 +124,11 @@ static int write_series(int dirfd, const struct fb_chart_derived *d, struct fb_e
                                 p->copy_fraction, p->speedup, p->ours_ratio, p->ours_lo,
                                 p->ours_hi};
             for (size_t c = 0; c < 13; c++)
-                num(&dat, v[c], c == 12 ? "\n" : "\t");
+                fb_tsv_num(&dat, v[c], c == 12 ? "\n" : "\t");
         }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     return rc ? rc : rc2;
 }
 
@@ -203,168 +136,168 @@ static int write_series(int dirfd, const struct fb_chart_derived *d, struct fb_e
 static int write_index(int dirfd, const char *name, const size_t *which, size_t n,
                        struct fb_error *err)
 {
-    struct table t;
-    int rc = open_table(dirfd, name, false, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, name, false, err);
     if (rc)
         return rc;
-    out(&t, "j\ti\n");
+    fb_tsv_printf(&t, "j\ti\n");
     for (size_t j = 0; j < n; j++)
-        out(&t, "%zu\t%zu\n", j + 1, which[j] + 1);
-    return close_table(&t, err);
+        fb_tsv_printf(&t, "%zu\t%zu\n", j + 1, which[j] + 1);
+    return fb_tsv_close(&t, FB_OK, err);
 }
 
 static int write_pairs(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    struct table t, dat;
-    int rc = open_table(dirfd, "pairs.tsv", false, &t, err);
+    struct fb_tsv t, dat;
+    int rc = fb_tsv_open(&t, dirfd, "pairs.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "i\ttitle\tcolour\tpt\tdt\tprimary\n");
+    fb_tsv_printf(&t, "i\ttitle\tcolour\tpt\tdt\tprimary\n");
     for (size_t i = 0; i < d->n_pairs && rc == FB_OK; i++) {
         const struct fb_chart_pair *p = &d->pairs[i];
         const struct fb_chart_series *e = &d->series[p->eager];
-        out(&t, "%zu\t", i + 1);
-        text(&t, p->title, "\t");
+        fb_tsv_printf(&t, "%zu\t", i + 1);
+        fb_tsv_text(&t, p->title, "\t");
         colour(&t, e->colour, "\t");
-        out(&t, "%d\t%d\t%d\n", e->point_type, e->dash, p->primary);
+        fb_tsv_printf(&t, "%d\t%d\t%d\n", e->point_type, e->dash, p->primary);
         char name[32];
         rc = open_data(dirfd, "x", i + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "n\tspeedup\tspeedup_lo\tspeedup_hi\n");
+        fb_tsv_printf(&dat, "n\tspeedup\tspeedup_lo\tspeedup_hi\n");
         for (size_t k = 0; k < p->n_points; k++) {
-            num(&dat, p->points[k].n, "\t");
-            num(&dat, p->points[k].speedup, "\t");
-            num(&dat, p->points[k].lo, "\t");
-            num(&dat, p->points[k].hi, "\n");
+            fb_tsv_num(&dat, p->points[k].n, "\t");
+            fb_tsv_num(&dat, p->points[k].speedup, "\t");
+            fb_tsv_num(&dat, p->points[k].lo, "\t");
+            fb_tsv_num(&dat, p->points[k].hi, "\n");
         }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     return rc ? rc : rc2;
 }
 
 static int write_lines(int dirfd, const char *name, const struct fb_chart_line *lines,
                        size_t n, struct fb_error *err)
 {
-    struct table t;
-    int rc = open_table(dirfd, name, false, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, name, false, err);
     if (rc)
         return rc;
-    out(&t, "i\tvalue\ttitle\tcolour\tdt\n");
+    fb_tsv_printf(&t, "i\tvalue\ttitle\tcolour\tdt\n");
     for (size_t i = 0; i < n; i++) {
-        out(&t, "%zu\t", i + 1);
-        num(&t, lines[i].value, "\t");
-        text(&t, lines[i].title, "\t");
+        fb_tsv_printf(&t, "%zu\t", i + 1);
+        fb_tsv_num(&t, lines[i].value, "\t");
+        fb_tsv_text(&t, lines[i].title, "\t");
         colour(&t, lines[i].colour, "\t");
-        out(&t, "%d\n", lines[i].dash);
+        fb_tsv_printf(&t, "%d\n", lines[i].dash);
     }
-    return close_table(&t, err);
+    return fb_tsv_close(&t, FB_OK, err);
 }
 
 static int write_curves(int dirfd, const char *index, const char *prefix, const char *y,
                         const struct fb_chart_curve *curves, size_t n, struct fb_error *err)
 {
-    struct table t, dat;
-    int rc = open_table(dirfd, index, false, &t, err);
+    struct fb_tsv t, dat;
+    int rc = fb_tsv_open(&t, dirfd, index, false, err);
     if (rc)
         return rc;
-    out(&t, "i\tcolour\n");
+    fb_tsv_printf(&t, "i\tcolour\n");
     for (size_t i = 0; i < n && rc == FB_OK; i++) {
-        out(&t, "%zu\t", i + 1);
+        fb_tsv_printf(&t, "%zu\t", i + 1);
         colour(&t, curves[i].colour, "\n");
         char name[32];
         rc = open_data(dirfd, prefix, i + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "n\t%s\t%s_cache\n", y, y);
+        fb_tsv_printf(&dat, "n\t%s\t%s_cache\n", y, y);
         for (size_t k = 0; k < FB_CHART_CURVE_POINTS; k++) {
-            num(&dat, curves[i].n[k], "\t");
-            num(&dat, curves[i].y[k], "\t");
-            num(&dat, curves[i].y_cache[k], "\n");
+            fb_tsv_num(&dat, curves[i].n[k], "\t");
+            fb_tsv_num(&dat, curves[i].y[k], "\t");
+            fb_tsv_num(&dat, curves[i].y_cache[k], "\n");
         }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     return rc ? rc : rc2;
 }
 
 /* noisy.tsv (the counts), noisy_time.dat and noisy_speedup.dat (chart/noisy.h). */
 static int write_noisy(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    struct table t;
-    int rc = open_table(dirfd, "noisy.tsv", false, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, "noisy.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "noisy\tnnt\tnnx\n%zu\t%zu\t%zu\n", d->noisy, d->n_noisy_times,
+    fb_tsv_printf(&t, "noisy\tnnt\tnnx\n%zu\t%zu\t%zu\n", d->noisy, d->n_noisy_times,
         d->n_noisy_speedups);
-    rc = close_table(&t, err);
-    if (rc == FB_OK && (rc = open_table(dirfd, "noisy_time.dat", false, &t, err)) == FB_OK) {
-        out(&t, "n\ttime_s\tbandwidth_gbps\tcolour\tpt\n");
+    rc = fb_tsv_close(&t, FB_OK, err);
+    if (rc == FB_OK && (rc = fb_tsv_open(&t, dirfd, "noisy_time.dat", false, err)) == FB_OK) {
+        fb_tsv_printf(&t, "n\ttime_s\tbandwidth_gbps\tcolour\tpt\n");
         for (size_t i = 0; i < d->n_noisy_times; i++) {
             const struct fb_chart_noisy_point *p = &d->noisy_times[i];
-            num(&t, p->n, "\t");
-            num(&t, p->value, "\t");
-            num(&t, p->bandwidth_gbps, "\t");
-            out(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
+            fb_tsv_num(&t, p->n, "\t");
+            fb_tsv_num(&t, p->value, "\t");
+            fb_tsv_num(&t, p->bandwidth_gbps, "\t");
+            fb_tsv_printf(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
         }
-        rc = close_table(&t, err);
+        rc = fb_tsv_close(&t, FB_OK, err);
     }
-    if (rc == FB_OK && (rc = open_table(dirfd, "noisy_speedup.dat", false, &t, err)) == FB_OK) {
-        out(&t, "n\tspeedup\tcolour\tpt\n");
+    if (rc == FB_OK && (rc = fb_tsv_open(&t, dirfd, "noisy_speedup.dat", false, err)) == FB_OK) {
+        fb_tsv_printf(&t, "n\tspeedup\tcolour\tpt\n");
         for (size_t i = 0; i < d->n_noisy_speedups; i++) {
             const struct fb_chart_noisy_point *p = &d->noisy_speedups[i];
-            num(&t, p->n, "\t");
-            num(&t, p->value, "\t");
-            out(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
+            fb_tsv_num(&t, p->n, "\t");
+            fb_tsv_num(&t, p->value, "\t");
+            fb_tsv_printf(&t, "%u\t%d\n", p->colour & 0xFFFFFF, p->point_type);
         }
-        rc = close_table(&t, err);
+        rc = fb_tsv_close(&t, FB_OK, err);
     }
     return rc;
 }
 
-static size_t write_launches(struct table *t, const struct fb_chart_derived *d)
+static size_t write_launches(struct fb_tsv *t, const struct fb_chart_derived *d)
 {
-    out(t, "i\tlabel\tcounted\tmodel\tcolour\n");
+    fb_tsv_printf(t, "i\tlabel\tcounted\tmodel\tcolour\n");
     size_t k = 0;
     for (size_t i = 0; i < d->n_series; i++) {
         const struct fb_chart_series *s = &d->series[i];
         if (!isfinite(s->launches))
             continue;
-        out(t, "%zu\t", ++k);
-        text(t, s->title, "\t");
-        num(t, s->launches, "\t");
-        out(t, "%d\t%u\n", s->model_launches, s->colour & 0xFFFFFF);
+        fb_tsv_printf(t, "%zu\t", ++k);
+        fb_tsv_text(t, s->title, "\t");
+        fb_tsv_num(t, s->launches, "\t");
+        fb_tsv_printf(t, "%d\t%u\n", s->model_launches, s->colour & 0xFFFFFF);
     }
     return k;
 }
 
 static int write_dtypes(int dirfd, const struct fb_chart_derived *d, struct fb_error *err)
 {
-    struct table t, dat;
-    int rc = open_table(dirfd, "dtypes.tsv", false, &t, err);
+    struct fb_tsv t, dat;
+    int rc = fb_tsv_open(&t, dirfd, "dtypes.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "i\tdtype\tcolour\tpt\n");
+    fb_tsv_printf(&t, "i\tdtype\tcolour\tpt\n");
     for (size_t i = 0; i < d->n_dtype_lines && rc == FB_OK; i++) {
         const struct fb_chart_dtype_line *l = &d->dtype_lines[i];
-        out(&t, "%zu\t", i + 1);
-        text(&t, l->dtype, "\t");
+        fb_tsv_printf(&t, "%zu\t", i + 1);
+        fb_tsv_text(&t, l->dtype, "\t");
         colour(&t, l->colour, "\t");
-        out(&t, "%d\n", l->point_type);
+        fb_tsv_printf(&t, "%d\n", l->point_type);
         char name[32];
         rc = open_data(dirfd, "d", i + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "n\tbytes_per_tensor\tspeedup\n");
+        fb_tsv_printf(&dat, "n\tbytes_per_tensor\tspeedup\n");
         for (size_t k = 0; k < l->n_points; k++) {
-            num(&dat, l->n[k], "\t");
-            num(&dat, l->bytes_per_tensor[k], "\t");
-            num(&dat, l->speedup[k], "\n");
+            fb_tsv_num(&dat, l->n[k], "\t");
+            fb_tsv_num(&dat, l->bytes_per_tensor[k], "\t");
+            fb_tsv_num(&dat, l->speedup[k], "\n");
         }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     return rc ? rc : rc2;
 }
 
@@ -400,40 +333,40 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
         }
     }
     *sizes = n_ns;
-    struct table t, dat, others, model;
-    int rc = open_table(dirfd, "chains.tsv", false, &t, err);
+    struct fb_tsv t, dat, others, model;
+    int rc = fb_tsv_open(&t, dirfd, "chains.tsv", false, err);
     if (rc)
         return rc;
-    out(&t, "i\ttitle\tcolour\tpt\n");
+    fb_tsv_printf(&t, "i\ttitle\tcolour\tpt\n");
     for (size_t s = 0; s < n_ns && rc == FB_OK; s++) {
         char title[32], name[32];
         size_text(ns[s], title, sizeof title);
-        out(&t, "%zu\t", s + 1);
-        text(&t, title, "\t");
+        fb_tsv_printf(&t, "%zu\t", s + 1);
+        fb_tsv_text(&t, title, "\t");
         colour(&t, colours[s % 5], "\t");
-        out(&t, "%d\n", points[s % 5]);
+        fb_tsv_printf(&t, "%d\n", points[s % 5]);
         rc = open_data(dirfd, "c", s + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "kernels\tspeedup\n");
+        fb_tsv_printf(&dat, "kernels\tspeedup\n");
         /* by kernels: the chains were added in file order */
         for (double k = 1; k <= 64; k++)
             for (size_t i = 0; i < d->n_chain_points; i++) {
                 const struct fb_chart_chain_point *c = &d->chain_points[i];
                 if (c->n == ns[s] && c->first_at_k && c->kernels == k) {
-                    num(&dat, c->kernels, "\t");
-                    num(&dat, c->speedup, "\n");
+                    fb_tsv_num(&dat, c->kernels, "\t");
+                    fb_tsv_num(&dat, c->speedup, "\n");
                 }
             }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     if (rc || rc2)
         return rc ? rc : rc2;
-    rc = open_table(dirfd, "chain_others.dat", false, &others, err);
+    rc = fb_tsv_open(&others, dirfd, "chain_others.dat", false, err);
     if (rc)
         return rc;
-    out(&others, "kernels\tspeedup\tname\ti\tcolour\n");
+    fb_tsv_printf(&others, "kernels\tspeedup\tname\ti\tcolour\n");
     for (size_t i = 0; i < d->n_chain_points; i++) {
         const struct fb_chart_chain_point *c = &d->chain_points[i];
         if (c->first_at_k)
@@ -441,30 +374,30 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
         size_t s = 0;
         while (s < n_ns && ns[s] != c->n)
             s++;
-        num(&others, c->kernels, "\t");
-        num(&others, c->speedup, "\t");
-        text(&others, c->name, "\t");
-        out(&others, "%zu\t%u\n", s + 1, colours[s % 5]);
+        fb_tsv_num(&others, c->kernels, "\t");
+        fb_tsv_num(&others, c->speedup, "\t");
+        fb_tsv_text(&others, c->name, "\t");
+        fb_tsv_printf(&others, "%zu\t%u\n", s + 1, colours[s % 5]);
     }
-    rc = close_table(&others, err);
+    rc = fb_tsv_close(&others, FB_OK, err);
     if (rc)
         return rc;
-    rc = open_table(dirfd, "chain_model.dat", false, &model, err);
+    rc = fb_tsv_open(&model, dirfd, "chain_model.dat", false, err);
     if (rc)
         return rc;
-    out(&model, "kernels\tlaunch_limit\ttraffic_ratio\ttraffic_ratio_wa\n");
+    fb_tsv_printf(&model, "kernels\tlaunch_limit\ttraffic_ratio\ttraffic_ratio_wa\n");
     for (double k = 1; k <= 64; k++)
         for (size_t i = 0; i < d->n_chain_points; i++) {
             const struct fb_chart_chain_point *c = &d->chain_points[i];
             if (c->first_at_k && c->kernels == k) {
-                num(&model, c->kernels, "\t");
-                num(&model, c->launch_limit, "\t");
-                num(&model, c->traffic_ratio, "\t");
-                num(&model, c->traffic_ratio_wa, "\n");
+                fb_tsv_num(&model, c->kernels, "\t");
+                fb_tsv_num(&model, c->launch_limit, "\t");
+                fb_tsv_num(&model, c->traffic_ratio, "\t");
+                fb_tsv_num(&model, c->traffic_ratio_wa, "\n");
                 break;
             }
         }
-    return close_table(&model, err);
+    return fb_tsv_close(&model, FB_OK, err);
 }
 
 /* The unit a panel's times are drawn in: the largest that keeps max_s at 1 or more. */
@@ -486,25 +419,25 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
     if (!g)
         return fb_fail(err, FB_ERR_RUNTIME, "charts: out of memory");
     fb_glance_derive(d, g);
-    struct table t, dat;
-    int rc = open_table(dirfd, "glance_pairs.tsv", false, &t, err);
+    struct fb_tsv t, dat;
+    int rc = fb_tsv_open(&t, dirfd, "glance_pairs.tsv", false, err);
     if (rc) {
         free(g);
         return rc;
     }
-    out(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\tep\tfp\tedt\tfdt\tfpairs\t"
+    fb_tsv_printf(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\tep\tfp\tedt\tfdt\tfpairs\t"
             "ftitle\n");
     for (size_t k = 0; k < g->n_pairs; k++) {
         const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
         const struct fb_chart_series *es = &d->series[p->eager], *fs = &d->series[p->fused];
-        out(&t, "%zu\t", k + 1);
-        text(&t, g->what[k], "\t");
+        fb_tsv_printf(&t, "%zu\t", k + 1);
+        fb_tsv_text(&t, g->what[k], "\t");
         const struct fb_glance_side *e = &g->side[k][0], *f = &g->side[k][1];
         const double v[] = {e->kernels, f->kernels, e->launches, f->launches, e->arrays,
                             f->arrays, e->dram, f->dram};
         for (size_t c = 0; c < 8; c++)
-            num(&t, v[c], "\t");
-        out(&t, "%u\t%u\t%d\t%d\t%d\t%d\t", es->colour & 0xFFFFFF, fs->colour & 0xFFFFFF,
+            fb_tsv_num(&t, v[c], "\t");
+        fb_tsv_printf(&t, "%u\t%u\t%d\t%d\t%d\t%d\t", es->colour & 0xFFFFFF, fs->colour & 0xFFFFFF,
             es->point_type, fs->point_type, es->dash, fs->dash);
         /* A fused series that several pairs share (fused_add_relu) gets one key entry, on
          * its first pair, naming them all: "1, 2". */
@@ -518,17 +451,17 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
             size_t len = strlen(pairs);
             snprintf(pairs + len, sizeof pairs - len, "%s%zu", len ? ", " : "", q + 1);
         }
-        text(&t, first ? pairs : "", "\t");
-        text(&t, fs->title, "\n");
+        fb_tsv_text(&t, first ? pairs : "", "\t");
+        fb_tsv_text(&t, fs->title, "\n");
     }
-    rc = close_table(&t, err);
+    rc = fb_tsv_close(&t, FB_OK, err);
     if (rc == FB_OK)
-        rc = open_table(dirfd, "glance.tsv", false, &t, err);
+        rc = fb_tsv_open(&t, dirfd, "glance.tsv", false, err);
     if (rc) {
         free(g);
         return rc;
     }
-    out(&t, "j\ttitle\tunit\tscale\tfitted\n");
+    fb_tsv_printf(&t, "j\ttitle\tunit\tscale\tfitted\n");
     for (size_t j = 0; j < g->n_sizes && rc == FB_OK; j++) {
         double max_s = 0;
         for (size_t k = 0; k < g->n_pairs; k++)
@@ -544,32 +477,32 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         char title[96], size[32];
         size_text(g->n[j], size, sizeof size);
         snprintf(title, sizeof title, "%s: %s", g->regime[j], size);
-        out(&t, "%zu\t", j + 1);
-        text(&t, title, "\t");
-        text(&t, unit, "\t");
-        out(&t, "%g\t%d\n", scale, g->fitted);
+        fb_tsv_printf(&t, "%zu\t", j + 1);
+        fb_tsv_text(&t, title, "\t");
+        fb_tsv_text(&t, unit, "\t");
+        fb_tsv_printf(&t, "%g\t%d\n", scale, g->fitted);
         char name[32];
         rc = open_data(dirfd, "g", j + 1, name, sizeof name, &dat, err);
         if (rc)
             break;
-        out(&dat, "x\tlaunch\tbytes\tmeasured\tcolour\tside\tk\tpt\n");
+        fb_tsv_printf(&dat, "x\tlaunch\tbytes\tmeasured\tcolour\tside\tk\tpt\n");
         for (size_t k = 0; k < g->n_pairs; k++) {
             const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
             for (int s = 0; s < 2; s++) {
                 /* pair k at 3k: eager at 3k - 1.6, fused at 3k - 0.6 (bars 0.9 wide) */
-                num(&dat, 3.0 * (double)(k + 1) - (s ? 0.6 : 1.6), "\t");
+                fb_tsv_num(&dat, 3.0 * (double)(k + 1) - (s ? 0.6 : 1.6), "\t");
                 /* without L the launch part is drawn as 0 (glance.tsv's fitted says so) */
-                num(&dat, g->fitted ? g->launch_s[j][k][s] * scale : 0, "\t");
-                num(&dat, g->bytes_s[j][k][s] * scale, "\t");
-                num(&dat, g->measured_s[j][k][s] * scale, "\t");
+                fb_tsv_num(&dat, g->fitted ? g->launch_s[j][k][s] * scale : 0, "\t");
+                fb_tsv_num(&dat, g->bytes_s[j][k][s] * scale, "\t");
+                fb_tsv_num(&dat, g->measured_s[j][k][s] * scale, "\t");
                 const struct fb_chart_series *se = &d->series[s ? p->fused : p->eager];
-                out(&dat, "%u\t%s\t%zu\t%d\n", se->colour & 0xFFFFFF, s ? "fused" : "eager",
+                fb_tsv_printf(&dat, "%u\t%s\t%zu\t%d\n", se->colour & 0xFFFFFF, s ? "fused" : "eager",
                     k + 1, se->point_type);
             }
         }
-        rc = close_table(&dat, err);
+        rc = fb_tsv_close(&dat, FB_OK, err);
     }
-    int rc2 = close_table(&t, rc ? NULL : err);
+    int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     free(g);
     return rc ? rc : rc2;
 }
@@ -586,7 +519,7 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
         if (d->series[i].has_ours_ratio)
             ours[n_ours++] = i;
     }
-    struct table launches;
+    struct fb_tsv launches;
     size_t n_launches = 0, n_chain_sizes = 0;
     int rc = write_series(dirfd, d, err);
     if (rc == FB_OK)
@@ -609,9 +542,9 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
     if (rc == FB_OK)
         rc = write_curves(dirfd, "predicted.tsv", "p", "speedup", d->predicted_curves,
                           d->n_predicted_curves, err);
-    if (rc == FB_OK && (rc = open_table(dirfd, "launches.tsv", false, &launches, err)) == FB_OK) {
+    if (rc == FB_OK && (rc = fb_tsv_open(&launches, dirfd, "launches.tsv", false, err)) == FB_OK) {
         n_launches = write_launches(&launches, d);
-        rc = close_table(&launches, err);
+        rc = fb_tsv_close(&launches, FB_OK, err);
     }
     if (rc == FB_OK)
         rc = write_dtypes(dirfd, d, err);
@@ -638,11 +571,11 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
 int fb_chart_page_write(int dirfd, const char *format, const struct fb_chart_page *page,
                         struct fb_error *err)
 {
-    struct table t;
-    int rc = open_table(dirfd, "page.tsv", true, &t, err);
+    struct fb_tsv t;
+    int rc = fb_tsv_open(&t, dirfd, "page.tsv", true, err);
     if (rc)
         return rc;
-    out(&t, "format\twidth\theight\tfont\tlw\tps\n%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\n",
+    fb_tsv_printf(&t, "format\twidth\theight\tfont\tlw\tps\n%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\n",
         format, page->width, page->height, page->font, page->lw, page->ps);
-    return close_table(&t, err);
+    return fb_tsv_close(&t, FB_OK, err);
 }

@@ -1,15 +1,13 @@
 /* The timeline chart's tables (contract in timeline.h). */
 #include "chart/timeline.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "chart/label.h"
+#include "chart/tsv.h"
 
 /* Okabe-Ito (colour-blind safe), black last. */
 static const char *const kind_colours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
@@ -101,61 +99,11 @@ static double us(uint64_t ns, uint64_t origin)
     return ns > origin ? (double)(ns - origin) * 1e-3 : 0.0;
 }
 
-/* A table file being written, with the first error it met. */
-struct file {
-    FILE *f;
-    const char *name;
-    int errnum;
-};
-
-static int open_file(int dirfd, const char *name, struct file *t, struct fb_error *err)
-{
-    t->name = name;
-    t->errnum = 0;
-    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    t->f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!t->f) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot create the table %s: %s", name,
-                       strerror(e));
-    }
-    return FB_OK;
-}
-
-static void put_label(struct file *t, const char *text, const char *sep)
-{
-    char label[FB_CHART_LABEL_SIZE];
-    fb_chart_label(label, sizeof label, text);
-    if (fprintf(t->f, "%s%s", label, sep) < 0 && !t->errnum)
-        t->errnum = errno ? errno : EIO;
-}
-
-static void put_text(struct file *t, const char *text)
-{
-    if (fputs(text, t->f) < 0 && !t->errnum)
-        t->errnum = errno ? errno : EIO;
-}
-
-/* Numbers (%.6g) separated by TABs, then `end` ("\n", or "\t" before text cells). */
-static void put_numbers(struct file *t, const double *v, size_t n, const char *end)
+/* Number cells separated by TABs, then `end` ("\n", or "\t" before text cells). */
+static void put_numbers(struct fb_tsv *t, const double *v, size_t n, const char *end)
 {
     for (size_t i = 0; i < n; i++)
-        if (fprintf(t->f, "%.6g%s", v[i], i + 1 < n ? "\t" : end) < 0 && !t->errnum)
-            t->errnum = errno ? errno : EIO;
-}
-
-static int close_file(struct file *t, int rc, struct fb_error *err)
-{
-    if (fflush(t->f) != 0 && !t->errnum)
-        t->errnum = errno;
-    if (fclose(t->f) != 0 && !t->errnum)
-        t->errnum = errno;
-    if (rc == FB_OK && t->errnum)
-        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot write the table %s: %s", t->name,
-                       strerror(t->errnum));
-    return rc;
+        fb_tsv_num(t, v[i], i + 1 < n ? "\t" : end);
 }
 
 /* "2 kernels, 2 host launches per call", from the records of every call of the track (the
@@ -190,17 +138,17 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
                             const struct fb_trace_info *info, struct fb_error *err)
 {
     struct kinds kinds = {.count = 0};
-    struct file bars, launches, f;
+    struct fb_tsv bars, launches, f;
     size_t n_bars = 0, n_launches = 0;
     double xmax = 0.0;
-    int rc = open_file(dirfd, "timeline_bars.dat", &bars, err);
+    int rc = fb_tsv_open(&bars, dirfd, "timeline_bars.dat", false, err);
     if (rc != FB_OK)
         return rc;
-    rc = open_file(dirfd, "timeline_launches.dat", &launches, err);
+    rc = fb_tsv_open(&launches, dirfd, "timeline_launches.dat", false, err);
     if (rc != FB_OK)
-        return close_file(&bars, rc, err);
-    put_text(&bars, "x0\tx1\ty\tk\n");
-    put_text(&launches, "x\ty\n");
+        return fb_tsv_close(&bars, rc, err);
+    fb_tsv_printf(&bars, "%s", "x0\tx1\ty\tk\n");
+    fb_tsv_printf(&launches, "%s", "x\ty\n");
     for (size_t i = 0; i < count; i++) {
         const struct fb_kernel_trace *t = tracks[i].trace;
         const double y = (double)(count - i);
@@ -222,47 +170,47 @@ int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size
             }
         }
     }
-    rc = close_file(&bars, FB_OK, err);
-    rc = close_file(&launches, rc, err);
-    if (rc == FB_OK && (rc = open_file(dirfd, "timeline_kinds.tsv", &f, err)) == FB_OK) {
-        put_text(&f, "k\tname\tcolour\n");
+    rc = fb_tsv_close(&bars, FB_OK, err);
+    rc = fb_tsv_close(&launches, rc, err);
+    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_kinds.tsv", false, err)) == FB_OK) {
+        fb_tsv_printf(&f, "%s", "k\tname\tcolour\n");
         for (size_t k = 0; k < kinds.count; k++) {
             put_numbers(&f, (const double[]){(double)(k + 1)}, 1, "\t");
-            put_label(&f, kinds.name[k], "\t");
-            put_label(&f, kind_colours[k % N_COLOURS], "\n");
+            fb_tsv_text(&f, kinds.name[k], "\t");
+            fb_tsv_text(&f, kind_colours[k % N_COLOURS], "\n");
         }
-        rc = close_file(&f, rc, err);
+        rc = fb_tsv_close(&f, rc, err);
     }
-    if (rc == FB_OK && (rc = open_file(dirfd, "timeline_tracks.tsv", &f, err)) == FB_OK) {
-        put_text(&f, "i\ty\tname\tnote\n");
+    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_tracks.tsv", false, err)) == FB_OK) {
+        fb_tsv_printf(&f, "%s", "i\ty\tname\tnote\n");
         for (size_t i = 0; i < count; i++) {
             char note[160];
             track_note(tracks[i].trace, note, sizeof note);
             put_numbers(&f, (const double[]){(double)(i + 1), (double)(count - i)}, 2, "\t");
-            put_label(&f, tracks[i].name, "\t");
-            put_label(&f, note, "\n");
+            fb_tsv_text(&f, tracks[i].name, "\t");
+            fb_tsv_text(&f, note, "\n");
         }
-        rc = close_file(&f, rc, err);
+        rc = fb_tsv_close(&f, rc, err);
     }
-    if (rc == FB_OK && (rc = open_file(dirfd, "timeline_text.tsv", &f, err)) == FB_OK) {
+    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_text.tsv", false, err)) == FB_OK) {
         char title[256];
         snprintf(title, sizeof title, "n = %lld elements, the median call of %d per variant",
                  (long long)info->n, info->calls);
-        put_text(&f, "title\ttiming\n");
-        put_label(&f, title, "\t");
-        put_label(&f, info->timing, "\n");
-        rc = close_file(&f, rc, err);
+        fb_tsv_printf(&f, "%s", "title\ttiming\n");
+        fb_tsv_text(&f, title, "\t");
+        fb_tsv_text(&f, info->timing, "\n");
+        rc = fb_tsv_close(&f, rc, err);
     }
-    if (rc == FB_OK && (rc = open_file(dirfd, "timeline.tsv", &f, err)) == FB_OK) {
-        put_text(&f, "ntracks\tnkinds\tnbars\tnlaunches\n");
+    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline.tsv", false, err)) == FB_OK) {
+        fb_tsv_printf(&f, "%s", "ntracks\tnkinds\tnbars\tnlaunches\n");
         put_numbers(&f, (const double[]){(double)count, (double)kinds.count, (double)n_bars,
                                          (double)n_launches}, 4, "\n");
-        rc = close_file(&f, rc, err);
+        rc = fb_tsv_close(&f, rc, err);
     }
-    if (rc == FB_OK && (rc = open_file(dirfd, "timeline_range.tsv", &f, err)) == FB_OK) {
-        put_text(&f, "xmax\n");
+    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_range.tsv", false, err)) == FB_OK) {
+        fb_tsv_printf(&f, "%s", "xmax\n");
         put_numbers(&f, &xmax, 1, "\n");
-        rc = close_file(&f, rc, err);
+        rc = fb_tsv_close(&f, rc, err);
     }
     return rc;
 }
