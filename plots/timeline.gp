@@ -2,20 +2,20 @@
 # median call of each as bars on a time axis from that call's launch: kernels (and the
 # platform's memcpy) as boxes coloured by name, host launches as black triangles above them,
 # and the lane's counts per call (from the records, src/chart/timeline.c) under its name.
-# Everything comes from the timeline_*.tsv / .dat tables; names are drawn as data.
-stats 'timeline.tsv' using (NT = int(column("ntracks")), NK = int(column("nkinds")), \
-    NB = int(column("nbars")), NL = int(column("nlaunches")), 0) nooutput
-stats 'timeline_range.tsv' using (xmax = column("xmax"), 0) nooutput
-stats 'timeline_text.tsv' using (tl_title = strcol("title"), tl_timing = strcol("timing"), 0) \
+# Everything comes from timeline.tsv, the table --profile --trace writes beside the trace
+# (FILE-timeline.tsv), its tables as index blocks; names are drawn as data.
+stats 'timeline.tsv' index 4 using (NT = int(column("ntracks")), NK = int(column("nkinds")), \
+    NB = int(column("nbars")), NL = int(column("nlaunches")), xmax = column("xmax"), \
+    device = strcol("device"), tl_title = strcol("title"), tl_timing = strcol("timing"), 0) \
     nooutput
 array TN[max1(NT)]; array TY[max1(NT)]; array TNOTE[max1(NT)]
 if (NT > 0) {
-    stats 'timeline_tracks.tsv' using (i = int(column("i")), TN[i] = strcol("name"), \
+    stats 'timeline.tsv' index 3 using (i = int(column("i")), TN[i] = strcol("name"), \
         TY[i] = column("y"), TNOTE[i] = strcol("note"), 0) nooutput
 }
 array KN[max1(NK)]; array KC[max1(NK)]
 if (NK > 0) {
-    stats 'timeline_kinds.tsv' using (k = int(column("k")), KN[k] = strcol("name"), \
+    stats 'timeline.tsv' index 2 using (k = int(column("k")), KN[k] = strcol("name"), \
         KC[k] = strcol("colour"), 0) nooutput
 }
 
@@ -38,8 +38,8 @@ do for [i = 1 : NT] {
 }
 
 # Boxes: x = the middle, y, x from x0 to x1, y within 0.25 of the lane.
-plot for [k = 1 : NK] 'timeline_bars.dat' using ($4 == k ? ($1 + $2) / 2 : NaN):3:1:2: \
+plot for [k = 1 : NK] 'timeline.tsv' index 0 using ($4 == k ? ($1 + $2) / 2 : NaN):3:1:2: \
         ($3 - 0.25):($3 + 0.25) with boxxyerror fs solid 0.85 noborder lc rgb KC[k] \
         title KN[k], \
-     'timeline_launches.dat' using 1:($2 + 0.34) with points pt 11 ps 1.6 \
+     'timeline.tsv' index 1 using 1:($2 + 0.34) with points pt 11 ps 1.6 \
         lc rgb '#000000' title 'host launch'

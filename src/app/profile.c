@@ -11,6 +11,7 @@
 #include "backends/open.h"
 #include "measure/memory_check.h"
 #include "chart/gnuplot.h"
+#include "chart/timeline.h"
 #include "measure/probe.h"
 #include "output/trace_output.h"
 #include "common/clock.h"
@@ -209,10 +210,17 @@ static int write_trace(const struct fb_app_profile_options *opt,
     }
     printf("\ntrace: %s (Chrome trace format: open it in https://ui.perfetto.dev or "
            "chrome://tracing)\n", fb_text_escape(shown, sizeof shown, target->path));
+    rc = fb_chart_timeline_save(target->table, tracks, tr->count, info, &err);
+    if (rc != FB_OK) {
+        fb_text_print(stderr, "--trace: ", err.msg);
+        return rc;
+    }
+    printf("timeline table: %s (--plot redraws the chart from it)\n",
+           fb_text_escape(shown, sizeof shown, target->table));
     fflush(stdout);
     if (opt->no_plot)
         return FB_OK;
-    int drawn = fb_plots_render_timeline(tracks, tr->count, info, target->path, opt->plot_dir);
+    int drawn = fb_plots_render_timeline(target->table, opt->plot_dir);
     if (drawn == 0)
         return FB_OK;
     fprintf(stderr, "--trace: the timeline chart was not drawn (the trace is written; "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart/derive.h"
 #include "chart/derive_json.h"
@@ -12,47 +13,51 @@
 #include "chart/read.h"
 #include "common/error.h"
 #include "common/text.h"
-#include "output/trace_read.h"
+#include "common/limits.h"
+#include "output/trace_output.h"
 
-/* Whether path names a trace (--plot FILE.json: its timeline) rather than a results CSV. */
-static bool is_trace(const char *path)
+/* Whether path ends with suffix. */
+static bool ends_with(const char *path, const char *suffix)
 {
-    const size_t len = strlen(path);
-    return len > 5 && strcmp(path + len - 5, ".json") == 0;
+    const size_t len = strlen(path), n = strlen(suffix);
+    return len > n && strcmp(path + len - n, suffix) == 0;
 }
 
-/* The timeline of a trace fusebench wrote, read back (output/trace_read.h). */
-static int render_trace(const char *path, const char *out_dir)
+/* The timeline of a trace (FILE.json: the table written beside it, FILE-timeline.tsv) or of
+ * the table itself, redrawn from the table: the trace is never read back. */
+static int render_timeline(const char *path, const char *out_dir)
 {
-    struct fb_trace_read *t = malloc(sizeof *t);
-    struct fb_error err;
-    if (!t) {
-        fprintf(stderr, "charts: out of memory\n");
-        return FB_PLOTS_FAILED;
+    if (!ends_with(path, ".json"))
+        return fb_plots_render_timeline(path, out_dir);
+    char table[FB_PATH_MAX];
+    if (snprintf(table, sizeof table, "%.*s%s", (int)(strlen(path) - 5), path,
+                 FB_TIMELINE_TABLE_SUFFIX) >= (int)sizeof table) {
+        fprintf(stderr, "--plot: the trace's path is too long\n");
+        return FB_PLOTS_USAGE;
     }
-    int rc = fb_trace_read(path, t, &err);
-    if (rc != FB_OK) {
-        fb_text_escape_in_place(err.msg, sizeof err.msg);
-        fprintf(stderr, "charts: %s\n", err.msg);
-        rc = rc == FB_ERR_USAGE ? FB_PLOTS_USAGE : FB_PLOTS_FAILED;
-    } else {
-        rc = fb_plots_render_timeline(t->tracks, t->count, &t->info, path, out_dir);
+    if (access(table, F_OK) != 0) {
+        char shown[FB_PATH_MAX * 4], shown_table[FB_PATH_MAX * 4];
+        fprintf(stderr, "--plot %s: its timeline table %s is missing: --profile N --trace FILE "
+                        "writes it beside the trace (fusebench's traces before the table came "
+                        "have none: profile again)\n", fb_text_escape(shown, sizeof shown, path),
+                fb_text_escape(shown_table, sizeof shown_table, table));
+        return FB_PLOTS_USAGE;
     }
-    fb_trace_read_free(t);
-    free(t);
-    return rc;
+    return fb_plots_render_timeline(table, out_dir);
 }
 
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
                   const struct fb_plot_options *opt)
 {
     int rc;
-    if (n >= 1 && is_trace(csv_files[0])) {
+    if (n >= 1 && (ends_with(csv_files[0], ".json") ||
+                   ends_with(csv_files[0], FB_TIMELINE_TABLE_SUFFIX))) {
         if (n > 1) {
-            fprintf(stderr, "--plot: a trace (.json) is drawn alone, not with other files\n");
+            fprintf(stderr, "--plot: a trace (.json) or its timeline table is drawn alone, "
+                            "not with other files\n");
             return FB_ERR_USAGE;
         }
-        rc = render_trace(csv_files[0], out_dir);
+        rc = render_timeline(csv_files[0], out_dir);
     } else {
         rc = fb_plots_render(csv_files, n, out_dir, opt);
     }

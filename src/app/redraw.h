@@ -7,7 +7,8 @@
 #include "chart/options.h"
 
 /* The --plot command: fb_plots_render (chart/gnuplot.h), or for one FILE.json (a trace of
- * --profile --trace, output/trace_read.h) fb_plots_render_timeline of the trace read back;
+ * --profile --trace) or FILE-timeline.tsv fb_plots_render_timeline of the timeline table
+ * written beside the trace (output/trace_output.h);
  * its exit status as an fb_status: FB_OK (drawn), FB_ERR_USAGE (bad input, or gnuplot
  * missing), FB_ERR_INTERRUPTED (a signal: its number in fb_interrupted), FB_ERR_RUNTIME (a
  * chart failed). */

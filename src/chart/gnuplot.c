@@ -623,52 +623,100 @@ int fb_plots_draw(const struct fb_plots_job *job)
 /* The timeline: drawn from --profile's records, not from a results CSV. */
 static const struct fb_chart timeline_chart = {"timeline", {"timeline.gp"}, 1600, 900, 20, NULL};
 
-struct timeline_tracks {
-    const struct fb_trace_track *tracks;
-    size_t count;
-    const struct fb_trace_info *info;
-};
-
-/* The timeline's own tables (chart/timeline.h), beside the tables style.gp reads. */
-static int timeline_tables(int dirfd, const void *ctx, struct fb_error *err)
+/* The timeline's table, opened and judged before anything is staged: only a regular file
+ * (never a FIFO waited on), at most FB_TIMELINE_MAX_BYTES, that starts with
+ * FB_TIMELINE_SIGNATURE. Returns its descriptor at offset 0, or -1 having said why. gnuplot
+ * reads its cells as data (strcol), never as code. */
+static int open_timeline_table(const char *path)
 {
-    const struct timeline_tracks *t = ctx;
-    return fb_chart_timeline_write(dirfd, t->tracks, t->count, t->info, err);
+    char shown_path[512];
+    shown(shown_path, sizeof shown_path, path);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "charts: %s: %s\n", shown_path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    const size_t sig = strlen(FB_TIMELINE_SIGNATURE);
+    char head[sizeof FB_TIMELINE_SIGNATURE];
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        fprintf(stderr, "charts: %s: not a regular file\n", shown_path);
+    else if (st.st_size > FB_TIMELINE_MAX_BYTES)
+        fprintf(stderr, "charts: %s: is %lld bytes; a timeline table has at most %lld\n",
+                shown_path, (long long)st.st_size, FB_TIMELINE_MAX_BYTES);
+    else if (read(fd, head, sig + 1) != (ssize_t)sig + 1 ||
+             memcmp(head, FB_TIMELINE_SIGNATURE, sig) != 0 || head[sig] != '\n')
+        fprintf(stderr, "charts: %s: not a timeline table fusebench wrote (--profile N --trace "
+                        "FILE.json writes FILE%s)\n", shown_path, FB_TIMELINE_TABLE_SUFFIX);
+    else if (lseek(fd, 0, SEEK_SET) == 0)
+        return fd;
+    else
+        fprintf(stderr, "charts: %s: %s\n", shown_path, strerror(errno));
+    close(fd);
+    return -1;
 }
 
-int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
-                             const struct fb_trace_info *info, const char *trace_path,
-                             const char *out_dir)
+/* Copies the judged table into the staging directory as the name timeline.gp reads. */
+static int copy_timeline_table(int dirfd, const void *ctx, struct fb_error *err)
 {
-    const char *slash = strrchr(trace_path, '/');
-    const char *name = slash ? slash + 1 : trace_path;
+    const int in = *(const int *)ctx;
+    int out = openat(dirfd, "timeline.tsv", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "charts: cannot create the table timeline.tsv: %s",
+                       strerror(errno));
+    char buf[1 << 16];
+    long long total = 0;
+    ssize_t n;
+    int rc = FB_OK;
+    while (rc == FB_OK && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0 || write(out, buf, (size_t)n) != n)
+            rc = fb_fail(err, FB_ERR_RUNTIME, "charts: cannot copy the timeline's table: %s",
+                         strerror(errno ? errno : EIO));
+        else if ((total += n) > FB_TIMELINE_MAX_BYTES) /* it grew while read */
+            rc = fb_fail(err, FB_ERR_RUNTIME, "charts: the timeline's table grew past %lld "
+                         "bytes while read", FB_TIMELINE_MAX_BYTES);
+    }
+    if (close(out) != 0 && rc == FB_OK)
+        rc = fb_fail(err, FB_ERR_RUNTIME, "charts: cannot write the table timeline.tsv: %s",
+                     strerror(errno));
+    return rc;
+}
+
+int fb_plots_render_timeline(const char *table_path, const char *out_dir)
+{
+    const char *slash = strrchr(table_path, '/');
+    const char *name = slash ? slash + 1 : table_path;
     size_t len = strlen(name);
-    if (len > 5 && strcmp(name + len - 5, ".json") == 0)
-        len -= 5;
+    const size_t suffix = strlen(FB_TIMELINE_TABLE_SUFFIX);
+    if (len > suffix && strcmp(name + len - suffix, FB_TIMELINE_TABLE_SUFFIX) == 0)
+        len -= suffix;
     if (len == 0 || len + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         char shown_name[512];
         shown(shown_name, sizeof shown_name, name);
-        fprintf(stderr, "charts: the trace's file name '%s' makes no chart file name\n",
+        fprintf(stderr, "charts: the table's file name '%s' makes no chart file name\n",
                 shown_name);
         return FB_PLOTS_USAGE;
     }
     char stem[NAME_MAX + 1];
     snprintf(stem, sizeof stem, "%.*s", (int)len, name);
-    /* The tables style.gp reads of every chart, of a derivation with no series: the device
-     * is the trace's. */
+    const int fd = open_timeline_table(table_path);
+    if (fd < 0)
+        return FB_PLOTS_USAGE;
+    /* The tables style.gp reads of every chart, of a derivation with no series (timeline.gp
+     * sets the device from its own table). */
     struct fb_chart_derived *d = calloc(1, sizeof *d);
     if (!d) {
         fprintf(stderr, "charts: out of memory\n");
+        close(fd);
         return FB_PLOTS_FAILED;
     }
-    snprintf(d->device, sizeof d->device, "%s", info->device);
     d->nmin = 1;
     d->nmax = 10;
-    const struct timeline_tracks ctx = {tracks, count, info};
     const struct fb_plots_job job = {.d = d, .charts = &timeline_chart, .n_charts = 1,
-                                     .stem = stem, .out_dir = out_dir, .first_csv = trace_path,
-                                     .write_extra = timeline_tables, .ctx = &ctx};
+                                     .stem = stem, .out_dir = out_dir, .first_csv = table_path,
+                                     .write_extra = copy_timeline_table, .ctx = &fd};
     int rc = fb_plots_draw(&job);
+    close(fd);
     fb_chart_derived_free(d);
     free(d);
     return rc;

@@ -24,7 +24,6 @@
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "common/error.h"
-#include "output/trace_json.h"
 
 /* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
  * largest accepted input draws in a few seconds). */
@@ -80,12 +79,12 @@ int fb_plots_stem(const char (*stems)[FB_CHART_TEXT_MAX], size_t n, const char *
 /* The directory charts of `csv` go to by default: its directory, "." for a bare name. */
 void fb_plots_dir_of(const char *csv, char *out, size_t size);
 
-/* Draws --profile's timeline chart (chart/timeline.h, plots/timeline.gp) of the traced
- * tracks[0..count-1] into out_dir (NULL or "": the trace file's directory) as
- * <stem>-timeline.png and .svg, stem the trace file's name less ".json", staged, checked and
- * published as every chart is. Returns as fb_plots_render. */
-int fb_plots_render_timeline(const struct fb_trace_track *tracks, size_t count,
-                             const struct fb_trace_info *info, const char *trace_path,
-                             const char *out_dir);
+/* Draws --profile's timeline chart (plots/timeline.gp) from the table at table_path
+ * (chart/timeline.h: FILE-timeline.tsv, written beside FILE.json by --profile --trace) into
+ * out_dir (NULL or "": the table's directory) as <stem>-timeline.<format>, stem the table's
+ * name less "-timeline.tsv", staged, checked and published as every chart is. A path that
+ * is not such a table (a FIFO, a foreign file, one past FB_TIMELINE_MAX_BYTES) is refused
+ * before anything is staged. Returns as fb_plots_render. */
+int fb_plots_render_timeline(const char *table_path, const char *out_dir);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "chart/label.h"
 #include "chart/tsv.h"
+#include "results/atomic_file.h"
 
 /* Okabe-Ito (colour-blind safe), black last. */
 static const char *const kind_colours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
@@ -134,83 +135,96 @@ static void track_note(const struct fb_kernel_trace *t, char *out, size_t size)
         snprintf(out + len, size - (size_t)len, " per call");
 }
 
-int fb_chart_timeline_write(int dirfd, const struct fb_trace_track *tracks, size_t count,
-                            const struct fb_trace_info *info, struct fb_error *err)
+/* One table of the file: two blank lines before it (gnuplot's index blocks), a comment saying
+ * what it is, and its header row. */
+static void begin_block(struct fb_tsv *t, const char *what, const char *header)
+{
+    fb_tsv_printf(t, "\n\n# %s\n%s\n", what, header);
+}
+
+int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *tracks, size_t count,
+                            const struct fb_trace_info *info)
 {
     struct kinds kinds = {.count = 0};
-    struct fb_tsv bars, launches, f;
     size_t n_bars = 0, n_launches = 0;
     double xmax = 0.0;
-    int rc = fb_tsv_open(&bars, dirfd, "timeline_bars.dat", false, err);
-    if (rc != FB_OK)
-        return rc;
-    rc = fb_tsv_open(&launches, dirfd, "timeline_launches.dat", false, err);
-    if (rc != FB_OK)
-        return fb_tsv_close(&bars, rc, err);
-    fb_tsv_printf(&bars, "%s", "x0\tx1\ty\tk\n");
-    fb_tsv_printf(&launches, "%s", "x\ty\n");
+    fb_tsv_printf(t, "%s\n", FB_TIMELINE_SIGNATURE);
+    begin_block(t, "index 0: a kernel or platform record drawn (us)", "x0\tx1\ty\tk");
     for (size_t i = 0; i < count; i++) {
-        const struct fb_kernel_trace *t = tracks[i].trace;
+        const struct fb_kernel_trace *tr = tracks[i].trace;
         const double y = (double)(count - i);
-        const long call = median_call(t);
-        const uint64_t origin = origin_of(t, call);
-        for (size_t j = 0; j < t->count; j++) {
-            const struct fb_kernel_record *r = &t->items[j];
-            if (!drawn(t, r, call))
+        const long call = median_call(tr);
+        const uint64_t origin = origin_of(tr, call);
+        for (size_t j = 0; j < tr->count; j++) {
+            const struct fb_kernel_record *r = &tr->items[j];
+            if (!drawn(tr, r, call) || r->kind == FB_TRACE_LAUNCH)
                 continue;
-            const double x0 = us(r->start_ns, origin), x1 = us(r->end_ns, origin);
+            const double x1 = us(r->end_ns, origin);
             xmax = x1 > xmax ? x1 : xmax;
-            if (r->kind == FB_TRACE_LAUNCH) {
-                put_numbers(&launches, (const double[]){x0, y}, 2, "\n");
-                n_launches++;
-            } else {
-                put_numbers(&bars, (const double[]){x0, x1, y, (double)kind_of(&kinds, r->name)},
-                            4, "\n");
-                n_bars++;
-            }
+            put_numbers(t, (const double[]){us(r->start_ns, origin), x1, y,
+                                            (double)kind_of(&kinds, r->name)}, 4, "\n");
+            n_bars++;
         }
     }
-    rc = fb_tsv_close(&bars, FB_OK, err);
-    rc = fb_tsv_close(&launches, rc, err);
-    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_kinds.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&f, "%s", "k\tname\tcolour\n");
-        for (size_t k = 0; k < kinds.count; k++) {
-            put_numbers(&f, (const double[]){(double)(k + 1)}, 1, "\t");
-            fb_tsv_text(&f, kinds.name[k], "\t");
-            fb_tsv_text(&f, kind_colours[k % N_COLOURS], "\n");
+    begin_block(t, "index 1: a host launch drawn (us)", "x\ty");
+    for (size_t i = 0; i < count; i++) {
+        const struct fb_kernel_trace *tr = tracks[i].trace;
+        const long call = median_call(tr);
+        const uint64_t origin = origin_of(tr, call);
+        for (size_t j = 0; j < tr->count; j++) {
+            const struct fb_kernel_record *r = &tr->items[j];
+            if (!drawn(tr, r, call) || r->kind != FB_TRACE_LAUNCH)
+                continue;
+            const double x1 = us(r->end_ns, origin);
+            xmax = x1 > xmax ? x1 : xmax;
+            put_numbers(t, (const double[]){us(r->start_ns, origin), (double)(count - i)}, 2,
+                        "\n");
+            n_launches++;
         }
-        rc = fb_tsv_close(&f, rc, err);
     }
-    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_tracks.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&f, "%s", "i\ty\tname\tnote\n");
-        for (size_t i = 0; i < count; i++) {
-            char note[160];
-            track_note(tracks[i].trace, note, sizeof note);
-            put_numbers(&f, (const double[]){(double)(i + 1), (double)(count - i)}, 2, "\t");
-            fb_tsv_text(&f, tracks[i].name, "\t");
-            fb_tsv_text(&f, note, "\n");
-        }
-        rc = fb_tsv_close(&f, rc, err);
+    begin_block(t, "index 2: the kernel names, in order of first appearance", "k\tname\tcolour");
+    for (size_t k = 0; k < kinds.count; k++) {
+        put_numbers(t, (const double[]){(double)(k + 1)}, 1, "\t");
+        fb_tsv_text(t, kinds.name[k], "\t");
+        fb_tsv_text(t, kind_colours[k % N_COLOURS], "\n");
     }
-    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_text.tsv", false, err)) == FB_OK) {
-        char title[256];
-        snprintf(title, sizeof title, "n = %lld elements, the median call of %d per variant",
-                 (long long)info->n, info->calls);
-        fb_tsv_printf(&f, "%s", "title\ttiming\n");
-        fb_tsv_text(&f, title, "\t");
-        fb_tsv_text(&f, info->timing, "\n");
-        rc = fb_tsv_close(&f, rc, err);
+    begin_block(t, "index 3: the lanes, the first at the top", "i\ty\tname\tnote");
+    for (size_t i = 0; i < count; i++) {
+        char note[160];
+        track_note(tracks[i].trace, note, sizeof note);
+        put_numbers(t, (const double[]){(double)(i + 1), (double)(count - i)}, 2, "\t");
+        fb_tsv_text(t, tracks[i].name, "\t");
+        fb_tsv_text(t, note, "\n");
     }
-    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&f, "%s", "ntracks\tnkinds\tnbars\tnlaunches\n");
-        put_numbers(&f, (const double[]){(double)count, (double)kinds.count, (double)n_bars,
-                                         (double)n_launches}, 4, "\n");
-        rc = fb_tsv_close(&f, rc, err);
-    }
-    if (rc == FB_OK && (rc = fb_tsv_open(&f, dirfd, "timeline_range.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&f, "%s", "xmax\n");
-        put_numbers(&f, &xmax, 1, "\n");
-        rc = fb_tsv_close(&f, rc, err);
-    }
-    return rc;
+    char title[256];
+    snprintf(title, sizeof title, "n = %lld elements, the median call of %d per variant",
+             (long long)info->n, info->calls);
+    begin_block(t, "index 4: the chart",
+                "ntracks\tnkinds\tnbars\tnlaunches\txmax\tdevice\ttitle\ttiming");
+    put_numbers(t, (const double[]){(double)count, (double)kinds.count, (double)n_bars,
+                                    (double)n_launches, xmax}, 5, "\t");
+    fb_tsv_text(t, info->device, "\t");
+    fb_tsv_text(t, title, "\t");
+    fb_tsv_text(t, info->timing, "\n");
+    return t->failed;
+}
+
+struct saved {
+    const struct fb_trace_track *tracks;
+    size_t count;
+    const struct fb_trace_info *info;
+};
+
+static int print_to(FILE *f, void *ctx)
+{
+    const struct saved *s = ctx;
+    struct fb_tsv t = {.f = f, .name = "", .failed = 0};
+    return fb_chart_timeline_print(&t, s->tracks, s->count, s->info);
+}
+
+int fb_chart_timeline_save(const char *path, const struct fb_trace_track *tracks, size_t count,
+                           const struct fb_trace_info *info, struct fb_error *err)
+{
+    struct saved s = {tracks, count, info};
+    return fb_atomic_write(path, print_to, &s, "the timeline's table", err);
 }

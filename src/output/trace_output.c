@@ -2,6 +2,7 @@
 #include "output/trace_output.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,17 +11,52 @@
 #include "results/atomic_file.h"
 #include "results/csv.h"
 
-/* Whether the regular file at path may be replaced: empty, or a trace fusebench wrote. */
-static bool replaceable(const char *path)
+/* Whether the regular file at path may be replaced: empty, or one fusebench wrote (it starts
+ * with signature). */
+static bool replaceable(const char *path, const char *signature)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;
-    char head[sizeof FB_TRACE_JSON_SIGNATURE];
-    size_t got = fread(head, 1, sizeof head - 1, f);
+    char head[128];
+    const size_t len = strlen(signature);
+    size_t got = fread(head, 1, len < sizeof head ? len : sizeof head, f);
     fclose(f);
-    return got == 0 || (got == sizeof head - 1 &&
-                        memcmp(head, FB_TRACE_JSON_SIGNATURE, sizeof head - 1) == 0);
+    return got == 0 || (got == len && memcmp(head, signature, len) == 0);
+}
+
+/* The file at path may be written: a new name, or a regular file that is replaceable (or
+ * force). what names it in messages ("the file", "its timeline table PATH"). */
+static int judge_file(const char *path, const char *signature, bool force, const char *shown,
+                      const char *what, struct fb_error *err)
+{
+    FILE *exists = fopen(path, "rb");
+    if (exists)
+        fclose(exists);
+    if (exists && !force && !replaceable(path, signature))
+        return fb_fail(err, FB_ERR_USAGE, "--trace %s: %s exists and is not one fusebench "
+                       "wrote; not replaced (--force replaces it)", shown, what);
+    if (!exists && errno != ENOENT)
+        return fb_fail(err, FB_ERR_USAGE, "--trace %s: cannot read %s: %s", shown, what,
+                       strerror(errno));
+    return FB_OK;
+}
+
+/* t->table from t->path: ".json" replaced by the suffix, or the suffix added. */
+static int table_path(struct fb_trace_target *t, const char *shown, struct fb_error *err)
+{
+    size_t len = strlen(t->path);
+    if (len > 5 && strcmp(t->path + len - 5, ".json") == 0)
+        len -= 5;
+    const char *name = strrchr(t->path, '/');
+    name = name ? name + 1 : t->path;
+    const size_t name_len = strlen(name) - (strlen(t->path) - len);
+    if (snprintf(t->table, sizeof t->table, "%.*s%s", (int)len, t->path,
+                 FB_TIMELINE_TABLE_SUFFIX) >= (int)sizeof t->table ||
+        name_len + strlen(FB_TIMELINE_TABLE_SUFFIX) > NAME_MAX)
+        return fb_fail(err, FB_ERR_USAGE, "--trace %s: the name is too long for its timeline "
+                       "table (NAME%s) beside it", shown, FB_TIMELINE_TABLE_SUFFIX);
+    return FB_OK;
 }
 
 int fb_trace_judge(const char *path, bool force, struct fb_trace_target *t,
@@ -44,15 +80,27 @@ int fb_trace_judge(const char *path, bool force, struct fb_trace_target *t,
         }
         return rc;
     }
-    FILE *exists = fopen(t->path, "rb");
-    if (exists)
-        fclose(exists);
-    if (exists && !force && !replaceable(t->path))
-        return fb_fail(err, FB_ERR_USAGE, "--trace %s: the file exists and is not a trace "
-                       "fusebench wrote; not replaced (--force replaces it)", shown);
-    if (!exists && errno != ENOENT)
-        return fb_fail(err, FB_ERR_USAGE, "--trace %s: cannot read the file there: %s", shown,
-                       strerror(errno));
+    rc = judge_file(t->path, FB_TRACE_JSON_SIGNATURE, force, shown, "the file", err);
+    char table[FB_PATH_MAX], what[FB_PATH_MAX * 4 + 32];
+    if (rc == FB_OK)
+        rc = table_path(t, shown, err);
+    if (rc == FB_OK)
+        rc = fb_csv_output_target(t->table, table, sizeof table, err);
+    if (rc != FB_OK && strncmp(err->msg, "--trace", 7) != 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        fb_text_escape_in_place(msg, sizeof msg);
+        return fb_fail(err, FB_ERR_USAGE, "--trace %s: its timeline table: %s", shown, msg);
+    }
+    if (rc == FB_OK) {
+        snprintf(t->table, sizeof t->table, "%s", table);
+        char shown_table[FB_PATH_MAX * 4];
+        snprintf(what, sizeof what, "its timeline table %s",
+                 fb_text_escape(shown_table, sizeof shown_table, t->table));
+        rc = judge_file(t->table, FB_TIMELINE_SIGNATURE, force, shown, what, err);
+    }
+    if (rc != FB_OK)
+        return rc;
     char dir[FB_PATH_MAX];
     fb_output_dir_of(t->path, dir, sizeof dir);
     return fb_output_dir_check(dir, "--trace directory", t->make_dir, sizeof t->make_dir, err);

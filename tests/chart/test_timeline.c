@@ -1,6 +1,6 @@
-/* The timeline chart's tables (chart/timeline.h) from constructed tracks: each lane draws its
+/* The timeline chart's table (chart/timeline.h) from constructed tracks: each lane draws its
  * median call from that call's launch, counts per call over all calls, names as data. */
-#include <fcntl.h>
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,24 +61,35 @@ static void test_each_lane_draws_its_median_call(void **state)
     const struct fb_trace_info info = {"v", "cpu", "dev", 1000, 3, "host"};
     char dir[512];
     fb_test_mkdtemp(dir, sizeof dir, "timeline");
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    assert_true(fd >= 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/t-timeline.tsv", dir);
     struct fb_error err;
-    assert_int_equal(fb_chart_timeline_write(fd, tracks, 2, &info, &err), FB_OK);
-    close(fd);
-    assert_string_equal(slurp(dir, "timeline_bars.dat"),
-                        "x0\tx1\ty\tk\n0\t1\t2\t1\n1.5\t5\t2\t2\n0.2\t1.7\t1\t3\n");
-    assert_string_equal(slurp(dir, "timeline_launches.dat"), "x\ty\n0\t2\n1.5\t2\n0\t1\n");
-    assert_string_equal(slurp(dir, "timeline.tsv"), "ntracks\tnkinds\tnbars\tnlaunches\n"
-                                                    "2\t3\t3\t3\n");
-    assert_string_equal(slurp(dir, "timeline_range.tsv"), "xmax\n5\n");
-    /* the lane's name as data (the quote and the TAB escaped), counts over all 3 calls */
-    assert_string_equal(slurp(dir, "timeline_tracks.tsv"),
-                        "i\ty\tname\tnote\n"
-                        "1\t2\teager ''x''\\\\t\t2 kernels, 2 host launches per call\n"
-                        "2\t1\tfused\t1 kernel, 1 host launch per call\n");
-    assert_non_null(strstr(slurp(dir, "timeline_text.tsv"), "the median call of 3 per variant"));
-    assert_non_null(strstr(slurp(dir, "timeline_kinds.tsv"), "3\tadd_relu\t#009E73\n"));
+    assert_int_equal(fb_chart_timeline_save(path, tracks, 2, &info, &err), FB_OK);
+    const char *text = slurp(dir, "t-timeline.tsv");
+    /* the signature, then gnuplot's index blocks in order, each after two blank lines */
+    assert_string_equal(
+        text,
+        FB_TIMELINE_SIGNATURE "\n"
+        "\n\n# index 0: a kernel or platform record drawn (us)\nx0\tx1\ty\tk\n"
+        "0\t1\t2\t1\n1.5\t5\t2\t2\n0.2\t1.7\t1\t3\n"
+        "\n\n# index 1: a host launch drawn (us)\nx\ty\n0\t2\n1.5\t2\n0\t1\n"
+        "\n\n# index 2: the kernel names, in order of first appearance\nk\tname\tcolour\n"
+        "1\tadd\t#0072B2\n2\trelu\t#E69F00\n3\tadd_relu\t#009E73\n"
+        /* the lane's name as data (the quote and the TAB escaped), counts over all 3 calls */
+        "\n\n# index 3: the lanes, the first at the top\ni\ty\tname\tnote\n"
+        "1\t2\teager ''x''\\\\t\t2 kernels, 2 host launches per call\n"
+        "2\t1\tfused\t1 kernel, 1 host launch per call\n"
+        "\n\n# index 4: the chart\n"
+        "ntracks\tnkinds\tnbars\tnlaunches\txmax\tdevice\ttitle\ttiming\n"
+        "2\t3\t3\t3\t5\tdev\tn = 1000 elements, the median call of 3 per variant\thost\n");
+    /* written whole: nothing but the table is left in the directory */
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 1);
     fb_test_rmtree(dir);
     fb_kernel_trace_free(&eager);
     fb_kernel_trace_free(&fused);

@@ -171,15 +171,50 @@ class TraceCli(unittest.TestCase):
         p = profile("--trace", self.trace, "--no-plot", variants="fused_add_relu")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(set(tracks(self.load())[1]), {"fused_add_relu"})
-        self.assertEqual(sorted(os.listdir(self.dir)), ["t.json"])  # no temporary left
+        # no temporary left
+        self.assertEqual(sorted(os.listdir(self.dir)), ["t-timeline.tsv", "t.json"])
 
-    def test_plot_refuses_a_json_that_is_not_a_fusebench_trace(self):
+    def test_a_foreign_file_where_the_timeline_table_goes_is_kept_unless_force(self):
+        table = os.path.join(self.dir, "t-timeline.tsv")
+        with open(table, "w") as f:
+            f.write("precious\n")
+        p = profile("--trace", self.trace, "--no-plot")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("its timeline table", p.stderr)
+        self.assertIn("--force", p.stderr)
+        self.assertNotIn("kernel table", p.stdout)  # judged before measuring
+        self.assertEqual(os.listdir(self.dir), ["t-timeline.tsv"])
+        p = profile("--trace", self.trace, "--no-plot", "--force")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(table) as f:
+            self.assertTrue(f.readline().startswith("# fusebench timeline table"))
+
+    def test_plot_redraws_only_a_timeline_table_fusebench_wrote(self):
+        table = os.path.join(self.dir, "t-timeline.tsv")
         with open(self.trace, "w") as f:
             f.write('{"traceEvents": []}\n')
-        p = run("--plot", self.trace)
+        p = run("--plot", self.trace)  # a trace without its table (or not ours)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("not a trace fusebench wrote", p.stderr)
-        self.assertEqual(os.listdir(self.dir), ["t.json"])
+        self.assertIn("t-timeline.tsv is missing", p.stderr)
+        with open(table, "w") as f:
+            f.write("x0\tx1\ty\tk\n1\t2\t1\t1\n")
+        for path in (self.trace, table):
+            p = run("--plot", path)
+            self.assertEqual(p.returncode, 2, path)
+            self.assertIn("not a timeline table fusebench wrote", p.stderr)
+        os.remove(table)
+        os.mkfifo(table)  # refused at once, never waited on (run's timeout would fail it)
+        p = run("--plot", table, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not a regular file", p.stderr)
+        os.remove(table)
+        with open(table, "wb") as f:  # sparse: past the size of any table, refused unread
+            f.write(b"# fusebench timeline table (plots/timeline.gp draws it)\n")
+            f.truncate((64 << 20) + 1)
+        p = run("--plot", table)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("a timeline table has at most", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["t-timeline.tsv", "t.json"])
 
     def test_trace_needs_profile(self):
         p = run(SMOKE, "--trace", self.trace)
@@ -197,16 +232,19 @@ class TraceCli(unittest.TestCase):
             self.assertIn(path, p.stdout)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(len(magic)), magic)
-        self.assertEqual(sorted(os.listdir(self.dir)),
-                         ["t-timeline.pdf", "t-timeline.png", "t-timeline.svg", "t.json"])  # no stage left
-        # --plot FILE.json redraws it from the trace, measuring nothing
-        os.remove(os.path.join(self.dir, "t-timeline.png"))
-        p = run("--plot", self.trace)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn(os.path.join(self.dir, "t-timeline.png"), p.stdout)
-        self.assertNotIn("kernel table", p.stdout)
-        with open(os.path.join(self.dir, "t-timeline.png"), "rb") as f:
-            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(sorted(os.listdir(self.dir)),  # no stage left
+                         ["t-timeline.pdf", "t-timeline.png", "t-timeline.svg",
+                          "t-timeline.tsv", "t.json"])
+        # --plot FILE.json redraws it from the table beside the trace, measuring nothing,
+        # and so does --plot of the table itself
+        for path in (self.trace, os.path.join(self.dir, "t-timeline.tsv")):
+            os.remove(os.path.join(self.dir, "t-timeline.png"))
+            p = run("--plot", path)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn(os.path.join(self.dir, "t-timeline.png"), p.stdout)
+            self.assertNotIn("kernel table", p.stdout)
+            with open(os.path.join(self.dir, "t-timeline.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         charts = os.path.join(self.dir, "charts")
         p = profile("--trace", self.trace, "--plot-dir", charts, variants="fused_add_relu")
         self.assertEqual(p.returncode, 0, p.stderr)
