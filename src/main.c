@@ -91,13 +91,10 @@ static int run_plot(const struct fb_cli *cli)
  * plan's printer, --profile or the sweep (each builds its plan from the config). */
 static int run_measuring(const struct fb_cli *cli)
 {
-    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
-    for (int i = 0; i < cli->n_overrides; i++)
-        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
     struct fb_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return FB_ERR_RUNTIME;
-    int rc = fb_app_config_load(cfg, cli->config_path, settings, (size_t)cli->n_overrides,
+    int rc = fb_app_config_load(cfg, cli->config_path, cli->overrides, (size_t)cli->n_overrides,
                                 cli->plot_dir);
     if (rc == FB_OK && cli->print_plan) {
         rc = fb_app_print_plan(cfg);

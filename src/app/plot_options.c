@@ -167,9 +167,7 @@ int fb_plot_options_from_config(struct fb_plot_options *o, const struct fb_confi
  * line's overrides; without a file only [plot] keys mean anything. */
 int fb_plot_options_from_cli(const struct fb_cli *cli, struct fb_plot_options *opt)
 {
-    struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
-    for (int i = 0; i < cli->n_overrides; i++)
-        settings[i] = (struct fb_config_setting){cli->overrides[i].key, cli->overrides[i].value};
+    const struct fb_config_setting *settings = cli->overrides;
     struct fb_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return FB_ERR_RUNTIME;

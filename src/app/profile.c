@@ -102,7 +102,7 @@ static int keep_window(const struct fb_kernel_trace *window, int declared,
 
 /* A CUPTI window of `calls` calls, judged whole (measure/disturbance_watch.h) and taken again
  * when disturbed, within the sweep's retake budget. */
-static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int calls,
+static int trace_with_cupti(struct fb_cupti_probe *p, struct fb_call *call, int calls,
                             const struct fb_plan_measure *m, struct fb_kernel_trace *out,
                             struct fb_host_trace_stats *stats, struct fb_error *err)
 {
@@ -114,8 +114,8 @@ static int trace_with_cupti(struct fb_app_probe *p, struct fb_call *call, int ca
         fb_disturbance_watch_start(call->ops, call->backend, &watch);
         watch.rules = &rules; /* the sweep's rules ([measure] gpu_min_clock, ...) */
         const struct fb_kernel_trace *window = NULL;
-        int rc = fb_app_probe_trace(p, &(struct fb_probe_call){fb_call_run, NULL, call, NULL},
-                                    calls, &window, err);
+        int rc = fb_cupti_probe_trace(p, &(struct fb_probe_call){fb_call_run, NULL, call, NULL},
+                                      calls, &window, err);
         if (rc != FB_OK)
             return rc;
         double wall_s;
@@ -247,9 +247,9 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     const struct fb_backend_ops *ops;
     void *backend = NULL;
     struct fb_device_info dev;
-    rc = fb_app_open_backend(plan, &ops, &backend, NULL, 0, &err);
+    rc = fb_backend_open(plan, &ops, &backend, NULL, 0, &err);
     if (rc == FB_OK && (rc = ops->describe(backend, &dev, &err)) == FB_OK)
-        rc = fb_app_check_memory(plan, ops, &dev, &err);
+        rc = fb_memory_check(plan, ops, &dev, &err);
     if (rc != FB_OK) {
         fb_text_print(stderr, "", err.msg);
         if (backend)
@@ -258,7 +258,7 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
         return rc;
     }
     struct fb_probe probe;
-    struct fb_app_probe *p = NULL;
+    struct fb_cupti_probe *p = NULL;
     char status[256];
     struct fb_size_buffers sb;
     bool have_buffers = false;
@@ -266,7 +266,7 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     if (!tr)
         rc = fb_fail(&err, FB_ERR_RUNTIME, "out of memory");
     if (rc == FB_OK)
-        rc = fb_app_probe_open(&p, &probe, ops, backend, plan, &dev, status, sizeof status, &err);
+        rc = fb_cupti_probe_open(&p, &probe, ops, backend, plan, &dev, status, sizeof status, &err);
     const struct fb_sweep sweep = {plan, ops, backend, &dev, NULL, (uint64_t)fb_now_ns(), NULL};
     /* The kernel table is of the config's first format (the one the fit describes too). */
     const struct fb_format format = plan->formats[0];
@@ -329,7 +329,7 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
     for (size_t k = 0; tr && k < tr->count; k++)
         fb_kernel_trace_free(&tr->trace[k]);
     free(tr);
-    fb_app_probe_close(p);
+    fb_cupti_probe_close(p);
     ops->fini(backend);
     fb_plan_free(plan);
     return rc;

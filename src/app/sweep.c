@@ -37,7 +37,7 @@ struct run_state {
     struct fb_progress progress;
     const char *backend;             /* the rows this run writes: for --resume's lookups */
     const struct fb_device_info *device;
-    const struct fb_app_probe *probe; /* for the variants whose counters were refused */
+    const struct fb_cupti_probe *probe; /* for the variants whose counters were refused */
     /* --resume: the noisy rows of the file as loaded. Every point of their group (size and
      * format) is measured again, the ok ones too, so that a pair's speedup and its interval
      * (measure/interval.h) come from one set of interleaved rounds again. */
@@ -60,7 +60,7 @@ struct sweep_session {
     struct fb_device_info dev;
     struct fb_plan *plan;             /* the points of this run, built once (plan/plan.h) */
     struct fb_probe probe;
-    struct fb_app_probe *probe_state; /* NULL: no CUPTI probe */
+    struct fb_cupti_probe *probe_state; /* NULL: no CUPTI probe */
     char counters_status[1024];
     char csv[FB_PATH_MAX];            /* the results path, its placeholders filled in */
     struct fb_results_target where;   /* the file really written (symlinks followed), judged */
@@ -134,8 +134,8 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
     if (rc != FB_OK)
         return rc;
     char backend_note[sizeof s->dev.backend_note];
-    rc = fb_app_open_backend(s->plan, &s->ops, &s->backend, backend_note, sizeof backend_note,
-                             err);
+    rc = fb_backend_open(s->plan, &s->ops, &s->backend, backend_note, sizeof backend_note,
+                         err);
     if (rc != FB_OK) {
         s->ops = NULL;
         return rc;
@@ -154,7 +154,7 @@ static int sweep_open(struct sweep_session *s, struct fb_error *err)
         rc = fb_sweep_check_formats(&formats_of, err);
     }
     if (rc == FB_OK)
-        rc = fb_app_check_memory(s->plan, s->ops, &s->dev, err);
+        rc = fb_memory_check(s->plan, s->ops, &s->dev, err);
     if (rc == FB_OK)
         rc = fb_config_expand_path(cfg->csv_path, s->ops->name, s->dev.name, s->csv,
                                    sizeof s->csv, err);
@@ -194,8 +194,8 @@ static int sweep_claim(struct sweep_session *s, struct fb_error *err)
     if (rc == FB_OK)
         fb_interrupt_catch(); /* stops after the sample in progress: 130, 143 */
     if (rc == FB_OK)
-        rc = fb_app_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->plan, &s->dev,
-                               s->counters_status, sizeof s->counters_status, err);
+        rc = fb_cupti_probe_open(&s->probe_state, &s->probe, s->ops, s->backend, s->plan, &s->dev,
+                                 s->counters_status, sizeof s->counters_status, err);
     return rc;
 }
 
@@ -408,7 +408,7 @@ static void sweep_close(struct sweep_session *s)
     free(s->state.noisy);
     fb_results_free(&s->state.results);
     fb_results_unlock(&s->lock);
-    fb_app_probe_close(s->probe_state);
+    fb_cupti_probe_close(s->probe_state);
     if (s->ops)
         s->ops->fini(s->backend);
 }
@@ -468,7 +468,7 @@ static int cb_done(void *user, const struct fb_record *r, struct fb_error *err)
 {
     struct run_state *s = user;
     char refused[1024];
-    if (fb_app_probe_refusals(s->probe, refused, sizeof refused))
+    if (fb_cupti_probe_refusals(s->probe, refused, sizeof refused))
         fb_results_set_meta(&s->results, "counters_refused", refused);
     int rc = fb_results_add(&s->results, r, err);
     fb_progress_point_done(&s->progress, &s->results.records[s->results.count - 1]);

@@ -2,8 +2,8 @@
 
 #include <stdio.h>
 
-int fb_app_open_backend(const struct fb_plan *plan, const struct fb_backend_ops **ops,
-                        void **state, char *note, size_t note_size, struct fb_error *err)
+int fb_backend_open(const struct fb_plan *plan, const struct fb_backend_ops **ops,
+                    void **state, char *note, size_t note_size, struct fb_error *err)
 {
     const struct fb_backend_params params = {.device = plan->device,
                                              .cpu_threads = plan->cpu_threads};

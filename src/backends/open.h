@@ -11,7 +11,7 @@
  * wrong build: the message gives the rebuild command). When auto falls back to the CPU in a
  * build that has the CUDA backend, `note` (note_size bytes; may be NULL) says so and why, for
  * the run's summary and CSV metadata (struct fb_device_info, backend_note); "" otherwise. */
-int fb_app_open_backend(const struct fb_plan *plan, const struct fb_backend_ops **ops,
-                        void **state, char *note, size_t note_size, struct fb_error *err);
+int fb_backend_open(const struct fb_plan *plan, const struct fb_backend_ops **ops,
+                    void **state, char *note, size_t note_size, struct fb_error *err);
 
 #endif

@@ -5,17 +5,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "config/config.h"
+
 #define FB_CLI_MAX_OVERRIDES 16
 #define FB_CLI_MAX_PLOT_FILES 8
 
-struct fb_cli_override {
-    const char *key;   /* a config key name understood by fb_config_override() */
-    const char *value;
-};
-
 struct fb_cli {
     const char *config_path;
-    struct fb_cli_override overrides[FB_CLI_MAX_OVERRIDES];
+    /* --KEY VALUE and --set KEY=VALUE, in order: handed to the config as they are */
+    struct fb_config_setting overrides[FB_CLI_MAX_OVERRIDES];
     int n_overrides;
     bool resume, dry_run, no_plot, quiet, help, version;
     bool force;                      /* --force: replace a file that is not a results file */

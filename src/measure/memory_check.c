@@ -30,8 +30,8 @@ static uint64_t address_space_left(void)
     return (uint64_t)lim.rlim_cur > mapped ? (uint64_t)lim.rlim_cur - mapped : 0;
 }
 
-int fb_app_check_memory(const struct fb_plan *plan, const struct fb_backend_ops *ops,
-                        const struct fb_device_info *dev, struct fb_error *err)
+int fb_memory_check(const struct fb_plan *plan, const struct fb_backend_ops *ops,
+                    const struct fb_device_info *dev, struct fb_error *err)
 {
     const bool on_cpu = strcmp(ops->name, "cpu") == 0;
     const char *origin = plan->sizes_origin;

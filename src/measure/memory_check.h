@@ -16,7 +16,7 @@
  * backend's arrays are host memory too). Returns FB_OK, or FB_ERR_USAGE with a message that
  * starts with where the largest size came from (plan->sizes_origin, e.g.
  * "configs/x.ini:7: [sweep] sizes") and gives the need and what is free. */
-int fb_app_check_memory(const struct fb_plan *plan, const struct fb_backend_ops *ops,
-                        const struct fb_device_info *dev, struct fb_error *err);
+int fb_memory_check(const struct fb_plan *plan, const struct fb_backend_ops *ops,
+                    const struct fb_device_info *dev, struct fb_error *err);
 
 #endif

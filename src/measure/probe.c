@@ -20,13 +20,13 @@ struct fb_probe_refusal {
     char reason[192];
 };
 
-struct fb_app_probe {
+struct fb_cupti_probe {
     struct fb_cupti_session *cupti;
     const struct fb_backend_ops *ops;
     void *backend;
     struct fb_kernel_trace trace;
     bool activity_failed, counters_failed; /* a CUPTI error mid-sweep switches a part off */
-    fb_app_traffic_fn measure;  /* fb_cupti_measure_traffic, or a test's */
+    fb_probe_traffic_fn measure;  /* fb_cupti_measure_traffic, or a test's */
     bool counters_assumed;      /* a test's probe: counters taken as working */
     struct fb_probe_refusal refused[FB_PROBE_MAX_REFUSED]; /* counters, per variant */
     int n_refused;
@@ -47,7 +47,7 @@ static int give_up(bool *failed, const char *part, const struct fb_error *err)
  * the flush kernels land in the window too, and the activity collector files them as not
  * kernels of ours, by name); the trace goes to p->trace. *cupti_failed says whether an error
  * came from CUPTI itself (rather than from a launch or a synchronize). */
-static int trace_calls(struct fb_app_probe *p, const struct fb_probe_call *call, int calls,
+static int trace_calls(struct fb_cupti_probe *p, const struct fb_probe_call *call, int calls,
                        bool *cupti_failed, struct fb_error *err)
 {
     *cupti_failed = false;
@@ -82,7 +82,7 @@ static int kernel_pass(void *self, const struct fb_probe_call *call, int calls,
                        int declared_launches, int64_t *launches_per_call, double *kernel_time_s,
                        struct fb_error *err)
 {
-    struct fb_app_probe *p = self;
+    struct fb_cupti_probe *p = self;
     if (p->activity_failed || !fb_cupti_session_available(p->cupti, FB_CUPTI_ACTIVITY, NULL))
         return FB_ERR_UNAVAILABLE;
     bool cupti_failed;
@@ -107,7 +107,7 @@ static int kernel_pass(void *self, const struct fb_probe_call *call, int calls,
  * replay happens inside it). */
 struct synced_call {
     const struct fb_probe_call *call;
-    struct fb_app_probe *probe;
+    struct fb_cupti_probe *probe;
 };
 
 static int flush_synced(void *ctx, struct fb_error *err)
@@ -124,7 +124,7 @@ static int run_synced(void *ctx, struct fb_error *err)
     return rc == FB_OK ? s->probe->ops->synchronize(s->probe->backend, err) : rc;
 }
 
-static bool is_refused(const struct fb_app_probe *p, const char *variant)
+static bool is_refused(const struct fb_cupti_probe *p, const char *variant)
 {
     for (int i = 0; variant && i < p->n_refused; i++)
         if (strcmp(p->refused[i].variant, variant) == 0)
@@ -135,7 +135,7 @@ static bool is_refused(const struct fb_app_probe *p, const char *variant)
 /* The range profiler refused this variant's call (a graph launch, say): its columns stay
  * empty, the other variants keep theirs. Without a variant name, or past the table, it is the
  * old rule: the counters are switched off for the rest of the sweep. */
-static int refuse_variant(struct fb_app_probe *p, const char *variant, const struct fb_error *err)
+static int refuse_variant(struct fb_cupti_probe *p, const char *variant, const struct fb_error *err)
 {
     if (!variant || p->n_refused >= FB_PROBE_MAX_REFUSED) {
         p->refused_overflow = variant != NULL;
@@ -149,7 +149,7 @@ static int refuse_variant(struct fb_app_probe *p, const char *variant, const str
     return FB_ERR_UNAVAILABLE;
 }
 
-bool fb_app_probe_refusals(const struct fb_app_probe *p, char *out, size_t size)
+bool fb_cupti_probe_refusals(const struct fb_cupti_probe *p, char *out, size_t size)
 {
     if (size)
         out[0] = '\0';
@@ -172,7 +172,7 @@ bool fb_app_probe_refusals(const struct fb_app_probe *p, char *out, size_t size)
 static int traffic_pass(void *self, const struct fb_probe_call *call, int64_t *dram_read,
                         int64_t *dram_write, int64_t *l2_bytes, struct fb_error *err)
 {
-    struct fb_app_probe *p = self;
+    struct fb_cupti_probe *p = self;
     if (p->counters_failed || is_refused(p, call->variant) ||
         (!p->counters_assumed && !fb_cupti_session_available(p->cupti, FB_CUPTI_COUNTERS, NULL)))
         return FB_ERR_UNAVAILABLE;
@@ -202,8 +202,8 @@ static void part_state(char *out, size_t size, bool requested, bool ok, const ch
         snprintf(out, size, "unavailable (%s)", reason && reason[0] ? reason : "no reason given");
 }
 
-void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t status_size,
-                           char *warning, size_t warning_size)
+void fb_cupti_probe_describe(const struct fb_probe_setup *s, char *status, size_t status_size,
+                             char *warning, size_t warning_size)
 {
     char counters[700], activity[700];
     part_state(counters, sizeof counters, s->counters_requested, s->counters_ok,
@@ -243,10 +243,10 @@ void fb_app_probe_describe(const struct fb_probe_setup *s, char *status, size_t 
         warning[0] = '\0';
 }
 
-int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
-                      const struct fb_backend_ops *ops, void *backend,
-                      const struct fb_plan *plan, struct fb_device_info *dev, char *status,
-                      size_t status_size, struct fb_error *err)
+int fb_cupti_probe_open(struct fb_cupti_probe **state, struct fb_probe *probe,
+                        const struct fb_backend_ops *ops, void *backend,
+                        const struct fb_plan *plan, struct fb_device_info *dev, char *status,
+                        size_t status_size, struct fb_error *err)
 {
     *state = NULL;
     if (!ops->stream) {
@@ -268,13 +268,13 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
                                    plan->cupti_counters, err);
     if (rc == FB_ERR_UNAVAILABLE) {
         setup.activity_reason = setup.counters_reason = err->msg;
-        fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
+        fb_cupti_probe_describe(&setup, status, status_size, warning, sizeof warning);
         fprintf(stderr, "%s\n", warning);
         return FB_OK;
     }
     if (rc != FB_OK)
         return rc;
-    struct fb_app_probe *p = calloc(1, sizeof *p);
+    struct fb_cupti_probe *p = calloc(1, sizeof *p);
     if (!p) {
         fb_cupti_session_close(cupti);
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
@@ -291,7 +291,7 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     char metrics[512];
     fb_cupti_session_metrics(cupti, metrics, sizeof metrics);
     setup.metrics = metrics;
-    fb_app_probe_describe(&setup, status, status_size, warning, sizeof warning);
+    fb_cupti_probe_describe(&setup, status, status_size, warning, sizeof warning);
     if (warning[0])
         fprintf(stderr, "%s\n", warning);
     if (!dev->chip[0])
@@ -302,11 +302,11 @@ int fb_app_probe_open(struct fb_app_probe **state, struct fb_probe *probe,
     return FB_OK;
 }
 
-int fb_app_probe_open_counters(struct fb_app_probe **state, struct fb_probe *probe,
-                               const struct fb_backend_ops *ops, void *backend,
-                               fb_app_traffic_fn measure, struct fb_error *err)
+int fb_cupti_probe_open_counters(struct fb_cupti_probe **state, struct fb_probe *probe,
+                                 const struct fb_backend_ops *ops, void *backend,
+                                 fb_probe_traffic_fn measure, struct fb_error *err)
 {
-    struct fb_app_probe *p = calloc(1, sizeof *p);
+    struct fb_cupti_probe *p = calloc(1, sizeof *p);
     *state = p;
     if (!p)
         return fb_fail(err, FB_ERR_RUNTIME, "out of memory");
@@ -319,7 +319,7 @@ int fb_app_probe_open_counters(struct fb_app_probe **state, struct fb_probe *pro
     return FB_OK;
 }
 
-void fb_app_probe_close(struct fb_app_probe *state)
+void fb_cupti_probe_close(struct fb_cupti_probe *state)
 {
     if (!state)
         return;
@@ -328,8 +328,8 @@ void fb_app_probe_close(struct fb_app_probe *state)
     free(state);
 }
 
-int fb_app_probe_trace(struct fb_app_probe *p, const struct fb_probe_call *call, int calls,
-                       const struct fb_kernel_trace **trace, struct fb_error *err)
+int fb_cupti_probe_trace(struct fb_cupti_probe *p, const struct fb_probe_call *call, int calls,
+                         const struct fb_kernel_trace **trace, struct fb_error *err)
 {
     bool cupti_failed;
     int rc = trace_calls(p, call, calls, &cupti_failed, err);

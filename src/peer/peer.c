@@ -163,8 +163,8 @@ int fbp_open(const char *config_path, const char *const *settings, int n_setting
     struct fb_error err = {{0}};
     rc = fb_plan_build(&s->cfg, FB_PLAN_DEFAULT_FORMAT, &s->plan, &err);
     if (rc == FB_OK)
-        rc = fb_app_open_backend(s->plan, &s->ops, &s->backend, s->dev.backend_note,
-                                 sizeof s->dev.backend_note, &err);
+        rc = fb_backend_open(s->plan, &s->ops, &s->backend, s->dev.backend_note,
+                             sizeof s->dev.backend_note, &err);
     char note[sizeof s->dev.backend_note];
     snprintf(note, sizeof note, "%s", s->dev.backend_note);
     if (rc == FB_OK)

@@ -1,5 +1,5 @@
 /* A counters refusal for one variant stays that variant's (src/measure/probe.h,
- * fb_app_probe_refusals): when the range profiler refuses one variant's call (a graph launch,
+ * fb_cupti_probe_refusals): when the range profiler refuses one variant's call (a graph launch,
  * say, which is not checked on a GPU either way), that variant's DRAM columns stay empty with
  * the reason, and every other variant keeps its counters. Runs in every build: the counters
  * pass measures through an injected function in place of fb_cupti_measure_traffic. Before
@@ -65,11 +65,11 @@ static int traffic(const struct fb_probe *probe, const char *variant, int64_t *r
 }
 
 /* A probe whose counters pass measures through fake_measure. */
-static struct fb_app_probe *open_probe(struct fb_probe *probe)
+static struct fb_cupti_probe *open_probe(struct fb_probe *probe)
 {
-    struct fb_app_probe *p = NULL;
+    struct fb_cupti_probe *p = NULL;
     struct fb_error err = {{0}};
-    assert_int_equal(fb_app_probe_open_counters(&p, probe, &fake_ops, NULL, fake_measure, &err),
+    assert_int_equal(fb_cupti_probe_open_counters(&p, probe, &fake_ops, NULL, fake_measure, &err),
                      FB_OK);
     return p;
 }
@@ -78,7 +78,7 @@ static void other_variants_keep_their_counters(void **state)
 {
     (void)state;
     struct fb_probe probe;
-    struct fb_app_probe *p = open_probe(&probe);
+    struct fb_cupti_probe *p = open_probe(&probe);
     measured = 0;
     int64_t read;
     assert_int_equal(traffic(&probe, "fused", &read), FB_OK);
@@ -95,28 +95,28 @@ static void other_variants_keep_their_counters(void **state)
     const int before = measured;
     assert_int_equal(traffic(&probe, "eager_graph", &read), FB_ERR_UNAVAILABLE);
     assert_int_equal(measured, before);
-    fb_app_probe_close(p);
+    fb_cupti_probe_close(p);
 }
 
 static void the_refusal_is_kept_with_its_reason_for_the_metadata(void **state)
 {
     (void)state;
     struct fb_probe probe;
-    struct fb_app_probe *p = open_probe(&probe);
+    struct fb_cupti_probe *p = open_probe(&probe);
     char text[1024];
-    assert_false(fb_app_probe_refusals(p, text, sizeof text));
+    assert_false(fb_cupti_probe_refusals(p, text, sizeof text));
     assert_string_equal(text, "");
     int64_t read;
     assert_int_equal(traffic(&probe, "eager_graph", &read), FB_ERR_UNAVAILABLE);
     assert_int_equal(traffic(&probe, "eager_graph", &read), FB_ERR_UNAVAILABLE);
-    assert_true(fb_app_probe_refusals(p, text, sizeof text));
+    assert_true(fb_cupti_probe_refusals(p, text, sizeof text));
     assert_string_equal(text, "eager_graph: " REFUSAL); /* once, not once per point */
     /* a short buffer is cut, still terminated */
     char small[16];
-    assert_true(fb_app_probe_refusals(p, small, sizeof small));
+    assert_true(fb_cupti_probe_refusals(p, small, sizeof small));
     assert_int_equal(strlen(small), sizeof small - 1);
-    assert_false(fb_app_probe_refusals(NULL, text, sizeof text));
-    fb_app_probe_close(p);
+    assert_false(fb_cupti_probe_refusals(NULL, text, sizeof text));
+    fb_cupti_probe_close(p);
 }
 
 int main(void)

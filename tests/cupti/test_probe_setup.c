@@ -2,7 +2,7 @@
  * a normal state, reported by ONE warning with CUPTI's own text and by the `counters` metadata
  * line "unavailable (REASON)"; counters that work say which cache state their DRAM bytes come
  * from. Runs in every build: the setup outcomes are built by hand (as fb_cupti_session_open would
- * report them), and the no-device path goes through fb_app_probe_open itself. */
+ * report them), and the no-device path goes through fb_cupti_probe_open itself. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -27,7 +27,7 @@ static void describe(struct fb_probe_setup s)
 {
     memset(status, 'x', sizeof status);
     memset(warning, 'x', sizeof warning);
-    fb_app_probe_describe(&s, status, sizeof status, warning, sizeof warning);
+    fb_cupti_probe_describe(&s, status, sizeof status, warning, sizeof warning);
 }
 
 /* The counters part of the status: everything before the last "; activity ". */
@@ -121,7 +121,7 @@ static void refused_activity_alone_warns_about_kernel_time(void **state)
     assert_non_null(strstr(warning, "kernel_time_s stays empty"));
 }
 
-/* A backend with a queue but no GPU behind it: fb_app_probe_open must find no CUPTI (no device
+/* A backend with a queue but no GPU behind it: fb_cupti_probe_open must find no CUPTI (no device
  * here, or a build without CUPTI), say so once, and leave the probe off. */
 static void *fake_stream(void *state)
 {
@@ -140,17 +140,17 @@ static void without_a_device_the_probe_is_off_and_the_metadata_says_why(void **s
     plan->cupti_activity = plan->cupti_counters = true;
     struct fb_device_info dev;
     memset(&dev, 0, sizeof dev);
-    struct fb_app_probe *p = (struct fb_app_probe *)&p;
+    struct fb_cupti_probe *p = (struct fb_cupti_probe *)&p;
     struct fb_probe probe;
     struct fb_error err = {{0}};
     char meta[1024];
-    assert_int_equal(fb_app_probe_open(&p, &probe, &ops, NULL, plan, &dev, meta, sizeof meta,
-                                       &err),
+    assert_int_equal(fb_cupti_probe_open(&p, &probe, &ops, NULL, plan, &dev, meta, sizeof meta,
+                                         &err),
                      FB_OK);
     free(plan);
     if (p) {
         printf("skip: CUPTI opened here (a GPU answers): this test is for machines without one\n");
-        fb_app_probe_close(p);
+        fb_cupti_probe_close(p);
         skip();
     }
     printf("counters: %s\n", meta);

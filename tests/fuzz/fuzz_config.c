@@ -114,11 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc] = NULL;
         struct fb_cli cli;
         if (fb_cli_parse(argc, argv, &cli, fuzz_devnull()) == 0 && !cli.help && !cli.version) {
-            struct fb_config_setting settings[FB_CLI_MAX_OVERRIDES];
-            for (int i = 0; i < cli.n_overrides; i++)
-                settings[i] = (struct fb_config_setting){cli.overrides[i].key,
-                                                         cli.overrides[i].value};
-            if (fb_config_override_all(cfg, settings, (size_t)cli.n_overrides, &err) == FB_OK)
+            if (fb_config_override_all(cfg, cli.overrides, (size_t)cli.n_overrides, &err) == FB_OK)
                 check_invariants(cfg);
             if (cli.profile_size) {
                 uint64_t one[2];
