@@ -17,8 +17,9 @@ to use through torch.cuda.ExternalStream). Nothing is timed or derived in Python
 speedups and ours_ratio = t_ours / t_torch with its interval (measure/pairing.h) are
 fusebench's, in the CSV.
 
-The PyTorch variants are tools/torch_peer.py's (its docstring says what each runs and which
-variant of ours it mirrors): torch_eager_add_relu, torch_eager_threshold,
+tools/torch_peer.py is this session without our rows (run(..., ours=False)): PyTorch timed
+alone by the same runner. The PyTorch variants are tools/torch_peer.py's (its docstring says
+what each runs and which variant of ours it mirrors): torch_eager_add_relu, torch_eager_threshold,
 torch_compile_add_relu, torch_eager_add_relu_out, torch_compile_out, and torch_eager_NAME /
 torch_compile_NAME per [chain NAME]; their launch counts (torch.profiler or inductor's kernel
 count) and the *_out variants' zero allocation per call are checked as there, before timing,

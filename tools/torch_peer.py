@@ -87,7 +87,7 @@ import sys
 # Set before torch is imported, here at this module's import (tools/torch_inprocess.py imports
 # it first too), for every torch this process loads:
 #   TEARDOWN_CUPTI=1: the launches and kernel times are counted with torch.profiler before a
-#     point is timed, and Kineto leaves CUPTI attached after a profiler session unless this is
+#     size is timed, and Kineto leaves CUPTI attached after a profiler session unless this is
 #     1 (pytorch#144455, read by Kineto when a session stops): every later call would carry
 #     CUPTI's callbacks, most of a small size's time.
 #   TORCHINDUCTOR_COMPILE_THREADS=1: inductor compiles in this process instead of a pool of
@@ -170,8 +170,8 @@ def derive(fusebench, csvs):
 
 # The op name -> torch mapping: fn(torch, inputs, params) -> a fresh tensor, one torch call
 # (one pass over memory) per op. inputs: (a, b) for a binary op, (x,) for a unary one (the
-# arity comes from fusebench's op table, through the plan). The reference runs the same
-# functions on float64 tensors.
+# arity comes from fusebench's op table, through the plan). The result is checked against the
+# mirrored chain's reference (fusebench's op table), not against these.
 TORCH_OPS = {
     "copy": lambda torch, xs, p: xs[0].clone(),
     "add": lambda torch, xs, p: torch.add(xs[0], xs[1]),
