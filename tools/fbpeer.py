@@ -8,7 +8,7 @@ torch, through the array module's buffers.
 import ctypes
 import os
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 # fb_status (src/common/error.h)
 OK, ERR_RUNTIME, ERR_USAGE, ERR_VERIFY, ERR_UNAVAILABLE, ERR_INTERRUPTED = 0, -1, -2, -3, -4, -5
 
@@ -58,6 +58,7 @@ def load(path):
         "fbp_add_ours": (c_int, [c_p, c_s]),
         "fbp_add_peer": (c_int, [c_p, c_s, c_s, c_s, c_s, c_i64, c_p, CALLS_FN, c_p]),
         "fbp_add_failed": (c_int, [c_p, c_s, c_s, c_s, c_s, c_s]),
+        "fbp_set_kernel_time": (c_int, [c_p, c_int, c_d]),
         "fbp_time_round_robin": (c_int, [c_p]),
         "fbp_result": (c_int, [c_p, c_int, ctypes.POINTER(c_d), ctypes.POINTER(c_d),
                                ctypes.POINTER(c_i64), ctypes.POINTER(c_i64)]),
@@ -185,6 +186,11 @@ class Session:
     def add_failed(self, backend, name, mirror, pair, reason):
         self._check(self.lib.fbp_add_failed(self.s, _b(backend), _b(name), _b(mirror),
                                             _b(pair or ""), _b(reason)))
+
+    def set_kernel_time(self, i, seconds):
+        """The kernel time per call the peer measured for its contestant i (before the
+        rounds): the row's kernel_time_s, and launch_overhead_s once timed."""
+        self._check(self.lib.fbp_set_kernel_time(self.s, i, seconds))
 
     def time_round_robin(self):
         self._check(self.lib.fbp_time_round_robin(self.s))

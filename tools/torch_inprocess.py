@@ -17,8 +17,9 @@ to use through torch.cuda.ExternalStream). Nothing is timed or derived in Python
 speedups and ours_ratio = t_ours / t_torch with its interval (measure/pairing.h) are
 fusebench's, in the CSV.
 
-The PyTorch variants are tools/torch_peer.py's (its docstring says what each runs and which
-variant of ours it mirrors): torch_eager_add_relu, torch_eager_threshold,
+tools/torch_peer.py is this session without our rows (run(..., ours=False)): PyTorch timed
+alone by the same runner. The PyTorch variants are tools/torch_peer.py's (its docstring says
+what each runs and which variant of ours it mirrors): torch_eager_add_relu, torch_eager_threshold,
 torch_compile_add_relu, torch_eager_add_relu_out, torch_compile_out, and torch_eager_NAME /
 torch_compile_NAME per [chain NAME]; their launch counts (torch.profiler or inductor's kernel
 count) and the *_out variants' zero allocation per call are checked as there, before timing,
@@ -135,8 +136,9 @@ class Contest:
     stream: torch's handle of the backend's stream (main makes it once; on a GPU made here
     when not given)."""
 
-    def __init__(self, torch, session, peer, device, stream=None):
+    def __init__(self, torch, session, peer, device, stream=None, log=log):
         self.torch, self.s, self.peer, self.device = torch, session, peer, device
+        self.log = log
         self.cuda = device.type == "cuda"
         if self.cuda and stream is None:
             stream = torch.cuda.ExternalStream(session.stream(), device=device)
@@ -160,7 +162,7 @@ class Contest:
 
         def failed(reason):
             self.failed += 1
-            log("%-24s n=%-10d failed: %s" % (name, a.numel(), reason))
+            self.log("%-24s n=%-10d failed: %s" % (name, a.numel(), reason))
             self.s.add_failed(BACKEND, name, variant.mirror, variant.pair, reason[:250])
 
         try:
@@ -176,7 +178,7 @@ class Contest:
                 if host.dtype != torch.float32 or host.numel() != a.numel():
                     return failed("result of %s %s, expected float32 of %d elements"
                                   % (host.dtype, tuple(host.shape), a.numel()))
-                launches, _, allocated = peer.profile_calls(fn, a, b)
+                launches, kernel_s, allocated = peer.profile_calls(fn, a, b)
                 if metrics is not None and not self.cuda:
                     launches = int(metrics.generated_kernel_count)
                 if variant.preallocated and allocated > 0:
@@ -189,7 +191,15 @@ class Contest:
                              host.data_ptr(), sample_calls(self.on_stream, fn, (a, b)))
         if rc == fbpeer.ERR_VERIFY:
             self.failed += 1
-            log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
+            self.log("%-24s n=%-10d failed: %s" % (name, a.numel(), self.s.error()))
+        else:
+            if kernel_s is not None:  # GPU: the profiler's kernel time, as ours have theirs
+                self.s.set_kernel_time(rc, kernel_s)
+            note = "" if launches == variant.launches else (
+                " (%s has %d: its bytes_model makes the bandwidth an effective one)"
+                % (variant.mirror, variant.launches))
+            self.log("%-24s n=%-10d verified, launches=%d%s, alloc/call=%.0f B"
+                     % (name, a.numel(), launches, note, allocated))
         del host
 
     def on_stream(self):
@@ -211,7 +221,7 @@ def empty_share(empty_s, median_s, batch):
     return empty_s / sample if sample > 0 else float("nan")
 
 
-def report(session, names, torch_names, empty_s, worst, n):
+def report(session, names, torch_names, empty_s, worst, n, log=log):
     """Logs each row of the size; worst: [share, name, n], the largest empty-sample share of
     a torch row so far, updated."""
     for i, name in enumerate(names):
@@ -227,50 +237,90 @@ def report(session, names, torch_names, empty_s, worst, n):
                 % (name, med, noise, reps, batch, extra))
 
 
-def main(argv):
-    args = parse_args(argv)
-    fusebench = os.path.join(args.build, "fusebench")
+def settings_of(args, plan):
+    """fusebench's "key=value" overrides (fbp_open's settings) of the options: --sizes (or
+    --sizes-from-csv's), --max-time (min_time lowered to it when the config's is longer, so
+    that the stop rule stays valid), --threads, --device (the backend)."""
     settings = []
-    if args.sizes:
+    if getattr(args, "sizes_from_csv", None):
+        sizes = tp.sizes_from_csv(args.fusebench, args.sizes_from_csv)
+        settings.append("sizes=" + ",".join(str(n) for n in sizes))
+    elif args.sizes:
         settings.append("sizes=" + args.sizes)
     if args.max_time is not None:
+        if plan["measure"]["min_time"] > args.max_time:
+            settings.append("min_time=%g" % args.max_time)
         settings.append("max_time=%g" % args.max_time)
     if args.threads is not None:
         settings.append("cpu_threads=%d" % args.threads)
+    if getattr(args, "device", None):
+        settings.append("backend=" + args.device)
+    return settings
+
+
+def main(argv):
+    args = parse_args(argv)
+    args.fusebench = os.path.join(args.build, "fusebench")
+    args.where = "--build DIR"
+    return run(args, ours=True, prog="torch_inprocess", out_name="torch-inprocess.csv")
+
+
+def run(args, ours, prog, out_name):
+    """One session: per size, our mirrors (when ours) and the chosen PyTorch variants, timed
+    together in the library's rounds, written to one results file. args: fusebench (binary;
+    libfbpeer.so beside it), where (the option naming it), config, sizes, max_time, threads,
+    variants, output, force, and for tools/torch_peer.py device and sizes_from_csv. ours False:
+    PyTorch's rows only (tools/torch_peer.py), still verified against our reference and timed
+    by our runner. Returns the exit status."""
+    def error(msg, rc):
+        print("%s: error: %s" % (prog, tp.shown(msg)), file=sys.stderr)
+        return rc
+
+    def log(msg):
+        print("%s: %s" % (prog, msg), file=sys.stderr, flush=True)
+
     try:
-        # The variants and what each mirrors: fusebench's plan, as for tools/torch_peer.py.
-        plan = tp.read_plan(fusebench, args.config, args.sizes, where="--build DIR")
+        # The variants and what each mirrors: fusebench's plan (their ops, model and pairs).
+        plan = tp.read_plan(args.fusebench, args.config, args.sizes, where=args.where)
         known = dict(list(tp.VARIANTS.items()) + list(tp.chain_variants(plan).items()))
         variants = tp.resolve_variants(plan, known)
         names = tp.select_variants(None if args.variants is None else
                                    [v.strip() for v in args.variants.split(",") if v.strip()],
                                    variants, known)
-        lib = fbpeer.load(fbpeer.default_path(args.build))
+        settings = settings_of(args, plan)
+        lib = fbpeer.load(fbpeer.default_path(os.path.dirname(args.fusebench)))
     except (tp.UsageError, fbpeer.PeerError, OSError, ValueError) as e:
-        print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
-        return 2
+        return error(e, 2)
     if not names:
-        print("torch_inprocess: error: the config enables no variant a PyTorch variant "
-              "mirrors (eager_add_relu, fused_add_relu, chains)", file=sys.stderr)
-        return 2
+        return error("the config enables no variant a PyTorch variant mirrors "
+                     "(eager_add_relu, fused_add_relu, chains)", 2)
 
     warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
     warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
+    # Before the session: --device cuda with a torch without CUDA says how to install one.
+    torch = tp.import_torch(getattr(args, "device", None) or "cpu", prog=prog)
+    if torch is None:
+        return 2
     try:
         session = fbpeer.Session(lib, args.config, settings)
     except fbpeer.PeerError as e:
-        print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
-        return 2
+        return error(e, 2)
     with session:
         dev_kind = "cuda" if session.backend == "cuda" else "cpu"
-        torch = tp.import_torch(dev_kind, prog="torch_inprocess")
-        if torch is None:
+        if getattr(args, "device", None) == "auto":
+            log("--device auto: using %s" % dev_kind)
+        if dev_kind == "cuda" and tp.import_torch(dev_kind, prog=prog) is None:
             return 2
+        output = args.output or os.path.join(REPO, "out", "%s-%s" % (
+            session.backend, tp.slug(session.device)), out_name)
+        try:
+            session.results_open(output, args.force)
+        except fbpeer.PeerError as e:
+            return error(e, 2)
         try:
             device = torch_device(torch, session.backend, session.stream())
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
-            return 2
+            return error(e, 2)
         stream = None
         if device.type == "cuda":
             torch.cuda.set_device(device)  # the tensors torch allocates without a device
@@ -279,34 +329,30 @@ def main(argv):
         try:
             empty_s = session.empty_call_s(sample_calls(on_stream))
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
-            return 1
+            return error(e, 1)
         threads = session.cpu_threads()
         if threads > 0:
             torch.set_num_threads(threads)
-        output = args.output or os.path.join(REPO, "out", "%s-%s" % (
-            session.backend, tp.slug(session.device)), "torch-inprocess.csv")
-        try:
-            session.results_open(output, args.force)
-        except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s" % tp.shown(e), file=sys.stderr)
-            return 2
         mirrors = []
         for name in names:
-            if variants[name].mirror not in mirrors:
+            if ours and variants[name].mirror not in mirrors:
                 mirrors.append(variants[name].mirror)
         meta = [
-            ("tool", "tools/torch_inprocess.py (libfbpeer.so: ours and torch in one process, "
-                     "interleaved rounds, one timer, one stop rule)"),
+            ("tool", "tools/%s.py (libfbpeer.so: %s in one process, interleaved rounds, one "
+                     "timer, one stop rule)" % (prog, "ours and torch" if ours else
+                                               "torch's variants only")),
             ("torch", torch.__version__),
             ("torch_cuda", torch.version.cuda or ""),
             ("torch_threads", torch.get_num_threads() if dev_kind == "cpu" else ""),
             ("torch_variants", " ".join("%s(mirrors %s)" % (n, variants[n].mirror)
                                         for n in names)),
             ("torch_compile", "dynamic=False fullgraph=True mode=default; dynamo reset once "
-                              "per size, compiled before timing; inductor "
+                              "per size, compiled before timing; torch_compile_out compiles "
+                              "c.copy_((a + b).relu()) with c an argument; inductor "
                               + tp.settings_text(tp.COMPILE_SETTINGS)),
             ("torch_env", tp.settings_text(tp.TORCH_ENV)),
+            ("launches", "profiler device kernels per call" if dev_kind == "cuda" else
+             "eager: leaf aten ops per call; compile: inductor generated_kernel_count"),
             ("peer_check", "the torch output of one call (into a NaN-poisoned preallocated "
                            "output for *_out) against the mirror's reference, as ours; *_out "
                            "allocate 0 bytes per call (torch.profiler)"),
@@ -321,16 +367,16 @@ def main(argv):
             session.set_meta(key, value)
         log("%s (%s), torch %s: %d sizes, ours %s, torch %s -> %s" % (
             session.device, session.backend, torch.__version__, len(session.sizes()),
-            ",".join(mirrors), ",".join(names), output))
+            ",".join(mirrors) or "none", ",".join(names), output))
 
-        peer = tp.Peer(torch, device, plan["measure"], plan["columns"], variants)
+        peer = tp.Peer(torch, device)
         import torch._dynamo
         failed = 0
         worst = [0.0, "", 0]
         try:
             for n in session.sizes():
                 session.size_begin(n)
-                contest = Contest(torch, session, peer, device, stream)
+                contest = Contest(torch, session, peer, device, stream, log)
                 a, b = contest.inputs(n)
                 torch._dynamo.reset()  # once per size: its compiled variants live side by side
                 order = []
@@ -344,7 +390,7 @@ def main(argv):
                     order.append(name)
                 session.time_round_robin()
                 log("n=%d:" % n)
-                report(session, order, names, empty_s, worst, n)
+                report(session, order, names, empty_s, worst, n, log)
                 if worst[1]:  # written with this size's rows (a key set again is replaced)
                     session.set_meta("peer_empty_sample_share", "%.3g (%s at n=%d)"
                                      % tuple(worst))
@@ -353,12 +399,12 @@ def main(argv):
                 del a, b, contest
             session.results_finish()
         except KeyboardInterrupt:
-            print("torch_inprocess: interrupted; the finished sizes are in %s.partial" % output,
+            print("%s: interrupted; the finished sizes are in %s.partial" % (prog, output),
                   file=sys.stderr)
             return 130
         except fbpeer.PeerError as e:
-            print("torch_inprocess: error: %s (the finished sizes are in %s.partial)"
-                  % (e, output), file=sys.stderr)
+            print("%s: error: %s (the finished sizes are in %s.partial)" % (prog, e, output),
+                  file=sys.stderr)
             return 130 if e.code == fbpeer.ERR_INTERRUPTED else 1
     log("wrote %s (%d failed)" % (output, failed))
     return 1 if failed else 0

@@ -497,6 +497,22 @@ int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
     return FB_OK;
 }
 
+int fbp_set_kernel_time(struct fbp_session *s, int i, double kernel_time_s)
+{
+    if (may_act(s, "fbp_set_kernel_time") != FB_OK)
+        return FB_ERR_USAGE;
+    if (!s->size_open || i < 0 || i >= s->count)
+        return usage(s, "fbp_set_kernel_time: no such contestant at the open size");
+    struct contestant *c = &s->c[i];
+    if (!c->calls || !c->timed || c->measured)
+        return usage(s, "fbp_set_kernel_time: only a peer's verified contestant, before its "
+                        "rounds");
+    if (!isfinite(kernel_time_s) || kernel_time_s < 0)
+        return usage(s, "fbp_set_kernel_time: the time must be finite and >= 0");
+    c->r.kernel_time_s = kernel_time_s;
+    return FB_OK;
+}
+
 int fbp_time_round_robin(struct fbp_session *s)
 {
     if (may_act(s, "fbp_time_round_robin") != FB_OK)
@@ -523,8 +539,13 @@ int fbp_time_round_robin(struct fbp_session *s)
     if (rc != FB_OK)
         return fail(s, rc, &err);
     for (int i = 0; i < count; i++) {
-        s->c[index[i]].r = records[i];
+        struct fb_record *r = &s->c[index[i]].r;
+        *r = records[i];
         s->c[index[i]].measured = true;
+        /* The peer's kernel time (fbp_set_kernel_time): the rest of a call is its launch
+         * overhead, as for ours (runner.c, probe_point). */
+        if (!isnan(r->kernel_time_s) && r->status != FB_POINT_FAILED)
+            r->launch_overhead_s = r->time_median_s - r->kernel_time_s;
     }
     return FB_OK;
 }

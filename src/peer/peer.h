@@ -28,6 +28,7 @@
  *     fbp_add_ours(variant) ...               verified, or recorded failed
  *     fbp_add_peer(..., output, calls, user)  the peer's first output checked against the
  *                                             reference of the variant it mirrors
+ *     fbp_set_kernel_time(i, seconds)         (optional) what the peer's profiler counted
  *     fbp_time_round_robin()                  all the verified ones in interleaved rounds
  *     fbp_size_end()                          rows stored (and written to NAME.partial)
  *   fbp_results_finish()                      NAME.partial renamed over NAME
@@ -43,7 +44,7 @@
 
 #define FBP_OK 0
 /* Bumped when a signature below changes; the Python side refuses another version. */
-#define FBP_ABI_VERSION 1
+#define FBP_ABI_VERSION 2
 /* The most contestants (ours and the peer's) one size may have. */
 #define FBP_MAX_CONTESTANTS 32
 
@@ -128,6 +129,13 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
  * e.g. a compile error or an allocation by an _out variant. */
 int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
                    const char *mirror, const char *pair, const char *reason);
+
+/* The kernel time per call the peer measured for its contestant i of the open size (e.g. its
+ * profiler's summed kernel durations on a GPU), before fbp_time_round_robin: written as the
+ * row's kernel_time_s, and launch_overhead_s = time_median_s - kernel_time_s once timed (as
+ * the runner's kernel pass does for ours). FB_ERR_USAGE for ours, a contestant recorded
+ * failed or already timed, no such contestant, or a time that is negative or not finite. */
+int fbp_set_kernel_time(struct fbp_session *s, int i, double kernel_time_s);
 
 /* Times every contestant of the open size added so far and verified, in interleaved rounds
  * (runner.h, fb_sweep_time_calls). */

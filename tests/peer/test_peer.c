@@ -385,6 +385,54 @@ static void the_results_file_holds_both_and_ours_ratio_of_the_peer_rows(void **s
     free(out);
 }
 
+/* A peer's kernel time (its profiler's, e.g. torch.profiler on a GPU) lands in its row as
+ * kernel_time_s, with launch_overhead_s = median - kernel time, as the kernel pass gives ours;
+ * only for a peer's verified contestant before its rounds. */
+static void a_peers_kernel_time_gives_its_launch_overhead(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_results_open(s, f->csv, 0), FBP_OK);
+    const int64_t n = 1000;
+    assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+    float *out = malloc((size_t)n * sizeof *out);
+    struct c_peer p = peer_for(s, n, out);
+    c_peer_call(&p);
+    int ours = fbp_add_ours(s, "fused_add_relu");
+    assert_true(ours >= 0);
+    int peer = fbp_add_peer(s, "cpeer", "cpeer_fused", "fused_add_relu", "", 1, out,
+                            c_peer_calls, &p);
+    assert_true(peer >= 0);
+    assert_int_equal(fbp_add_failed(s, "cpeer", "cpeer_broken", "fused_add_relu", "", "x"),
+                     FBP_OK);
+    assert_int_equal(fbp_set_kernel_time(s, ours, 1e-7), -2);     /* ours: the runner's */
+    assert_int_equal(fbp_set_kernel_time(s, peer + 1, 1e-7), -2); /* recorded failed */
+    assert_int_equal(fbp_set_kernel_time(s, peer, -1.0), -2);
+    assert_int_equal(fbp_set_kernel_time(s, peer, NAN), -2);
+    assert_int_equal(fbp_set_kernel_time(s, 99, 1e-7), -2);
+    assert_int_equal(fbp_set_kernel_time(NULL, peer, 1e-7), -2);
+    assert_int_equal(fbp_set_kernel_time(s, peer, 1e-7), FBP_OK);
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    assert_int_equal(fbp_set_kernel_time(s, peer, 1e-7), -2); /* timed already */
+    assert_int_equal(fbp_size_end(s), FBP_OK);
+    assert_int_equal(fbp_results_finish(s), FBP_OK);
+    fbp_close(s);
+
+    struct fb_csv_table t;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_csv_read(f->csv, &t, &err), FB_OK);
+    const struct fb_record *pf = find_row(&t, "cpeer_fused", n);
+    const struct fb_record *mine = find_row(&t, "fused_add_relu", n);
+    assert_non_null(pf);
+    assert_non_null(mine);
+    assert_true(fabs(pf->kernel_time_s - 1e-7) <= 1e-15);
+    assert_true(fabs(pf->launch_overhead_s - (pf->time_median_s - 1e-7)) <= 1e-12);
+    assert_true(isnan(mine->kernel_time_s)); /* no kernel pass on the CPU: left empty */
+    assert_true(isnan(find_row(&t, "cpeer_broken", n)->launch_overhead_s));
+    fb_csv_table_free(&t);
+    free(out);
+}
+
 static void the_stop_rule_caps_the_peer_like_ours(void **state)
 {
     struct fixture *f = *state;
@@ -563,6 +611,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             the_results_file_holds_both_and_ours_ratio_of_the_peer_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(the_stop_rule_caps_the_peer_like_ours, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_peers_kernel_time_gives_its_launch_overhead, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(null_sessions_and_outputs_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(calls_from_inside_a_callback_are_refused, setup,
                                         teardown),

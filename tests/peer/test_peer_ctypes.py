@@ -127,6 +127,31 @@ class PeerThroughCtypes(unittest.TestCase):
                 self.assertGreaterEqual(p.calls, reps * batch)
                 s.size_end()
 
+    def test_a_peer_only_session_with_its_kernel_time(self):
+        """tools/torch_peer.py's session: no row of ours, the peer's kernel time in its row
+        with the launch overhead derived from it."""
+        out = os.path.join(self.tmp.name, "peer.csv")
+        with self.session() as s:
+            s.results_open(out)
+            s.size_begin(64)
+            p = PyPeer(s, 64)
+            p.call()
+            i = s.add_peer("pypeer", "pypeer_add_relu", "fused_add_relu", "", 1, p.address(),
+                           p.calls_fn)
+            with self.assertRaises(fbpeer.PeerError):
+                s.set_kernel_time(i, -1.0)
+            s.set_kernel_time(i, 2e-7)
+            s.time_round_robin()
+            s.size_end()
+            s.results_finish()
+        with open(out) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+        self.assertEqual([r["variant"] for r in rows], ["pypeer_add_relu"])
+        r = rows[0]
+        self.assertAlmostEqual(float(r["kernel_time_s"]), 2e-7)
+        self.assertAlmostEqual(float(r["launch_overhead_s"]),
+                               float(r["time_median_s"]) - 2e-7, delta=1e-12)
+
     def test_a_wrong_element_fails_the_peer_and_it_is_never_timed(self):
         with self.session() as s:
             s.size_begin(7)

@@ -94,7 +94,7 @@ class InProcess(unittest.TestCase):
         lib = fbpeer.load(fbpeer.default_path(BUILD))
         with fbpeer.Session(lib, self.config, ()) as s:
             s.size_begin(1000)
-            peer = tp.Peer(torch, torch.device("cpu"), {"warmup": 1})
+            peer = tp.Peer(torch, torch.device("cpu"))
             contest = ti.Contest(torch, s, peer, torch.device("cpu"))
             a, b = contest.inputs(1000)
             # relu(a + b) without the relu: the mirror's reference tells

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""tools/torch_peer.py run with torch on the CPU, at tiny sizes: every variant verifies, counts
-the kernels and bytes of its model, and the *_out variants allocate nothing per call while the
-allocating ones allocate their outputs (so the 0 is measured, not a counter that never moves);
-a would-be out variant that allocates, writes elsewhere or leaves its output unwritten fails.
-Chains: the eager chain variants verify (bit-exact for exact ops, within
-CHAIN_TRANSCENDENTAL_TOL with sigmoid or gelu) with one kernel per op, and a mapping that
-computes something else (a wrong bias, erf gelu instead of tanh) fails verification.
+"""tools/torch_peer.py run with torch on the CPU, at tiny sizes, through libfbpeer.so: every
+variant is verified by fusebench's reference of the variant it mirrors, counts the kernels and
+bytes of its model, and the rows are a fusebench results file (the C schema's columns, the
+pairs named, no speedup made up where the pair did not run); the *_out variants allocate
+nothing per call while the allocating ones allocate their outputs (so the 0 is measured, not a
+counter that never moves); a would-be out variant that allocates, writes elsewhere or leaves
+its output unwritten fails. Chains: the eager chain variants verify with one kernel per op,
+and a mapping that computes something else (a bias one ulp off, erf gelu instead of tanh)
+fails verification.
 
 Needs torch. meson runs this with its python3; when that one cannot import torch, the test
 re-runs itself under $FB_PYTHON or the repository's .venv/bin/python (the pythons
@@ -15,7 +17,11 @@ Without arguments only the eager variants run (seconds, unit suite). --compile a
 torch.compile variants: inductor compiles C++ for each, and the first compile of a process
 takes ~40 s on a busy 2-core machine (slow suite; skipped inside scripts/gpu-check, whose
 time-capped PyTorch step runs the same variants on its device)."""
+import csv
+import json
+import math
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -32,144 +38,147 @@ torch = import_torch_or_reexec(__file__, SRC)  # before --compile leaves argv: a
 COMPILE = "--compile" in sys.argv
 if COMPILE:
     sys.argv.remove("--compile")
-torch.set_num_threads(1)  # a light load on a shared machine; the counts do not depend on it
-
-# Short points: the test checks what is counted and verified, not the times.
-MEASURE = dict(warmup=1, min_reps=2, max_reps=5, min_time=0.001, max_time=0.005,
-               target_noise=0.02)
-SIZES = (8, 1000)  # 8: the first size with the NaN and inf inputs; 1000: a vector tail
-
+if os.environ.get("FB_SANITIZED"):
+    print("SKIP: a -Db_sanitize=%s build: torch is not loaded behind the sanitizers' runtimes"
+          % os.environ["FB_SANITIZED"])
+    sys.exit(SKIP)
+import fbpeer  # noqa: E402
+import torch_inprocess as ti  # noqa: E402
 
 FUSEBENCH = os.environ.get("FB_FUSEBENCH") or os.path.join(SRC, "build", "fusebench")
+if not os.access(FUSEBENCH, os.X_OK):
+    print("SKIP: no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUSEBENCH)
+    sys.exit(SKIP)
+
+# Short points, one thread: the test checks what is counted and verified, not the times.
+# 8: below a vector's width; 1000: a vector tail. The chains: every op of the table but add
+# and mul's second forms, with parameters.
+CONFIG = """[sweep]
+sizes = 8, 1000
+variants = all
+[chain mbr]
+ops = mul, bias(0.5), relu
+[chain ag]
+ops = add, gelu
+[chain sst]
+ops = scale(2), sigmoid, threshold(0.5, -1), copy
+[backend]
+backend = cpu
+cpu_threads = 1
+[measure]
+warmup = 1
+min_reps = 2
+max_reps = 5
+min_time = 0
+max_time = 0.005
+target_noise = 0.5
+"""
+# (kernels, arrays moved) of each eager chain's mirror: one kernel per op; a binary first op
+# reads two arrays, every op writes one and the next reads it back (plan/variants.h).
+CHAIN_OPS = {"mbr": (3, 3 + 2 * 2), "ag": (2, 3 + 2), "sst": (4, 2 * 4)}
 
 
-def op(name, arity=1, ulp_bound=0, *params):
-    """One op as the plan gives it."""
-    return {"op": name, "arity": arity, "ulp_bound": ulp_bound, "params": list(params)}
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(l for l in f if not l.startswith("#")))
 
 
-MUL_BIAS_RELU = (op("mul", 2), op("bias", 1, 0, 0.5), op("relu"))
-ADD_GELU = (op("add", 2), op("gelu", 1, 256))
-SCALE_SIGMOID_THRESHOLD = (op("scale", 1, 0, 2.0), op("sigmoid", 1, 4),
-                           op("threshold", 1, 0, 0.5, -1.0), op("copy"))
+class Run(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="test_torch_peer_run-")
+        self.config = os.path.join(self.tmp.name, "t.ini")
+        with open(self.config, "w") as f:
+            f.write(CONFIG)
+        torch.set_num_threads(1)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_peer(self, variants, *extra):
+        """tp.main in this process (so that a test may change TORCH_OPS): (status, rows)."""
+        out = os.path.join(self.tmp.name, "torch.csv")
+        rc = tp.main(["--config", self.config, "--fusebench", FUSEBENCH, "--device", "cpu",
+                      "--variants", variants, "--output", out] + list(extra))
+        return rc, read_rows(out) if os.path.exists(out) else []
+
+    def plan_columns(self):
+        out = subprocess.run([FUSEBENCH, self.config, "--print-plan"], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)["columns"]
 
 
-def builtin_variants():
-    """The peer's add_relu variants with their model from this build's plan (every built-in
-    of configs/default.ini enabled)."""
-    if not os.access(FUSEBENCH, os.X_OK):
-        print("SKIP: no fusebench binary at %s (build it, or set FB_FUSEBENCH)" % FUSEBENCH)
-        sys.exit(SKIP)
-    plan = tp.read_plan(FUSEBENCH, os.path.join(SRC, "configs", "default.ini"))
-    return tp.resolve_variants(plan, tp.VARIANTS)
-
-
-BUILTINS = builtin_variants()
-
-
-def chain_peer(**chains):
-    """A peer whose chain variants are torch_eager_NAME for each NAME=ops given, with the
-    model of an eager chain of those ops (plan/variants.h: 3 + 2 (k - 1) arrays)."""
-    variants = {"torch_eager_" + name: tp.Variant("chain_eager", "eager_" + name, False, ops,
-                                                  "eager", "", len(ops), 3 + 2 * (len(ops) - 1))
-                for name, ops in chains.items()}
-    return tp.Peer(torch, torch.device("cpu"), MEASURE, variants=variants)
-
-
-def measure(name, n, peer=None):
-    peer = peer or tp.Peer(torch, torch.device("cpu"), MEASURE, variants=BUILTINS)
-    return peer.measure(name, n, "cpu", peer.prepare(n))
-
-
-class Eager(unittest.TestCase):
-    def test_eager_rows_verify_with_two_kernels_and_five_arrays(self):
-        for name in ("torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"):
-            for n in SIZES:
-                row = measure(name, n)
-                self.assertEqual((row["status"], row["reason"]), ("ok", ""), (name, n))
-                self.assertEqual(row["verified"], 1, (name, n))
-                self.assertEqual(row["launches"], 2, (name, n))
-                self.assertEqual(row["bytes_model"], 5 * 4 * n, (name, n))
+class Eager(Run):
+    def test_the_rows_verify_with_their_mirrors_kernels_and_bytes(self):
+        names = ["torch_eager_add_relu", "torch_eager_threshold", "torch_eager_add_relu_out"] + \
+            ["torch_eager_" + c for c in CHAIN_OPS]
+        rc, rows = self.run_peer(",".join(names))
+        self.assertEqual(rc, 0)
+        self.assertEqual([(r["variant"], r["n"]) for r in rows],
+                         [(v, n) for n in ("8", "1000") for v in names])  # no row of ours
+        for r in rows:
+            kernels, arrays = CHAIN_OPS.get(r["variant"][len("torch_eager_"):], (2, 5))
+            n = int(r["n"])
+            self.assertEqual((r["backend"], r["status"], r["verified"], r["reason"]),
+                             ("torch", "ok", "1", ""), r)
+            self.assertEqual((int(r["launches"]), int(r["bytes_model"])),
+                             (kernels, arrays * 4 * n), r["variant"])
+            self.assertEqual(r["role"], "eager")
+            self.assertGreater(float(r["time_median_s"]), 0)
+        # the pairs are the torch twins that write their outputs the same way; they did not
+        # run here: no speedup, and none made up
+        pairs = {r["variant"]: r["pair"] for r in rows}
+        self.assertEqual(pairs["torch_eager_add_relu"], "torch_compile_add_relu")
+        self.assertEqual(pairs["torch_eager_add_relu_out"], "torch_compile_out")
+        self.assertEqual(pairs["torch_eager_mbr"], "torch_compile_mbr")
+        self.assertEqual({r["speedup"] for r in rows}, {""})
+        with open(os.path.join(self.tmp.name, "torch.csv")) as f:
+            header = [l for l in f.read().splitlines() if not l.startswith("#")][0]
+        self.assertEqual(header, ",".join(self.plan_columns()))  # the C schema's columns
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["t.ini", "torch.csv"])
 
     def test_eager_allocates_tmp_and_c_and_its_out_twin_nothing(self):
-        for n in SIZES:
-            self.assertEqual(measure("torch_eager_add_relu", n)["allocated"], 2 * 4 * n, n)
-            self.assertEqual(measure("torch_eager_add_relu_out", n)["allocated"], 0, n)
-
-    def test_main_writes_the_out_rows_and_the_chains(self):
-        columns = tp.read_plan(FUSEBENCH, os.path.join(SRC, "configs", "smoke.ini"))["columns"]
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "torch.csv")
-            rc = tp.main(["--config", os.path.join(SRC, "configs", "chains-example.ini"),
-                          "--fusebench", FUSEBENCH, "--sizes",
-                          "1000", "--device", "cpu", "--threads", "1", "--max-time", "0.005",
-                          "--variants", "torch_eager_add_relu,torch_eager_add_relu_out,"
-                          "torch_eager_mul_bias_relu,torch_eager_add_gelu",
-                          "--output", out])
-            self.assertEqual(rc, 0)
-            with open(out) as f:
-                lines = [l for l in f.read().splitlines() if not l.startswith("#")]
-        self.assertEqual(lines[0], ",".join(columns))  # the C schema's columns
-        rows = [dict(zip(columns, l.split(","))) for l in lines[1:]]
-        self.assertEqual([r["variant"] for r in rows],
-                         ["torch_eager_add_relu", "torch_eager_add_relu_out",
-                          "torch_eager_mul_bias_relu", "torch_eager_add_gelu"])
-        expected = {"torch_eager_add_relu": ("2", "20000"), "torch_eager_add_relu_out":
-                    ("2", "20000"), "torch_eager_mul_bias_relu": ("3", "28000"),
-                    "torch_eager_add_gelu": ("2", "20000")}
-        for r in rows:
-            self.assertEqual((r["status"], r["verified"], r["launches"], r["bytes_model"]),
-                             ("ok", "1") + expected[r["variant"]], r["variant"])
-            self.assertEqual(r["backend"], "torch")
-        # the eager rows' pairs are not run here: no speedup, and none made up
-        self.assertEqual([r["speedup"] for r in rows], ["", "", "", ""])
-        self.assertEqual(rows[0]["pair"], "torch_compile_add_relu")
-        self.assertEqual(rows[1]["pair"], "torch_compile_out")
+        peer = tp.Peer(torch, torch.device("cpu"))
+        for n in (8, 1000):
+            a, b = torch.rand(n), torch.rand(n)
+            for name, want in (("torch_eager_add_relu", 2 * 4 * n),
+                               ("torch_eager_add_relu_out", 0)):
+                fn, _, _ = peer.fn_for(tp.VARIANTS[name], a)
+                fn(a, b)
+                launches, _, allocated = peer.profile_calls(fn, a, b)
+                self.assertEqual((launches, allocated), (2, want), (name, n))
 
 
-class Chains(unittest.TestCase):
-    def test_eager_chains_verify_with_one_kernel_per_op(self):
-        peer = chain_peer(mbr=MUL_BIAS_RELU, ag=ADD_GELU, sst=SCALE_SIGMOID_THRESHOLD)
-        for name, ops in (("mbr", MUL_BIAS_RELU), ("ag", ADD_GELU),
-                          ("sst", SCALE_SIGMOID_THRESHOLD)):
-            for n in SIZES:
-                row = measure("torch_eager_" + name, n, peer)
-                self.assertEqual((row["status"], row["reason"]), ("ok", ""), (name, n))
-                self.assertEqual((row["verified"], row["launches"]), (1, len(ops)), (name, n))
-                self.assertEqual(row["bytes_model"], (3 + 2 * (len(ops) - 1)) * 4 * n)
-
-    def mapped_wrong(self, op_name, fn, ops):
+class Chains(Run):
+    def mapped_wrong(self, op_name, fn, chain):
         saved = tp.TORCH_OPS[op_name]
         tp.TORCH_OPS[op_name] = fn
         try:
-            return measure("torch_eager_x", 1000, chain_peer(x=ops))
+            return self.run_peer("torch_eager_" + chain)
         finally:
             tp.TORCH_OPS[op_name] = saved
 
     def test_an_exact_chain_is_held_bit_for_bit(self):
-        # The tested (float32) chain adds the float after 0.5 (0.5 + 2^-24), the reference
-        # (float64) 0.5 itself: one ulp in one op must be seen.
-        row = self.mapped_wrong(
-            "bias", lambda t, xs, p: t.add(xs[0], p[0] + (2 ** -24 if xs[0].dtype ==
-                                                          t.float32 else 0.0)),
-            MUL_BIAS_RELU)
-        self.assertEqual((row["status"], row["verified"]), ("failed", 0))
-        self.assertIn("verification failed", row["reason"])
+        # The bias one float32 ulp above 0.5 (0.5 + 2^-24): one ulp in one op must be seen.
+        rc, rows = self.mapped_wrong("bias", lambda t, xs, p: t.add(xs[0], p[0] + 2 ** -24),
+                                     "mbr")
+        self.assertEqual(rc, 1)
+        for r in rows:
+            self.assertEqual((r["status"], r["verified"], r["time_median_s"]),
+                             ("failed", "0", ""), r)
+            self.assertIn("wrong result at element", r["reason"])
 
-    def test_a_transcendental_chain_tolerance_still_catches_another_formula(self):
-        # erf gelu instead of the tanh form: up to ~5e-4 apart, far outside 1e-5.
-        gelu = tp.TORCH_OPS["gelu"]
-        row = self.mapped_wrong(
-            "gelu", lambda t, xs, p: (t.nn.functional.gelu(xs[0]) if xs[0].dtype == t.float32
-                                      else gelu(t, xs, p)), ADD_GELU)
-        self.assertEqual((row["status"], row["verified"]), ("failed", 0))
-        self.assertIn("verification failed", row["reason"])
+    def test_a_transcendental_chain_bound_still_catches_another_formula(self):
+        # erf gelu instead of the tanh form: up to ~5e-4 apart, far outside gelu's ULP bound.
+        rc, rows = self.mapped_wrong("gelu", lambda t, xs, p: t.nn.functional.gelu(xs[0]), "ag")
+        self.assertEqual(rc, 1)
+        self.assertEqual({(r["status"], r["verified"]) for r in rows}, {("failed", "0")})
 
 
 class FakeOut(tp.Peer):
     """Would-be out variants that break the contract in one way each."""
 
-    def fn_for(self, variant, a):
+    def fn_for(self, variant, a, reset=True):
         kind = variant.kind
         c = torch.empty_like(a)
         if kind == "allocates":  # the right values in c, through two array-sized temporaries
@@ -178,63 +187,73 @@ class FakeOut(tp.Peer):
             return (lambda a, b: (a + b).relu()), None, (c,)
         if kind == "unwritten":  # c handed back as it was
             return (lambda a, b: c), None, (c,)
-        return tp.Peer.fn_for(self, variant, a)
+        return tp.Peer.fn_for(self, variant, a, reset)
 
 
-class OutContract(unittest.TestCase):
-    def run_fake(self, kind):
-        name = "fake_" + kind
-        variants = {name: BUILTINS["torch_eager_add_relu_out"]._replace(kind=kind)}
-        return measure(name, 1000, FakeOut(torch, torch.device("cpu"), MEASURE,
-                                           variants=variants))
+class OutContract(Run):
+    def run_fake(self, kind, n=1000):
+        """The row of a fake out variant at size n, added as the tool adds one (Contest)."""
+        lib = fbpeer.load(fbpeer.default_path(os.path.dirname(FUSEBENCH)))
+        variants = tp.resolve_variants(tp.read_plan(FUSEBENCH, self.config), tp.VARIANTS)
+        with fbpeer.Session(lib, self.config, ()) as s:
+            s.size_begin(n)
+            contest = ti.Contest(torch, s, FakeOut(torch, torch.device("cpu")),
+                                 torch.device("cpu"), log=lambda msg: None)
+            a, b = contest.inputs(n)
+            contest.add_torch("fake_" + kind, variants["torch_eager_add_relu_out"]
+                              ._replace(kind=kind), a, b)
+            status, median, *_ = s.result(0)
+            return contest.failed, status, median, s.error()
 
     def test_an_out_variant_that_allocates_fails(self):
-        row = self.run_fake("allocates")
-        self.assertEqual(row["status"], "failed")
-        self.assertIn("allocates 8000 bytes per call", row["reason"])
-        self.assertEqual(row["time_median_s"], "")  # never timed
+        failed, status, median, why = self.run_fake("allocates")
+        self.assertEqual((failed, status), (1, fbpeer.ERR_VERIFY))
+        self.assertIn("allocates 8000 bytes per call", why)
+        self.assertTrue(math.isnan(median))  # never timed
 
     def test_an_out_variant_writing_elsewhere_fails(self):
-        row = self.run_fake("elsewhere")
-        self.assertEqual(row["status"], "failed")
-        self.assertIn("not written into the preallocated output", row["reason"])
+        failed, status, _, why = self.run_fake("elsewhere")
+        self.assertEqual((failed, status), (1, fbpeer.ERR_VERIFY))
+        self.assertIn("not written into the preallocated output", why)
 
     def test_an_unwritten_output_keeps_its_poison_and_fails(self):
-        row = self.run_fake("unwritten")
-        self.assertEqual((row["status"], row["verified"]), ("failed", 0))
-        self.assertIn("verification failed", row["reason"])
+        failed, status, _, why = self.run_fake("unwritten")
+        self.assertEqual((failed, status), (1, fbpeer.ERR_VERIFY))
+        self.assertIn("wrong result at element", why)
 
 
 @unittest.skipUnless(COMPILE, "torch.compile variants: run with --compile (slow suite)")
 @unittest.skipIf(os.environ.get("FB_GPU_CHECK_NESTED"),
                  "inside scripts/gpu-check, whose PyTorch step runs and verifies these variants")
-class Compiled(unittest.TestCase):
-    def test_compile_rows_are_one_kernel_and_compile_out_allocates_nothing(self):
-        n = 1000
-        peer = tp.Peer(torch, torch.device("cpu"), MEASURE, variants=BUILTINS)
-        data = peer.prepare(n)
-        allocated = {}
-        for name in ("torch_compile_add_relu", "torch_compile_out"):
-            row = peer.measure(name, n, "cpu", data)
-            self.assertEqual((row["status"], row["reason"]), ("ok", ""), name)
-            self.assertEqual(row["verified"], 1, name)
-            self.assertEqual(row["launches"], 1, name)  # inductor fused add, relu and the copy
-            self.assertEqual(row["bytes_model"], 3 * 4 * n, name)
-            allocated[name] = row["allocated"]
-        self.assertEqual(allocated, {"torch_compile_add_relu": 4 * n, "torch_compile_out": 0})
+class Compiled(Run):
+    def test_compile_rows_are_one_kernel_and_verify(self):
+        names = ["torch_compile_add_relu", "torch_compile_out", "torch_compile_mbr",
+                 "torch_compile_ag", "torch_eager_add_relu"]
+        rc, rows = self.run_peer(",".join(names))
+        self.assertEqual(rc, 0)
+        for r in rows:
+            self.assertEqual((r["status"], r["verified"]), ("ok", "1"), r)
+            if r["variant"].startswith("torch_compile_"):
+                # inductor fused the ops (and the copy into c): one kernel, the fused model
+                self.assertEqual((r["launches"], int(r["bytes_model"])),
+                                 ("1", 3 * 4 * int(r["n"])), r)
+        # the eager row's pair ran: its speedup is fusebench's t_eager / t_compile
+        eager = [r for r in rows if r["variant"] == "torch_eager_add_relu"]
+        twin = {r["n"]: r for r in rows if r["variant"] == "torch_compile_add_relu"}
+        for r in eager:
+            want = float(r["time_median_s"]) / float(twin[r["n"]]["time_median_s"])
+            self.assertAlmostEqual(float(r["speedup"]) / want, 1.0, places=6)
 
-    def test_compiled_chains_are_one_kernel_and_verify(self):
+    def test_compile_out_allocates_nothing_and_compile_its_output(self):
+        import torch._dynamo
+        torch._dynamo.reset()
+        peer = tp.Peer(torch, torch.device("cpu"))
         n = 1000
-        variants = {"torch_compile_" + name: tp.Variant("chain_compile", "fused_" + name, False,
-                                                        ops, "fused", "", 1, 3)
-                    for name, ops in (("mbr", MUL_BIAS_RELU), ("ag", ADD_GELU))}
-        peer = tp.Peer(torch, torch.device("cpu"), MEASURE, variants=variants)
-        data = peer.prepare(n)
-        for name in variants:
-            row = peer.measure(name, n, "cpu", data)
-            self.assertEqual((row["status"], row["reason"]), ("ok", ""), name)
-            self.assertEqual((row["verified"], row["launches"]), (1, 1), name)
-            self.assertEqual(row["bytes_model"], 3 * 4 * n, name)
+        a, b = torch.rand(n), torch.rand(n)
+        for name, want in (("torch_compile_add_relu", 4 * n), ("torch_compile_out", 0)):
+            fn, _, _ = peer.fn_for(tp.VARIANTS[name], a, reset=False)
+            fn(a, b)  # compiles
+            self.assertEqual(peer.profile_calls(fn, a, b)[2], want, name)
 
 
 if __name__ == "__main__":
