@@ -247,6 +247,18 @@ uint64_t kc_seed(void)
     return seed;
 }
 
+/* FB_TEST_FILTER=PATTERN (cmocka's: * and ?): only the tests whose name matches, for a
+ * caller that needs a few of a long run (tests/docs/test_adding_an_op.sh). */
+void kc_filter_tests(void)
+{
+    const char *pattern = getenv("FB_TEST_FILTER");
+    if (pattern && *pattern) {
+        printf("kernel_check: only the tests matching FB_TEST_FILTER=%s\n", pattern);
+        fflush(stdout);
+        cmocka_set_test_filter(pattern);
+    }
+}
+
 /* splitmix64: tiny, fast, and every state gives a good stream; enough for test data. */
 static uint64_t rng_next(uint64_t *state)
 {

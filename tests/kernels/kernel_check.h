@@ -122,6 +122,10 @@ extern const size_t kc_param_pair_count;
 /* The run's seed: FB_TEST_SEED when set, else from the clock; printed on first use. */
 uint64_t kc_seed(void);
 
+/* FB_TEST_FILTER=PATTERN: runs only the cmocka tests whose name matches (* and ?), saying
+ * so; a main calls it before running its tests. */
+void kc_filter_tests(void);
+
 /* One case: the job over n elements at the given offsets (b ignored for unary jobs). Fails
  * the running cmocka test on any difference. */
 void kc_check_case(const struct kc_impl *impl, const struct kc_job *job, int64_t n,

@@ -446,6 +446,7 @@ static int run_with_named_set(const char *name)
 int main(void)
 {
     kc_seed();
+    kc_filter_tests();
     picked_isa = fb_cpu_isa_in_use();
     printf("instruction set picked for this CPU: %s\n", fb_cpu_isa_name(picked_isa));
     const char *named = getenv("FB_TEST_CPU_ISA");

@@ -428,6 +428,7 @@ static void test_grid_stride_is_computed_in_64_bits(void **state)
 int main(void)
 {
     kc_seed();
+    kc_filter_tests();
     const struct CMUnitTest tests[] = {
         /* every op of the table, on both grids */
 #define EMU_OP_TESTS(name, arity, n_params, param_names, ulp)                                  \

@@ -244,6 +244,7 @@ int main(void)
     if (!gpu.available)
         return 77;
     kc_seed();
+    kc_filter_tests();
     const struct CMUnitTest tests[] = {
         /* every op of the table, on both grids */
 #define GPU_OP_TESTS(name, arity, n_params, param_names, ulp)                                  \
