@@ -2,8 +2,9 @@
  * (the CUDA kernels and launchers, the CPU kernels, the host reference, the emulated
  * launchers, the names the config accepts, the PTX audit's expectations, the tests).
  *
- * Adding an op is one line here plus its element function `fb_op_<name>` in
- * kernels/elementwise_ops.h (same signature for every op, see there).
+ * Adding an op: docs/adding-an-op.md's checklist (five files, this table's line the first,
+ * its element function `fb_op_<name>` in kernels/elementwise_ops.h the second; a test fails
+ * until each is done).
  *
  * Columns: X(NAME, ARITY, N_PARAMS, PARAM_NAMES, ULP_BOUND)
  *   ARITY       1 (unary: reads x) or 2 (binary: reads a and b). In a chain only the first
