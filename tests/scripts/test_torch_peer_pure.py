@@ -210,7 +210,8 @@ class ConfigAndOutput(unittest.TestCase):
             with open(path, "w") as f:
                 f.write("backend,variant,dtype,n,status\ncpu,copy,fp32,1000,ok\n"
                         "cpu,copy,fp32,8,ok\n")
-            args = tp.parse_args(["--config", smoke, "--sizes-from-csv", path])
+            args = tp.parse_args(["--config", smoke, "--sizes-from-csv", path,
+                                  "--fusebench", FUSEBENCH])
             self.assertEqual(ti.settings_of(args, plan), ["sizes=8,1000", "backend=auto"])
         with self.assertRaises(SystemExit):
             tp.parse_args(["--sizes", "8", "--sizes-from-csv", "x.csv"])
