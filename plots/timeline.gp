@@ -22,7 +22,8 @@ if (NK > 0) {
 set title chart_title(sprintf("Timeline: %s\n%s", tl_title, tl_timing)) noenhanced
 unset logscale x
 set format x '%g'
-set xlabel "time from the call's first launch (us)"
+# µs as in every chart (the cairo and svg terminals take UTF-8)
+set xlabel "time from the call's first launch (µs)"
 set xrange [0 : (xmax > 0 ? xmax * 1.04 : 1)]
 set yrange [0.35 : NT + 0.75]
 unset ylabel
