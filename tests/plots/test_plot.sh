@@ -227,7 +227,7 @@ check "an in-process run draws the ours_ratio chart (rc $rc)" \
 check "with the peer's series" grep -q 'torch.compile, out=' "$work/ip/sample-inprocess-ours_ratio.svg"
 # The levels are the C core's (measure/pairing.h, measure/interval.h), not the scripts'.
 check "its bars are the >= 90% interval of two 95% medians" \
-    grep -q 'bars: >= 90% interval' "$work/ip/sample-inprocess-ours_ratio.svg"
+    grep -q 'bars: >= 90% interval of the ratio' "$work/ip/sample-inprocess-ours_ratio.svg"
 check "the speedup chart's bars are its 95% interval" \
     grep -q 'bars: 95% CI' "$work/cpu/sample-cpu-speedup.svg"
 
