@@ -43,8 +43,17 @@ font_u = fmt eq 'pdf' ? fontsize : fontsize * 96 / 72.0
 line_h = 1.3 * font_u / unit_h
 small_w = 0.5 * 0.85 * font_u / unit_w   # a character of small_font, roughly
 
-# A pair's name on its tick, on two lines at its colon ("eager graph:" over "add, relu").
+# A pair's name on its tick, on two lines at its colon ("eager graph:" over "add, relu"),
+# and the longer of those lines, in characters.
 tick_name(s) = strstrt(s, ': ') > 0 ? s[1:strstrt(s, ': ')]."\n".s[strstrt(s, ': ') + 2:] : s
+tick_chars(s) = strstrt(s, ': ') > 0 ? (strstrt(s, ': ') > strlen(s) - strstrt(s, ': ') - 1 ? \
+    strstrt(s, ': ') : strlen(s) - strstrt(s, ': ') - 1) : strlen(s)
+name_w = 0
+do for [k=1:NGP] { name_w = tick_chars(PN[k]) > name_w ? tick_chars(PN[k]) : name_w }
+# Where the names would run into each other (a plot fills about 3/4 of its panel's width),
+# the ticks are left bare: the bars are told by their sides' colours and markers, which the
+# key names.
+names_fit(panels) = name_w * small_w * NGP * panels < 0.7
 
 # The key: one entry per side (a fused side several pairs share, once) and the three parts.
 nkey = 3 + have_dram
@@ -57,7 +66,7 @@ do for [k=1:NGP] {
 key_cols = int(0.94 / ((longest + 6) * small_w))
 key_cols = key_cols < 1 ? 1 : key_cols > 3 ? 3 : key_cols
 key_rows = int((nkey + key_cols - 1) / key_cols)
-key_h = (key_rows * 1.15 + 1) * line_h
+key_h = (key_rows * 0.85 + 1.2) * line_h
 # The footnote (style.gp's, a label at the page's bottom edge) gets a strip of its own,
 # on two lines where one would run past the page's edge.
 unset label 9999
@@ -66,7 +75,7 @@ split = strstrt(foot, '; ')
 if (strlen(foot) * small_w > 0.96 && split > 0) { foot = foot[1:split]."\n".foot[split + 2:] }
 foot_lines = strlen(foot) == 0 ? 0 : (strstrt(foot, "\n") > 0 ? 2 : 1)
 foot_h = foot_lines * line_h
-miss_h = strlen(missing) > 0 ? line_h * 1.2 : 0
+miss_h = strlen(missing) > 0 ? line_h * 1.6 : 0
 title_h = 2.2 * line_h
 bottom = foot_h + key_h + miss_h
 panels_h = 1 - title_h - bottom
@@ -90,7 +99,12 @@ set title noenhanced font small_font offset 0, -0.4
 # x = 3k-1.6 (eager), 3k-0.6 (fused) -------------------------------------------------------
 set xrange [0.6 : 3 * NGP + 0.2]
 set xtics ()
-do for [k=1:NGP] { set xtics add (tick_name(PN[k]) 3 * k - 1.1) }
+# (bare: no label at all, not gnuplot's numbers)
+if (names_fit(2)) {
+    do for [k=1:NGP] { set xtics add (tick_name(PN[k]) 3 * k - 1.1) }
+} else {
+    set format x ''
+}
 set size 0.5, top_h
 set yrange [0 : *]
 set offsets 0, 0, graph 0.4, 0
@@ -126,22 +140,38 @@ set offsets 0, 0, 0, 0
 set border 3
 set ytics nomirror font small_font
 set grid ytics lc rgb '#d8d8d8' lw 0.5
-# The pairs' names under these panels too where they fit (two lines each, small type); on a
-# narrower page the bars are told by their sides' colours and markers, named above.
-name_w = 0
-do for [k=1:NGP] { name_w = strlen(PN[k]) > name_w ? strlen(PN[k]) : name_w }
-if (name_w * 0.6 * small_w * NGP * NGS > 0.75) { set xtics format '' ; set xtics () }
+# The pairs' names under these panels too, where they fit.
+set xtics ()
+if (names_fit(NGS)) {
+    set format x '%g'
+    do for [k=1:NGP] { set xtics add (tick_name(PN[k]) 3 * k - 1.1) }
+} else {
+    set format x ''
+}
 j = 0
 do for [r=1:NGR] {
     if (GJ[r] > 0) {
         set origin j / (NGS * 1.0), bottom
         set size 1 / (NGS * 1.0), low_h
         j = j + 1
-        # the fit's note, "(L not fitted)", on a line of its own
-        set title (strstrt(GT[r], ' (') ? GT[r][1:strstrt(GT[r], ' (') - 1]."\n".GT[r][strstrt(GT[r], ' (') + 1:] : GT[r])
+        # the fit's note, "(L not fitted)", on a line of its own; the size under the regime
+        # where the line would be wider than the panel
+        data = sprintf('g%d.dat', GJ[r])
+        t = GT[r]
+        note = strstrt(t, ' (') > 0 ? t[strstrt(t, ' (') + 1:] : ''
+        t = strstrt(t, ' (') > 0 ? t[1:strstrt(t, ' (') - 1] : t
+        if (strlen(t) * small_w > 0.55 / NGS && strstrt(t, ': ') > 0) {
+            t = t[1:strstrt(t, ': ')]."\n".t[strstrt(t, ': ') + 2:]
+        }
+        set title t.(strlen(note) > 0 ? "\n".note : '')
+        # three or four ticks, 1, 2 or 5 x 10^k apart: more crowd a small panel's labels
+        stats data using ($2 + $3 > $4 ? $2 + $3 : $4) nooutput
+        raw = (STATS_max > 0 ? STATS_max : 1) / 3.0
+        mag = 10.0 ** floor(log10(raw))
+        ystep = (raw / mag <= 1 ? 1 : raw / mag <= 2 ? 2 : raw / mag <= 5 ? 5 : 10) * mag
+        set ytics ystep
         set ylabel sprintf('time per call (%s)', GU[r]) noenhanced font small_font
         set yrange [0 : *]
-        data = sprintf('g%d.dat', GJ[r])
         # the marker tops the model's bar, or the measured one where the fit has neither part
         plot data using ($1 - w):(0):($1 - 2 * w):($1):(0):2:5 \
                 with boxxyerror lc rgb variable notitle, \

@@ -119,9 +119,9 @@ static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
             else if (r == 1)
                 snprintf(m, size, "no %s panel: no size measured in n = %s .. %s",
                          regimes[r].name, a, b);
-            else
-                snprintf(m, size, "no %s panel: no size measured beyond n = %s",
-                         regimes[r].name, b);
+            else /* the cache's own bound, not the largest n it was clipped to */
+                snprintf(m, size, "no %s panel: no size measured beyond the cache (n = %.3g)",
+                         regimes[r].name, d->n_cache);
             continue;
         }
         g->n[g->n_sizes] = n;

@@ -82,7 +82,7 @@ static void test_a_missing_regime_is_said(void **state)
     fb_glance_derive(&d, &g);
     assert_int_equal(g.n_sizes, 2);
     assert_int_equal(g.n_missing, 1);
-    assert_non_null(strstr(g.missing[0], "no memory-bound panel: no size measured beyond n = "));
+    assert_non_null(strstr(g.missing[0], "no memory-bound panel: no size measured beyond the cache (n = "));
 }
 
 int main(void)
