@@ -32,10 +32,13 @@ do for [i = 1 : NT] { set ytics add (TN[i] TY[i]) }
 set grid xtics noytics nomxtics
 set key outside bottom center horizontal noenhanced
 set bmargin 6
-set lmargin 26
+# room for the longest lane name, in characters (a margin's unit: it scales with the type)
+lane_chars = 8
+do for [i = 1 : NT] { lane_chars = strlen(TN[i]) > lane_chars ? strlen(TN[i]) : lane_chars }
+set lmargin lane_chars + 3
 do for [i = 1 : NT] {
     set label 100 + i TNOTE[i] at graph 0.005, first TY[i] - 0.36 left noenhanced \
-        tc rgb '#444444' font ',14'
+        tc rgb '#444444' font small_font
 }
 
 # Boxes: x = the middle, y, x from x0 to x1, y within 0.25 of the lane.
