@@ -51,12 +51,15 @@ check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/samp
 check "glance: kernels and transfers are named" \
     bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
 
-tl=$src/results/cpu-intel-xeon/timeline-timeline.tsv
-if [ -f "$tl" ]; then
-    cp "$tl" "$work/t-timeline.tsv"
-    timeout 300 "$FB" --plot "$work/t-timeline.tsv" --plot-dir "$work/tl" >/dev/null 2>"$work/tl.err"
-    check "timeline: its time axis in µs, as every chart" grep -q '(µs)' "$work/tl/t-timeline.svg"
-    check "timeline: never in us" bash -c "! grep -q '(us)' '$work/tl/t-timeline.svg'"
-fi
+# a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
+timeout 300 "$FB" "$src/configs/default.ini" --profile 1K --variants eager_add_relu,fused_add_relu \
+    --trace "$work/t.json" --no-plot >"$work/profile.out" 2>&1
+check "timeline: the profile wrote its table" [ -s "$work/t-timeline.tsv" ]
+check "timeline: the timing subtitle in plain words, not cut" \
+    bash -c "grep -q \"kernels timed by the host's clock\" '$work/t-timeline.tsv' && ! grep -q 'marks inside\\|…' '$work/t-timeline.tsv'"
+timeout 300 "$FB" --plot "$work/t-timeline.tsv" --plot-dir "$work/tl" >/dev/null 2>"$work/tl.err"
+check "timeline: its time axis in µs, as every chart" grep -q '(µs)' "$work/tl/t-timeline.svg"
+check "timeline: never in us" bash -c "! grep -q '(us)' '$work/tl/t-timeline.svg'"
+check "timeline: drawn without a gnuplot warning" bash -c "! grep -qi warning '$work/tl.err'"
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
