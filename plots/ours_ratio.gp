@@ -25,8 +25,11 @@ do for [k = floor(log10(ylo / 1.25)) : ceil(log10(yhi * 1.25))] {
         if (v >= ylo / 1.25 && v <= yhi * 1.25) { set ytics add (sprintf('%g', v) v) }
     }
 }
+# Peers at one n side by side, a few percent apart on the log axis, so that equal ratios
+# do not hide each other's markers and bars.
+dodge(j) = 1.12 ** (j - (NO + 1) / 2.0)
 plot 1 with lines lc rgb '#999999' dt 1 lw 1 title 'ratio 1: equal time; below 1: ours faster', \
      NaN with lines lc rgb '#999999' dt 1 lw 0 \
         title sprintf('bars: >= %g%% interval of the ratio', ours_level), \
-     for [j=1:NO] series(OI[j]) using 1:11:12:13 with yerrorbars \
+     for [j=1:NO] series(OI[j]) using ($1 * dodge(j)):11:12:13 with yerrorbars \
         lc rgb SC[OI[j]] pt SP[OI[j]] ps 1.4 lw 2 title ST[OI[j]]
