@@ -41,7 +41,11 @@ unit_w = fmt eq 'pdf' ? page_w * 72 : page_w
 unit_h = fmt eq 'pdf' ? page_h * 72 : page_h
 font_u = fmt eq 'pdf' ? fontsize : fontsize * 96 / 72.0
 line_h = 1.3 * font_u / unit_h
-small_w = 0.5 * 0.85 * font_u / unit_w   # a character of small_font, roughly
+# The figure's small type: style.gp's, but on a page a column wide (under 45 characters of
+# the main type across) the main type itself, which there is the smallest a print can take.
+narrow = unit_w / font_u < 45
+glance_font = narrow ? sprintf(',%.3g', fontsize) : small_font
+small_w = 0.5 * (narrow ? 1 : 0.85) * font_u / unit_w   # a character of it, roughly
 
 # A pair's name on its tick, on two lines at its colon ("eager graph:" over "add, relu"),
 # and the longer of those lines, in characters.
@@ -66,7 +70,7 @@ do for [k=1:NGP] {
 key_cols = int(0.94 / ((longest + 6) * small_w))
 key_cols = key_cols < 1 ? 1 : key_cols > 3 ? 3 : key_cols
 key_rows = int((nkey + key_cols - 1) / key_cols)
-key_h = (key_rows * 0.85 + 1.2) * line_h
+key_h = (key_rows * (narrow ? 0.95 : 0.85) + 1.2) * line_h
 # The footnote (style.gp's, a label at the page's bottom edge) gets a strip of its own,
 # on two lines where one would run past the page's edge.
 unset label 9999
@@ -88,12 +92,12 @@ unset xlabel
 set grid ytics lc rgb '#d8d8d8' lw 0.5
 set format x '%g'
 set xtics scale 0 nomirror noenhanced
-set tics font small_font
+set tics font glance_font
 set style fill solid 1.0 noborder
 set multiplot title chart_title('At a glance: what fusion removes, and where a call''s time goes') \
     noenhanced
 unset key
-set title noenhanced font small_font offset 0, -0.4
+set title noenhanced font glance_font offset 0, -0.4
 
 # --- top: per call, kernels (left panel) and array transfers (right), pair k's sides at
 # x = 3k-1.6 (eager), 3k-0.6 (fused) -------------------------------------------------------
@@ -130,15 +134,15 @@ do for [c=0:1] {
          '' using (3 * $1 - 1.6):e:($13 - 1) with points pt variable lc rgb ring ps 1.6 notitle, \
          '' using (3 * $1 - 0.6):f:14:12 with points pt variable lc rgb variable ps 1.6 notitle, \
          '' using (3 * $1 - 0.6):f:($14 - 1) with points pt variable lc rgb ring ps 1.6 notitle, \
-         '' using (3 * $1 - 1.6):e:(sprintf('%g', column(e))) with labels offset 0, 0.9 font small_font notitle, \
-         '' using (3 * $1 - 0.6):f:(sprintf('%g', column(f))) with labels offset 0, 0.9 font small_font notitle
+         '' using (3 * $1 - 1.6):e:(sprintf('%g', column(e))) with labels offset 0, 0.9 font glance_font notitle, \
+         '' using (3 * $1 - 0.6):f:(sprintf('%g', column(f))) with labels offset 0, 0.9 font glance_font notitle
 }
 
 # --- below: one panel per regime, the same x; each side's model bar left of its measured one
 w = 0.18
 set offsets 0, 0, 0, 0
 set border 3
-set ytics nomirror font small_font
+set ytics nomirror font glance_font
 set grid ytics lc rgb '#d8d8d8' lw 0.5
 # The pairs' names under these panels too, where they fit.
 set xtics ()
@@ -163,14 +167,21 @@ do for [r=1:NGR] {
         if (strlen(t) * small_w > 0.55 / NGS && strstrt(t, ': ') > 0) {
             t = t[1:strstrt(t, ': ')]."\n".t[strstrt(t, ': ') + 2:]
         }
+        # on a narrow page the unit goes in the title: a y label would outrun a short panel
+        if (narrow) { t = t.', in '.GU[r] }
         set title t.(strlen(note) > 0 ? "\n".note : '')
-        # three or four ticks, 1, 2 or 5 x 10^k apart: more crowd a small panel's labels
+        # a few ticks, 1, 2 or 5 x 10^k apart, as many as the panel's height has room for
+        # (about 3 lines of type each, at most 3 ticks): more crowd a small panel's labels
         stats data using ($2 + $3 > $4 ? $2 + $3 : $4) nooutput
-        raw = (STATS_max > 0 ? STATS_max : 1) / 3.0
+        n_ticks = int(low_h / (3.5 * line_h))
+        n_ticks = n_ticks < 1 ? 1 : n_ticks > 3 ? 3 : n_ticks
+        raw = (STATS_max > 0 ? STATS_max : 1) / n_ticks
         mag = 10.0 ** floor(log10(raw))
         ystep = (raw / mag <= 1 ? 1 : raw / mag <= 2 ? 2 : raw / mag <= 5 ? 5 : 10) * mag
         set ytics ystep
-        set ylabel sprintf('time per call (%s)', GU[r]) noenhanced font small_font
+        if (narrow) { unset ylabel } else {
+            set ylabel sprintf('time per call (%s)', GU[r]) noenhanced font glance_font
+        }
         set yrange [0 : *]
         # the marker tops the model's bar, or the measured one where the fit has neither part
         plot data using ($1 - w):(0):($1 - 2 * w):($1):(0):2:5 \
@@ -196,14 +207,14 @@ unset border; unset tics; unset grid; unset ylabel
 set xrange [0 : 1]; set yrange [0 : 1]
 if (strlen(missing) > 0) {
     set label 1 missing at screen 0.5, screen bottom - 0.6 * line_h center noenhanced \
-        font small_font
+        font glance_font
 }
 if (foot_lines > 0) {
     set label 2 foot at screen 0.01, screen foot_h - 0.55 * line_h left tc rgb '#b22222' \
-        noenhanced font small_font
+        noenhanced font glance_font
 }
 set key inside center center horizontal maxcols key_cols \
-    Left reverse samplen 2 spacing 0.9 font small_font noenhanced nobox
+    Left reverse samplen 2 spacing 0.9 font glance_font noenhanced nobox
 # (a macro: only a run with counters has the entry)
 plot for [k=1:NGP] NaN with linespoints lc rgb PC[k] pt PP[k] dt PD[k] lw 2 ps 1.2 \
         title PT[k], \
