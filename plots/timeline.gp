@@ -22,7 +22,8 @@ if (NK > 0) {
 set title chart_title(sprintf("Timeline: %s\n%s", tl_title, tl_timing)) noenhanced
 unset logscale x
 set format x '%g'
-set xlabel "time from the call's first launch (us)"
+# µs as in every chart (the cairo and svg terminals take UTF-8)
+set xlabel "time from the call's first launch (µs)"
 set xrange [0 : (xmax > 0 ? xmax * 1.04 : 1)]
 set yrange [0.35 : NT + 0.75]
 unset ylabel
@@ -31,10 +32,13 @@ do for [i = 1 : NT] { set ytics add (TN[i] TY[i]) }
 set grid xtics noytics nomxtics
 set key outside bottom center horizontal noenhanced
 set bmargin 6
-set lmargin 26
+# room for the longest lane name, in characters (a margin's unit: it scales with the type)
+lane_chars = 8
+do for [i = 1 : NT] { lane_chars = strlen(TN[i]) > lane_chars ? strlen(TN[i]) : lane_chars }
+set lmargin lane_chars + 3
 do for [i = 1 : NT] {
     set label 100 + i TNOTE[i] at graph 0.005, first TY[i] - 0.36 left noenhanced \
-        tc rgb '#444444' font ',14'
+        tc rgb '#444444' font small_font
 }
 
 # Boxes: x = the middle, y, x from x0 to x1, y within 0.25 of the lane.

@@ -277,9 +277,10 @@ int fb_app_profile(struct fb_config *cfg, const struct fb_app_profile_options *o
         rc = fb_size_buffers_fill(&sweep, n, format.dtype, &sb, &err);
     }
     const bool cupti = p && probe.kernel_pass;
-    const char *timing = cupti ? "kernel durations from CUPTI activity records"
-                               : "steps timed on the host; one launch's steps from marks inside "
-                                 "it";
+    /* the chart's subtitle: how the bars were timed, in words a reader of the chart knows */
+    const char *timing = cupti ? "kernel times from the GPU's own records (CUPTI)"
+                               : "kernels timed by the host's clock (a one-launch call's kernels "
+                                 "from when each began)";
     char device[4 * sizeof dev.name];
     if (rc == FB_OK)
         printf("kernel table: %s on %s, n = %lld, %d calls per variant, %s\n", ops->name,

@@ -53,6 +53,12 @@ static void pick_pairs(const struct fb_chart_derived *d, struct fb_glance *g)
         g->side[k][0] = se;
         g->side[k][1] = sf;
         snprintf(g->what[k], sizeof g->what[k], "%s", e->title);
+        /* the count is on the bars above the name: the name alone, shorter on a tick */
+        snprintf(g->name[k], sizeof g->name[k], "%s", e->title);
+        char *count = strrchr(g->name[k], '(');
+        if (count && count > g->name[k] && count[-1] == ' ' &&
+            (strstr(count, "kernel") || strstr(count, "launch")))
+            count[-1] = '\0';
     }
 }
 
@@ -73,6 +79,17 @@ static double nearest(const struct fb_chart_pair *p, double lo, double hi, doubl
     return best;
 }
 
+/* n as a panel title writes it: 215, 146780, 1K, 100M. */
+static void n_text(double n, char *out, size_t size)
+{
+    if (n >= 1e6 && fmod(n, 1e6) == 0)
+        snprintf(out, size, "%gM", n / 1e6);
+    else if (n >= 1e3 && fmod(n, 1e3) == 0)
+        snprintf(out, size, "%gK", n / 1e3);
+    else
+        snprintf(out, size, "%.6g", n);
+}
+
 static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
 {
     const struct fb_chart_pair *main = &d->pairs[g->pair[0]];
@@ -85,11 +102,28 @@ static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
         {cache_end * (1 + 1e-12), hi, hi, "memory-bound"},
     };
     for (size_t r = 0; r < FB_GLANCE_SIZES; r++) {
-        if (regimes[r].lo > regimes[r].hi)
+        double n = regimes[r].lo > regimes[r].hi
+                       ? NAN : nearest(main, regimes[r].lo, regimes[r].hi, regimes[r].target);
+        if (isnan(n)) {
+            /* said on the figure, so that a panel is never missing without a word */
+            char a[32], b[32];
+            n_text(launch_end, a, sizeof a);
+            n_text(cache_end, b, sizeof b);
+            char *m = g->missing[g->n_missing++];
+            const size_t size = sizeof g->missing[0];
+            if (r == 2 && !positive(d->n_cache))
+                snprintf(m, size, "no %s panel: the cache size is not known", regimes[r].name);
+            else if (r == 0)
+                snprintf(m, size, "no %s panel: no size measured up to n = %s", regimes[r].name,
+                         a);
+            else if (r == 1)
+                snprintf(m, size, "no %s panel: no size measured in n = %s .. %s",
+                         regimes[r].name, a, b);
+            else /* the cache's own bound, not the largest n it was clipped to */
+                snprintf(m, size, "no %s panel: no size measured beyond the cache (n = %.3g)",
+                         regimes[r].name, d->n_cache);
             continue;
-        double n = nearest(main, regimes[r].lo, regimes[r].hi, regimes[r].target);
-        if (isnan(n))
-            continue;
+        }
         g->n[g->n_sizes] = n;
         g->regime[g->n_sizes] = regimes[r].name;
         g->n_sizes++;
@@ -99,7 +133,12 @@ static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
 static void split(const struct fb_chart_derived *d, struct fb_glance *g)
 {
     double L = d->fit_launch_s, B = d->fit_gbps * 1e9, Bc = d->fit_cache_gbps * 1e9;
-    g->fitted = positive(L) && positive(B);
+    g->launch_fitted = positive(L);
+    g->bytes_fitted = positive(B);
+    /* exact: the part the fit lacks is the part left out of the bars */
+    snprintf(g->unfitted, sizeof g->unfitted, "%s",
+             g->launch_fitted ? (g->bytes_fitted ? "" : "(B not fitted)")
+                              : (g->bytes_fitted ? "(L not fitted)" : "(L and B not fitted)"));
     for (size_t j = 0; j < g->n_sizes; j++)
         for (size_t k = 0; k < g->n_pairs; k++) {
             const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
@@ -111,7 +150,7 @@ static void split(const struct fb_chart_derived *d, struct fb_glance *g)
                 double bw = positive(Bc) && positive(d->cache_bytes) && bytes <= d->cache_bytes
                                 ? Bc : B;
                 g->measured_s[j][k][s] = pt ? pt->time_s : NAN;
-                g->launch_s[j][k][s] = g->fitted && positive(se->host_launches)
+                g->launch_s[j][k][s] = g->launch_fitted && positive(se->host_launches)
                                            ? se->host_launches * L : NAN;
                 g->bytes_s[j][k][s] = positive(bw) && positive(bytes) ? bytes / bw : NAN;
             }

@@ -426,7 +426,7 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         return rc;
     }
     fb_tsv_printf(&t, "k\ttitle\tek\tfk\tel\tfl\tea\tfa\ted\tfd\tec\tfc\tep\tfp\tedt\tfdt\tfpairs\t"
-            "ftitle\n");
+            "ftitle\tname\n");
     for (size_t k = 0; k < g->n_pairs; k++) {
         const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
         const struct fb_chart_series *es = &d->series[p->eager], *fs = &d->series[p->fused];
@@ -452,7 +452,8 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
             snprintf(pairs + len, sizeof pairs - len, "%s%zu", len ? ", " : "", q + 1);
         }
         fb_tsv_text(&t, first ? pairs : "", "\t");
-        fb_tsv_text(&t, fs->title, "\n");
+        fb_tsv_text(&t, fs->title, "\t");
+        fb_tsv_text(&t, g->name[k], "\n");
     }
     rc = fb_tsv_close(&t, FB_OK, err);
     if (rc == FB_OK)
@@ -461,7 +462,7 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         free(g);
         return rc;
     }
-    fb_tsv_printf(&t, "j\ttitle\tunit\tscale\tfitted\n");
+    fb_tsv_printf(&t, "j\ttitle\tunit\tscale\n");
     for (size_t j = 0; j < g->n_sizes && rc == FB_OK; j++) {
         double max_s = 0;
         for (size_t k = 0; k < g->n_pairs; k++)
@@ -476,11 +477,12 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
         time_unit(max_s, &unit, &scale);
         char title[96], size[32];
         size_text(g->n[j], size, sizeof size);
-        snprintf(title, sizeof title, "%s: %s", g->regime[j], size);
+        snprintf(title, sizeof title, "%s: %s%s%s", g->regime[j], size,
+                 g->unfitted[0] ? " " : "", g->unfitted);
         fb_tsv_printf(&t, "%zu\t", j + 1);
         fb_tsv_text(&t, title, "\t");
         fb_tsv_text(&t, unit, "\t");
-        fb_tsv_printf(&t, "%g\t%d\n", scale, g->fitted);
+        fb_tsv_printf(&t, "%g\n", scale);
         char name[32];
         rc = open_data(dirfd, "g", j + 1, name, sizeof name, &dat, err);
         if (rc)
@@ -491,9 +493,10 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
             for (int s = 0; s < 2; s++) {
                 /* pair k at 3k: eager at 3k - 1.6, fused at 3k - 0.6 (bars 0.9 wide) */
                 fb_tsv_num(&dat, 3.0 * (double)(k + 1) - (s ? 0.6 : 1.6), "\t");
-                /* without L the launch part is drawn as 0 (glance.tsv's fitted says so) */
-                fb_tsv_num(&dat, g->fitted ? g->launch_s[j][k][s] * scale : 0, "\t");
-                fb_tsv_num(&dat, g->bytes_s[j][k][s] * scale, "\t");
+                /* a part the fit lacks is drawn as 0 (the panel's title says which) */
+                const double launch = g->launch_s[j][k][s], bytes = g->bytes_s[j][k][s];
+                fb_tsv_num(&dat, isfinite(launch) ? launch * scale : 0, "\t");
+                fb_tsv_num(&dat, isfinite(bytes) ? bytes * scale : 0, "\t");
                 fb_tsv_num(&dat, g->measured_s[j][k][s] * scale, "\t");
                 const struct fb_chart_series *se = &d->series[s ? p->fused : p->eager];
                 fb_tsv_printf(&dat, "%u\t%s\t%zu\t%d\n", se->colour & 0xFFFFFF, s ? "fused" : "eager",
@@ -501,6 +504,10 @@ static int write_glance(int dirfd, const struct fb_chart_derived *d, struct fb_e
             }
         }
         rc = fb_tsv_close(&dat, FB_OK, err);
+    }
+    for (size_t m = 0; m < g->n_missing && rc == FB_OK; m++) {
+        fb_tsv_printf(&t, "0\t");
+        fb_tsv_text(&t, g->missing[m], "\t-\t1\n");
     }
     int rc2 = fb_tsv_close(&t, FB_OK, rc ? NULL : err);
     free(g);

@@ -149,7 +149,7 @@ int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *track
     size_t n_bars = 0, n_launches = 0;
     double xmax = 0.0;
     fb_tsv_printf(t, "%s\n", FB_TIMELINE_SIGNATURE);
-    begin_block(t, "index 0: a kernel or platform record drawn (us)", "x0\tx1\ty\tk");
+    begin_block(t, "index 0: a kernel or platform record drawn (\xC2\xB5s)", "x0\tx1\ty\tk");
     for (size_t i = 0; i < count; i++) {
         const struct fb_kernel_trace *tr = tracks[i].trace;
         const double y = (double)(count - i);
@@ -166,7 +166,7 @@ int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *track
             n_bars++;
         }
     }
-    begin_block(t, "index 1: a host launch drawn (us)", "x\ty");
+    begin_block(t, "index 1: a host launch drawn (\xC2\xB5s)", "x\ty");
     for (size_t i = 0; i < count; i++) {
         const struct fb_kernel_trace *tr = tracks[i].trace;
         const long call = median_call(tr);

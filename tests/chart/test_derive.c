@@ -379,7 +379,7 @@ static void test_the_glance_splits_each_call_by_the_fit(void **state)
     static struct fb_glance g;
     fb_glance_derive(d, &g);
     assert_true(g.n_pairs >= 1);
-    assert_true(g.fitted);
+    assert_true(g.launch_fitted && g.bytes_fitted);
     assert_int_equal(g.n_sizes, 3);
     assert_string_equal(g.regime[0], "launch-bound");
     assert_string_equal(g.regime[2], "memory-bound");

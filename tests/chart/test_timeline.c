@@ -70,9 +70,9 @@ static void test_each_lane_draws_its_median_call(void **state)
     assert_string_equal(
         text,
         FB_TIMELINE_SIGNATURE "\n"
-        "\n\n# index 0: a kernel or platform record drawn (us)\nx0\tx1\ty\tk\n"
+        "\n\n# index 0: a kernel or platform record drawn (\xC2\xB5s)\nx0\tx1\ty\tk\n"
         "0\t1\t2\t1\n1.5\t5\t2\t2\n0.2\t1.7\t1\t3\n"
-        "\n\n# index 1: a host launch drawn (us)\nx\ty\n0\t2\n1.5\t2\n0\t1\n"
+        "\n\n# index 1: a host launch drawn (\xC2\xB5s)\nx\ty\n0\t2\n1.5\t2\n0\t1\n"
         "\n\n# index 2: the kernel names, in order of first appearance\nk\tname\tcolour\n"
         "1\tadd\t#0072B2\n2\trelu\t#E69F00\n3\tadd_relu\t#009E73\n"
         /* the lane's name as data (the quote and the TAB escaped), counts over all 3 calls */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The words and ticks gnuplot is given to draw (the SVG's text, not its pixels): ours_ratio's
+# ticks at 1, 2, 5 x 10^k and what a ratio means; the timeline's µs; the glance figure's pair
+# names, drawn at every size preset with no gnuplot warning (a dropped key is one).
+# Exit 77 (meson: skipped) with a reason when gnuplot is not installed.
+set -u
+FB=${1:?usage: test_chart_text.sh FUSEBENCH}
+src=${FB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+data=$src/tests/plots/data
+if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+    echo "SKIP: gnuplot is not installed (apt-get install gnuplot-nox)"
+    exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/fb-test-text.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+failures=0
+check() { local what=$1; shift; if "$@"; then echo "ok - $what"; else echo "not ok - $what"; failures=$((failures + 1)); fi; }
+
+for size in "" column double slide; do
+    opt=(); [ -n "$size" ] && opt=(--size "$size")
+    out=$work/${size:-own}
+    timeout 300 "$FB" --plot "$data/sample-inprocess.csv" --plot-dir "$out" \
+        --charts ours_ratio,glance --formats svg "${opt[@]}" >/dev/null 2>"$out.err"
+    check "${size:-own page}: ours_ratio and glance drawn without a gnuplot warning" \
+        bash -c "[ -s '$out/sample-inprocess-glance.svg' ] && ! grep -qi 'warning' '$out.err'"
+    timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$out" --charts glance \
+        --formats svg "${opt[@]}" >/dev/null 2>"$out.err"
+    check "${size:-own page}: the glance of a fitted run without a gnuplot warning (no key dropped)" \
+        bash -c "[ -s '$out/sample-cpu-glance.svg' ] && ! grep -qi 'warning' '$out.err'"
+done
+svg=$work/own/sample-inprocess-ours_ratio.svg
+# every plain number drawn (the y ticks; the x ticks are 10 with a raised exponent) is
+# 1, 2 or 5 x 10^k
+nice_ticks() { python3 - "$1" <<'PY'
+import math, re, sys
+nums = [float(t) for t in re.findall(r">\s*([0-9]*\.?[0-9]+)</tspan></text>", open(sys.argv[1]).read())]
+bad = [x for x in nums if x > 0 and x != 10 and
+       round(x / 10 ** math.floor(math.log10(x) + 1e-9), 6) not in (1, 2, 5)]
+print("ticks not at 1, 2, 5 x 10^k:", bad) if bad else None
+sys.exit(1 if bad or not nums else 0)
+PY
+}
+for size in own column double slide; do
+    check "ours_ratio ($size): ticks at 1, 2, 5 x 10^k, never 0.0625 or 0.0078125" \
+        nice_ticks "$work/$size/sample-inprocess-ours_ratio.svg"
+done
+check "ours_ratio: says what a ratio means" grep -q 'below 1: ours faster' "$svg"
+check "ours_ratio: sizes decades apart are not joined by lines" \
+    bash -c "! grep -q 'yerrorlines' '$src/plots/ours_ratio.gp'"
+check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/sample-cpu-glance.svg"
+check "glance: kernels and transfers are named" \
+    bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
+
+# a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
+timeout 300 "$FB" "$src/configs/default.ini" --profile 1K --variants eager_add_relu,fused_add_relu \
+    --trace "$work/t.json" --no-plot >"$work/profile.out" 2>&1
+check "timeline: the profile wrote its table" [ -s "$work/t-timeline.tsv" ]
+check "timeline: the timing subtitle in plain words, not cut" \
+    bash -c "grep -q \"kernels timed by the host's clock\" '$work/t-timeline.tsv' && ! grep -q 'marks inside\\|…' '$work/t-timeline.tsv'"
+timeout 300 "$FB" --plot "$work/t-timeline.tsv" --plot-dir "$work/tl" >/dev/null 2>"$work/tl.err"
+check "timeline: its time axis in µs, as every chart" grep -q '(µs)' "$work/tl/t-timeline.svg"
+check "timeline: never in us" bash -c "! grep -q '(us)' '$work/tl/t-timeline.svg'"
+check "timeline: drawn without a gnuplot warning" bash -c "! grep -qi warning '$work/tl.err'"
+echo "$failures failure(s)"
+[ $failures -eq 0 ]
