@@ -4,7 +4,7 @@
  * from any results file without measuring.
  *
  * Publishing: each chart is drawn into the staging directory, checked complete and valid for
- * its format (chart/chart_file.h: PNG chunks and IEND, well-formed UTF-8 SVG) and renamed
+ * its format (chart/chart_file.h: not empty, ends with IEND, </svg> or %%EOF) and renamed
  * over the chart it replaces: a reader sees the old chart or the new one, never a torn one.
  * The staging directory is removed on every exit this process can catch (success, failure,
  * SIGINT, SIGTERM, SIGHUP); one left by a fusebench killed with SIGKILL is removed by the
