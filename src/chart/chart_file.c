@@ -52,7 +52,7 @@ int fb_chart_check(const struct fb_chart_format *f, const unsigned char *data, s
         size--;
     if (size < f->head_len + f->tail_len ||
         memcmp(data + size - f->tail_len, f->tail, f->tail_len) != 0)
-        return wrong(why, why_size, "cut short (no %s at its end)",
+        return wrong(why, why_size, "truncated (no %s at its end)",
                      f->blanks_after ? f->tail : "IEND chunk");
     return 0;
 }

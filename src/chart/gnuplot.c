@@ -149,8 +149,11 @@ static int run_child(struct render *r, char *const argv[], bool *hung)
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped); true
- * when they say a data file could not be opened (a chart missing a series is a failure). */
+/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped): a line
+ * repeated right after itself is said once with its count, and past 20 lines only a count is
+ * printed, that says how many warnings it holds (the tests fail on any gnuplot warning, so a
+ * warning is never dropped in silence). True when they say a data file could not be opened
+ * (a chart missing a series is a failure). */
 static bool pass_on_messages(struct render *r, const char *script)
 {
     bool missing = false;
@@ -161,16 +164,29 @@ static bool pass_on_messages(struct render *r, const char *script)
             close(fd);
         return false;
     }
-    char line[1024], text[1024];
-    int lines = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (strstr(line, "Cannot find or open file"))
-            missing = true;
-        if (!line[0] || ++lines > 20)
+    char line[1024], last[1024] = "", text[1024];
+    int lines = 0, repeats = 0, more = 0, more_warnings = 0;
+    for (bool end = false; !end;) {
+        end = !fgets(line, sizeof line, f);
+        line[end ? 0 : strcspn(line, "\n")] = '\0';
+        missing |= strstr(line, "Cannot find or open file") != NULL;
+        if (!end && strcmp(line, last) == 0) {
+            repeats++;
             continue;
-        fprintf(stderr, "charts: %s: %s\n", script, fb_text_escape(text, sizeof text, line));
+        }
+        if (last[0] && lines++ < 20)
+            fprintf(stderr, "charts: %s: %s%s\n", script, fb_text_escape(text, sizeof text, last),
+                    repeats ? " (repeated)" : "");
+        else if (last[0]) {
+            more += 1 + repeats;
+            more_warnings += strstr(last, "warning") ? 1 + repeats : 0;
+        }
+        snprintf(last, sizeof last, "%s", line);
+        repeats = 0;
     }
+    if (more)
+        fprintf(stderr, "charts: %s: %d more lines from gnuplot (%d of them a warning)\n",
+                script, more, more_warnings);
     fclose(f);
     return missing;
 }

@@ -13,7 +13,9 @@
 #   - a chart is published only when whole: a gnuplot that writes a truncated file and exits
 #     0 publishes nothing (exit 1, the previous chart kept); no staging directory is ever left;
 #   - SIGTERM, SIGINT and SIGHUP stop at once (143, 130, 129) and kill gnuplot; SIGKILL kills it too
-#     (PR_SET_PDEATHSIG); a file over the row limit is refused (exit 2) without drawing.
+#     (PR_SET_PDEATHSIG); a file over the row limit is refused (exit 2) without drawing;
+#   - every checked-in CSV (results/*/) draws at every size preset with no gnuplot warning
+#     but the known ones listed there, every chart whole.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed. Every wait is a hang
 # guard far above the expected time; nothing is judged by the clock.
 set -u
@@ -442,6 +444,91 @@ check "and draws nothing" [ -z "$(ls -A "$work/huge" 2>/dev/null)" ]
 mkdir -p "$work/beside" && cp "$data/sample-cpu.csv" "$work/beside/run.csv"
 timeout 300 "$FB" --plot "$work/beside/run.csv" >/dev/null 2>&1
 check "--plot without --plot-dir draws beside the CSV" [ -s "$work/beside/run-speedup.png" ]
+
+# --- gnuplot's warnings are errors: every checked-in CSV at every size preset ----------------
+# Each results/*/ CSV drawn as tools/reference-run draws it (default.csv also with its torch.csv
+# overlay) at the default size and --size column, double and slide. A gnuplot warning (a key
+# that does not fit, a canvas too small, a data file with no points) is a chart that lost
+# something. Each is keyed "CSV-STEM SIZE SCRIPT: MESSAGE" (the .gp line number left out: it moves
+# as the scripts change); a key not in the list below fails the test.
+# Known warnings (issue 33: the charts' looks are being fixed; remove a line when its warning
+# is gone: the test says which ones it no longer sees).
+known_warnings=$(cat <<'KNOWN'
+chain-length column bandwidth.gp: difficulty fitting plot titles into key
+chain-length column glance.gp: Terminal canvas area too small to hold plot.
+chain-length column glance.gp: difficulty fitting plot titles into key
+chain-length column speedup.gp: difficulty fitting plot titles into key
+chain-length column summary.gp: difficulty fitting plot titles into key
+chain-length column time.gp: difficulty fitting plot titles into key
+chain-length double glance.gp: difficulty fitting plot titles into key
+chain-length slide bandwidth.gp: difficulty fitting plot titles into key
+chain-length slide glance.gp: difficulty fitting plot titles into key
+chain-length slide time.gp: difficulty fitting plot titles into key
+default column glance.gp: Terminal canvas area too small to hold plot.
+default column glance.gp: difficulty fitting plot titles into key
+default column speedup.gp: difficulty fitting plot titles into key
+default column summary.gp: difficulty fitting plot titles into key
+default+torch column glance.gp: Terminal canvas area too small to hold plot.
+default+torch column glance.gp: difficulty fitting plot titles into key
+default+torch column speedup.gp: Skipping data file with no valid points
+default+torch column speedup.gp: difficulty fitting plot titles into key
+default+torch column summary.gp: difficulty fitting plot titles into key
+default+torch default speedup.gp: Skipping data file with no valid points
+default+torch default summary.gp: difficulty fitting plot titles into key
+default+torch double speedup.gp: Skipping data file with no valid points
+default+torch slide speedup.gp: Skipping data file with no valid points
+default+torch slide summary.gp: difficulty fitting plot titles into key
+dtypes column glance.gp: Terminal canvas area too small to hold plot.
+dtypes column glance.gp: difficulty fitting plot titles into key
+dtypes column launches.gp: Terminal canvas area too small to hold plot.
+dtypes column summary.gp: difficulty fitting plot titles into key
+stores column bandwidth.gp: difficulty fitting plot titles into key
+stores column glance.gp: Terminal canvas area too small to hold plot.
+stores column glance.gp: difficulty fitting plot titles into key
+stores column launches.gp: Terminal canvas area too small to hold plot.
+stores column speedup.gp: difficulty fitting plot titles into key
+stores column summary.gp: difficulty fitting plot titles into key
+stores column time.gp: difficulty fitting plot titles into key
+torch-inprocess column glance.gp: Skipping data file with no valid points
+torch-inprocess column glance.gp: Terminal canvas area too small to hold plot.
+torch-inprocess column glance.gp: difficulty fitting plot titles into key
+torch-inprocess column speedup.gp: difficulty fitting plot titles into key
+torch-inprocess column summary.gp: difficulty fitting plot titles into key
+torch-inprocess default glance.gp: Skipping data file with no valid points
+torch-inprocess default summary.gp: difficulty fitting plot titles into key
+torch-inprocess double glance.gp: Skipping data file with no valid points
+torch-inprocess slide glance.gp: Skipping data file with no valid points
+torch-inprocess slide summary.gp: difficulty fitting plot titles into key
+KNOWN
+)
+warnings_at() { # CSV... : the keys of the warnings of drawing them at every size, on stdout
+    local size csv stem=
+    for csv in "$@"; do stem+=${stem:++}$(basename "${csv%.*}"); done
+    for size in default column double slide; do
+        local args=("$@")
+        [ $size = default ] || args+=(--size $size)
+        rm -rf "$work/warn"
+        plot "$work/warn" "${args[@]}" || echo "$stem $size: exit $?"
+        no_stage_in "$work/warn" || echo "$stem $size: a staging directory is left"
+        all_valid "$work/warn" >/dev/null || echo "$stem $size: a chart is not whole"
+        sed -n 's/^charts: \([a-z_]*\.gp\): "[^"]*" line [0-9]*: warning: \(Warning - \)\{0,1\}\([^(]*[^ (]\).*/'"$stem $size"' \1: \3/p; s/^charts: \([a-z_]*\.gp\): .* more lines from gnuplot ([1-9].*/'"$stem $size"' \1: warnings past the lines shown/p' "$work/err"
+    done
+}
+seen_warnings=$(
+    for dir in "$src"/results/*/; do
+        for csv in "$dir"*.csv; do
+            [ "$(basename "$csv")" = torch.csv ] && continue # an overlay, drawn with default.csv
+            warnings_at "$csv"
+        done
+        [ -f "$dir/torch.csv" ] && warnings_at "$dir/default.csv" "$dir/torch.csv"
+        [ -f "$dir/timeline.json" ] && warnings_at "$dir/timeline.json"
+    done | sort -u)
+new_warnings=$(comm -23 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)
+check "no gnuplot warning but the known ones, at every size, from every checked-in CSV" \
+    [ -z "$new_warnings" ]
+[ -z "$new_warnings" ] || echo "$new_warnings" | sed 's/^/  new: /'
+gone=$(comm -13 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)
+[ -z "$gone" ] || echo "$gone" | sed 's/^/  # known warning no longer seen (remove it from the list): /'
 
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
