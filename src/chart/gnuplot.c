@@ -23,6 +23,7 @@
 #include "chart/derive.h"
 #include "chart/read.h"
 #include "chart/page.h"
+#include "chart/provenance.h"
 #include "chart/tables.h"
 #include "chart/timeline.h"
 #include "common/error.h"
@@ -59,6 +60,7 @@ struct render {
     char stem[NAME_MAX + 1];
     const char *gnuplot;
     const struct fb_plot_options *opt;
+    const struct fb_chart_provenance *source; /* NULL: none but the producer */
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
     struct sigaction saved[N_CAUGHT];
 };
@@ -376,8 +378,17 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         snprintf(why, sizeof why, "gnuplot exited %d", rc);
     else if (missing)
         snprintf(why, sizeof why, "gnuplot could not open one of its tables");
-    else
-        fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
+    else if (!fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why)) {
+        /* provenance only on a whole file, then checked whole again as it is published */
+        struct fb_chart_provenance p = {{0}};
+        if (r->source)
+            p = *r->source;
+        snprintf(p.title, sizeof p.title, "fusebench chart %s%s%.200s%s", c->name,
+                 p.source[0] ? " (" : "", p.source, p.source[0] ? ")" : "");
+        if (fb_chart_stamp(r->stage_fd, output, fmt->name, &p, CHART_MAX_BYTES, why,
+                           sizeof why) == 0)
+            fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
+    }
     if (why[0]) {
         fprintf(stderr, "charts: plots/%s (%s) failed: %s; %s is left as it was\n", script,
                 fmt->name, why, shown_final);
@@ -538,6 +549,20 @@ static void warn_unused_labels(const struct fb_chart_derived *d,
     }
 }
 
+/* What a chart drawn from the results file `path` (read as t) says of where it comes from. */
+static void provenance_of(const struct fb_csv_table *t, const char *path,
+                          struct fb_chart_provenance *p)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(p->source, sizeof p->source, "%s", slash ? slash + 1 : path);
+    const char *keys[] = {"git_commit", "config_hash", "device", "date"};
+    char *to[] = {p->commit, p->config_hash, p->device, p->date};
+    for (size_t i = 0; i < 4; i++) {
+        const char *v = fb_csv_meta_get(t, keys[i]);
+        snprintf(to[i], FB_PROVENANCE_TEXT_MAX, "%s", v ? v : "");
+    }
+}
+
 static int render(const char *const *csv_files, int n, const char *out_dir,
                   const struct fb_plot_options *opt)
 {
@@ -557,6 +582,8 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
         fprintf(stderr, "charts: %s\n", err.msg);
         return FB_PLOTS_USAGE;
     }
+    struct fb_chart_provenance source = {{0}};
+    provenance_of(&tables[0], csv_files[0], &source);
     struct fb_chart_derived *d = malloc(sizeof *d);
     int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
                : fb_fail(&err, FB_ERR_RUNTIME, "charts: out of memory");
@@ -589,7 +616,8 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
     if (rc == FB_PLOTS_OK) {
         const struct fb_plots_job job = {.d = d, .charts = fb_charts, .n_charts = fb_chart_count,
                                          .stem = stem, .out_dir = out_dir,
-                                         .first_csv = csv_files[0], .opt = opt};
+                                         .first_csv = csv_files[0], .opt = opt,
+                                         .source = &source};
         rc = fb_plots_draw(&job);
     }
     fb_chart_derived_free(d);
@@ -612,7 +640,8 @@ int fb_plots_draw(const struct fb_plots_job *job)
         fb_plot_options_defaults(&defaults);
         opt = &defaults;
     }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt};
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt,
+                       .source = job->source};
     if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
         strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         fprintf(stderr, "charts: the chart file name stem is too long\n");

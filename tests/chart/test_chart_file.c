@@ -16,7 +16,8 @@
 #include "chart/chart_file.h"
 
 /* A whole file of each format as gnuplot's terminals end them (middles elided). */
-static const char png_bytes[] = "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR...IDAT...\0\0\0\0IEND\xae\x42\x60\x82";
+static const char png_bytes[] = "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR...IDAT..."
+                                "\0\0\0\0IEND\xae\x42\x60\x82";
 static const char svg_text[] = "<?xml version=\"1.0\"?>\n<svg>\n<g></g>\n</svg>\n\n";
 static const char pdf_text[] = "%PDF-1.5\n1 0 obj\n<< >>\nendobj\ntrailer\nstartxref\n9\n%%EOF\n";
 static const struct { const char *data; size_t size; } whole[] = {

@@ -121,6 +121,15 @@ check "CPU charts are whole" charts_valid "$work/cpu" sample-cpu time speedup ba
     copy_fraction launches summary glance
 check "series are labelled in words" \
     grep -q 'eager: add, relu (2 kernels) / fused (1 kernel)' "$work/cpu/sample-cpu-summary.svg"
+# Provenance (chart/provenance.h): each SVG and PDF names its CSV, commit and config hash.
+check "the SVG's title and desc name the chart and its source" bash -c "
+    grep -q '<title>fusebench chart summary (sample-cpu.csv)</title>' '$work/cpu/sample-cpu-summary.svg' &&
+    grep -q '^commit: 77e4d4d5a1b2$' '$work/cpu/sample-cpu-summary.svg' &&
+    grep -q '^config_hash: 9f3c2a1b$' '$work/cpu/sample-cpu-summary.svg'"
+check "the PDF's information dictionary names its source" bash -c "
+    grep -aq '/Commit (77e4d4d5a1b2)' '$work/cpu/sample-cpu-summary.pdf' &&
+    grep -aq '/Source (sample-cpu.csv)' '$work/cpu/sample-cpu-summary.pdf' &&
+    grep -aq '/Info [0-9]* 0 R /Prev' '$work/cpu/sample-cpu-summary.pdf'"
 check "CPU run has no bytes chart" [ ! -e "$work/cpu/sample-cpu-bytes.png" ]
 check "the charts left out are explained" grep -q 'left out: bytes (no measured DRAM' "$work/err"
 check "the glance figure shows 2 -> 1 kernels and 5 -> 3 arrays" \
