@@ -549,22 +549,8 @@ static void warn_unused_labels(const struct fb_chart_derived *d,
     }
 }
 
-/* What a chart drawn from the results file `path` (read as t) says of where it comes from. */
-static void provenance_of(const struct fb_csv_table *t, const char *path,
-                          struct fb_chart_provenance *p)
-{
-    const char *slash = strrchr(path, '/');
-    snprintf(p->source, sizeof p->source, "%s", slash ? slash + 1 : path);
-    const char *keys[] = {"git_commit", "config_hash", "device", "date"};
-    char *to[] = {p->commit, p->config_hash, p->device, p->date};
-    for (size_t i = 0; i < 4; i++) {
-        const char *v = fb_csv_meta_get(t, keys[i]);
-        snprintf(to[i], FB_PROVENANCE_TEXT_MAX, "%s", v ? v : "");
-    }
-}
-
-static int render(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt)
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt)
 {
     struct fb_plot_options defaults;
     if (!opt) {
@@ -583,7 +569,7 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
         return FB_PLOTS_USAGE;
     }
     struct fb_chart_provenance source = {{0}};
-    provenance_of(&tables[0], csv_files[0], &source);
+    fb_chart_provenance_of(&tables[0], csv_files[0], &source);
     struct fb_chart_derived *d = malloc(sizeof *d);
     int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
                : fb_fail(&err, FB_ERR_RUNTIME, "charts: out of memory");
@@ -765,10 +751,4 @@ int fb_plots_render_timeline(const char *table_path, const char *out_dir)
     fb_chart_derived_free(d);
     free(d);
     return rc;
-}
-
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
-                    const struct fb_plot_options *opt)
-{
-    return render(csv_files, n, out_dir, opt);
 }

@@ -3,10 +3,11 @@
  * chart scripts (plots/ (one .gp per chart)), which only draw what the tables hold. Charts can be redrawn
  * from any results file without measuring.
  *
- * Publishing: each chart is drawn into the staging directory, checked complete and valid for
- * its format (chart/chart_file.h: not empty, ends with IEND, </svg> or %%EOF), given its
- * provenance (chart/provenance.h: SVG title and desc, PDF information dictionary), checked
- * whole again and renamed over the chart it replaces: a reader sees the old chart or the new one, never a torn one.
+ * Publishing: each chart is drawn into the staging directory, checked whole for its format
+ * (chart/chart_file.h: not empty, ends with IEND, </svg> or %%EOF), given its provenance
+ * (chart/provenance.h: SVG title and desc, PDF information dictionary), checked whole again
+ * and renamed over the chart it replaces: a reader sees the old chart or the new one, never
+ * a torn one.
  * The staging directory is removed on every exit this process can catch (success, failure,
  * SIGINT, SIGTERM, SIGHUP); one left by a fusebench killed with SIGKILL is removed by the
  * next drawing into the same directory.

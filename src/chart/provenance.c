@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
+#include "results/csv.h"
 #include "fb_build_config.h"
 
 static int wrong(char *why, size_t n, const char *fmt, ...)
@@ -231,6 +232,19 @@ static int stamp_pdf(int dirfd, const char *name, const struct fb_chart_provenan
     if (fd < 0 || close(fd) != 0 || w != (ssize_t)len)
         return wrong(why, why_size, "cannot write its provenance: %s", strerror(e ? e : EIO));
     return 0;
+}
+
+void fb_chart_provenance_of(const struct fb_csv_table *t, const char *path,
+                            struct fb_chart_provenance *p)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(p->source, sizeof p->source, "%s", slash ? slash + 1 : path);
+    const char *keys[] = {"git_commit", "config_hash", "device", "date"};
+    char *to[] = {p->commit, p->config_hash, p->device, p->date};
+    for (size_t i = 0; i < 4; i++) {
+        const char *v = fb_csv_meta_get(t, keys[i]);
+        snprintf(to[i], FB_PROVENANCE_TEXT_MAX, "%s", v ? v : "");
+    }
 }
 
 int fb_chart_stamp(int dirfd, const char *name, const char *format,

@@ -29,6 +29,13 @@ struct fb_chart_provenance {
     char date[FB_PROVENANCE_TEXT_MAX];
 };
 
+struct fb_csv_table;
+
+/* The provenance of charts drawn from the results file `path` (read as t): its file name and
+ * its # git_commit, config_hash, device and date (each "" when absent); title left empty. */
+void fb_chart_provenance_of(const struct fb_csv_table *t, const char *path,
+                            struct fb_chart_provenance *p);
+
 /* Writes p into the chart `name` of format `format` ("svg", "pdf"; any other: nothing) in the
  * directory dirfd (a file of at most max_size bytes that passed its trailer check): the SVG is
  * rewritten through a temporary file renamed over it, the PDF is appended to. Returns 0, or -1
