@@ -394,6 +394,20 @@ check "a truncated chart is never published: every previous chart kept" \
     diff -r "$work/atomic" "$work/atomic.before"
 check "no staging directory left after a failure" no_stage_in "$work/atomic"
 
+# A gnuplot that says 30 lines, then a warning twice: the lines past 20 are counted and the
+# warnings among them said (the test of the checked-in sets below fails on them).
+cat >"$work/chatty" <<EOF
+#!/bin/bash
+[ \$# -ge 2 ] && { for i in \$(seq 30); do echo "line \$i" >&2; done
+    echo '"x.gp" line 1: warning: late' >&2; echo '"x.gp" line 1: warning: late' >&2; }
+exec "$real_gnuplot" "\$@"
+EOF
+chmod +x "$work/chatty"
+GNUPLOT=$work/chatty plot "$work/chatty.out" "$data/sample-cpu.csv" --charts time --formats svg
+check "gnuplot's lines past 20 are counted with their warnings" \
+    grep -q '^charts: time.gp: 12 more lines from gnuplot (2 of them a warning)$' "$work/err"
+check "and the first 20 said" grep -q '^charts: time.gp: line 20$' "$work/err"
+
 # --- signals and children ------------------------------------------------------------------
 # A gnuplot that writes its pid and waits; fusebench is sent a signal meanwhile.
 cat >"$work/slow" <<EOF
