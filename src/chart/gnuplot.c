@@ -23,6 +23,7 @@
 #include "chart/derive.h"
 #include "chart/read.h"
 #include "chart/page.h"
+#include "chart/provenance.h"
 #include "chart/tables.h"
 #include "chart/timeline.h"
 #include "common/error.h"
@@ -59,6 +60,7 @@ struct render {
     char stem[NAME_MAX + 1];
     const char *gnuplot;
     const struct fb_plot_options *opt;
+    const struct fb_chart_provenance *source; /* NULL: none but the producer */
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
     struct sigaction saved[N_CAUGHT];
 };
@@ -149,8 +151,11 @@ static int run_child(struct render *r, char *const argv[], bool *hung)
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped); true
- * when they say a data file could not be opened (a chart missing a series is a failure). */
+/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped): a line
+ * repeated right after itself is said once with its count, and past 20 lines only a count is
+ * printed, that says how many warnings it holds (the tests fail on any gnuplot warning, so a
+ * warning is never dropped in silence). True when they say a data file could not be opened
+ * (a chart missing a series is a failure). */
 static bool pass_on_messages(struct render *r, const char *script)
 {
     bool missing = false;
@@ -161,16 +166,29 @@ static bool pass_on_messages(struct render *r, const char *script)
             close(fd);
         return false;
     }
-    char line[1024], text[1024];
-    int lines = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (strstr(line, "Cannot find or open file"))
-            missing = true;
-        if (!line[0] || ++lines > 20)
+    char line[1024], last[1024] = "", text[1024];
+    int lines = 0, repeats = 0, more = 0, more_warnings = 0;
+    for (bool end = false; !end;) {
+        end = !fgets(line, sizeof line, f);
+        line[end ? 0 : strcspn(line, "\n")] = '\0';
+        missing |= strstr(line, "Cannot find or open file") != NULL;
+        if (!end && strcmp(line, last) == 0) {
+            repeats++;
             continue;
-        fprintf(stderr, "charts: %s: %s\n", script, fb_text_escape(text, sizeof text, line));
+        }
+        if (last[0] && lines++ < 20)
+            fprintf(stderr, "charts: %s: %s%s\n", script, fb_text_escape(text, sizeof text, last),
+                    repeats ? " (repeated)" : "");
+        else if (last[0]) {
+            more += 1 + repeats;
+            more_warnings += strstr(last, "warning") ? 1 + repeats : 0;
+        }
+        snprintf(last, sizeof last, "%s", line);
+        repeats = 0;
     }
+    if (more)
+        fprintf(stderr, "charts: %s: %d more lines from gnuplot (%d of them a warning)\n",
+                script, more, more_warnings);
     fclose(f);
     return missing;
 }
@@ -360,8 +378,17 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
         snprintf(why, sizeof why, "gnuplot exited %d", rc);
     else if (missing)
         snprintf(why, sizeof why, "gnuplot could not open one of its tables");
-    else
-        fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
+    else if (!fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why)) {
+        /* provenance only on a whole file, then checked whole again as it is published */
+        struct fb_chart_provenance p = {{0}};
+        if (r->source)
+            p = *r->source;
+        snprintf(p.title, sizeof p.title, "fusebench chart %s%s%.200s%s", c->name,
+                 p.source[0] ? " (" : "", p.source, p.source[0] ? ")" : "");
+        if (fb_chart_stamp(r->stage_fd, output, fmt->name, &p, CHART_MAX_BYTES, why,
+                           sizeof why) == 0)
+            fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
+    }
     if (why[0]) {
         fprintf(stderr, "charts: plots/%s (%s) failed: %s; %s is left as it was\n", script,
                 fmt->name, why, shown_final);
@@ -522,8 +549,8 @@ static void warn_unused_labels(const struct fb_chart_derived *d,
     }
 }
 
-static int render(const char *const *csv_files, int n, const char *out_dir,
-                  const struct fb_plot_options *opt)
+int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
+                    const struct fb_plot_options *opt)
 {
     struct fb_plot_options defaults;
     if (!opt) {
@@ -541,6 +568,8 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
         fprintf(stderr, "charts: %s\n", err.msg);
         return FB_PLOTS_USAGE;
     }
+    struct fb_chart_provenance source = {{0}};
+    fb_chart_provenance_of(&tables[0], csv_files[0], &source);
     struct fb_chart_derived *d = malloc(sizeof *d);
     int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
                : fb_fail(&err, FB_ERR_RUNTIME, "charts: out of memory");
@@ -573,7 +602,8 @@ static int render(const char *const *csv_files, int n, const char *out_dir,
     if (rc == FB_PLOTS_OK) {
         const struct fb_plots_job job = {.d = d, .charts = fb_charts, .n_charts = fb_chart_count,
                                          .stem = stem, .out_dir = out_dir,
-                                         .first_csv = csv_files[0], .opt = opt};
+                                         .first_csv = csv_files[0], .opt = opt,
+                                         .source = &source};
         rc = fb_plots_draw(&job);
     }
     fb_chart_derived_free(d);
@@ -596,7 +626,8 @@ int fb_plots_draw(const struct fb_plots_job *job)
         fb_plot_options_defaults(&defaults);
         opt = &defaults;
     }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt};
+    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt,
+                       .source = job->source};
     if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
         strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         fprintf(stderr, "charts: the chart file name stem is too long\n");
@@ -720,10 +751,4 @@ int fb_plots_render_timeline(const char *table_path, const char *out_dir)
     fb_chart_derived_free(d);
     free(d);
     return rc;
-}
-
-int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
-                    const struct fb_plot_options *opt)
-{
-    return render(csv_files, n, out_dir, opt);
 }

@@ -3,9 +3,11 @@
  * chart scripts (plots/ (one .gp per chart)), which only draw what the tables hold. Charts can be redrawn
  * from any results file without measuring.
  *
- * Publishing: each chart is drawn into the staging directory, checked complete and valid for
- * its format (chart/chart_file.h: PNG chunks and IEND, well-formed UTF-8 SVG) and renamed
- * over the chart it replaces: a reader sees the old chart or the new one, never a torn one.
+ * Publishing: each chart is drawn into the staging directory, checked whole for its format
+ * (chart/chart_file.h: not empty, ends with IEND, </svg> or %%EOF), given its provenance
+ * (chart/provenance.h: SVG title and desc, PDF information dictionary), checked whole again
+ * and renamed over the chart it replaces: a reader sees the old chart or the new one, never
+ * a torn one.
  * The staging directory is removed on every exit this process can catch (success, failure,
  * SIGINT, SIGTERM, SIGHUP); one left by a fusebench killed with SIGKILL is removed by the
  * next drawing into the same directory.
@@ -33,6 +35,7 @@
 enum { FB_PLOTS_OK = 0, FB_PLOTS_FAILED = 1, FB_PLOTS_USAGE = 2, FB_PLOTS_NO_GNUPLOT = 3 };
 
 #include "chart/options.h"
+#include "chart/provenance.h"
 
 /* Draws the charts of csv_files[0..n-1] (the first is the run charted, the others overlaid)
  * into out_dir (NULL or "": the directory of the first CSV): those opt asks for, in its
@@ -63,6 +66,9 @@ struct fb_plots_job {
     /* [plot]'s choices (chart/options.h), NULL: the defaults; its chart choice applies
      * to the charts of fb_charts only. */
     const struct fb_plot_options *opt;
+    /* Where the charts come from, written into each SVG and PDF (chart/provenance.h; its
+     * title is set per chart); NULL: only the producer and the chart's name. */
+    const struct fb_chart_provenance *source;
 };
 
 /* Stages, draws, checks and publishes job's charts as fb_plots_render does (the contract

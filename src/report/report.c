@@ -198,7 +198,24 @@ static void noisy(FILE *out, const struct fb_chart_derived *d)
             d->noisy == 1 ? "its" : "their");
 }
 
-static void figures(FILE *out, const char *stem, const char *const *charts, size_t n)
+/* A figure's caption source: the results file, commit and config hash it was drawn from (the
+ * chart's SVG and PDF carry the same, chart/provenance.h), so a figure copied into a paper
+ * can be traced to its CSV. */
+static void caption_source(FILE *out, const struct fb_csv_table *t, const char *stem)
+{
+    const char *commit = fb_csv_meta_get(t, "git_commit");
+    const char *hash = fb_csv_meta_get(t, "config_hash");
+    fputs("Source: ", out);
+    md_text(out, stem);
+    fputs(".csv, commit ", out);
+    md_text(out, commit && commit[0] ? commit : "unknown");
+    fputs(", config hash ", out);
+    md_text(out, hash && hash[0] ? hash : "unknown");
+    fputs(".\n\n", out);
+}
+
+static void figures(FILE *out, const struct fb_csv_table *t, const char *stem,
+                    const char *const *charts, size_t n)
 {
     fputs("## Figures\n\n", out);
     if (n == 0)
@@ -219,6 +236,7 @@ static void figures(FILE *out, const char *stem, const char *const *charts, size
         fputs("](", out);
         fb_report_md_target(out, charts[i]);
         fputs(")\n\n", out);
+        caption_source(out, t, stem);
     }
 }
 
@@ -235,6 +253,6 @@ int fb_report_write(FILE *out, const struct fb_csv_table *t, const char *stem,
     fit(out, t, d);
     headlines(out, d);
     noisy(out, d);
-    figures(out, stem, charts, n_charts);
+    figures(out, t, stem, charts, n_charts);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

@@ -114,6 +114,32 @@ static void hostile_metadata_never_becomes_markup(void **state)
     free(page);
 }
 
+/* Issue 33: under each figure, the results file, commit and config hash it was drawn from;
+ * from the metadata as text (a hostile commit stays text), "unknown" when a file has none. */
+static void each_figure_names_its_source(void **state)
+{
+    (void)state;
+    const char *charts[] = {"sample-cpu-speedup.png", "sample-cpu-time.png"};
+    char *page = page_of("sample-cpu.csv", "sample-cpu", NULL, charts, 2);
+    const char *source = "Source: sample\\-cpu.csv, commit 77e4d4d5a1b2, config hash 9f3c2a1b.\n";
+    const char *figure[] = {"![speedup](sample-cpu-speedup.png)\n\n",
+                            "![time](sample-cpu-time.png)\n\n"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *at = strstr(page, figure[i]);
+        assert_non_null(at);
+        assert_true(strncmp(at + strlen(figure[i]), source, strlen(source)) == 0);
+    }
+    free(page);
+    const char *meta[] = {"git_commit", "x](javascript:alert(1))\n## heading <b>", NULL};
+    page = page_of("sample-cpu.csv", "sample-cpu", meta, charts, 1);
+    assert_non_null(strstr(page, "commit x\\]\\(javascript\\:alert\\(1\\)\\)\\\\n\\#\\# "
+                                 "heading \\<b\\>, config hash 9f3c2a1b.\n"));
+    free(page);
+    page = page_of("intervals.csv", "intervals", NULL, charts, 1);
+    assert_non_null(strstr(page, "Source: intervals.csv, commit unknown, config hash unknown.\n"));
+    free(page);
+}
+
 /* Item 17 of issue 34: a SIGINT while --report works leaves the old page and no temporary
  * file (a killed report left ".STEM-report.md.tmp.PID.N"), and says which signal. */
 static void an_interrupted_report_keeps_the_old_page_and_leaves_no_temporary(void **state)
@@ -162,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(link_targets_are_percent_encoded),
         cmocka_unit_test(the_page_holds_the_run_its_fit_headlines_noisy_count_and_figures),
+        cmocka_unit_test(each_figure_names_its_source),
         cmocka_unit_test(hostile_metadata_never_becomes_markup),
         cmocka_unit_test(an_interrupted_report_keeps_the_old_page_and_leaves_no_temporary),
     };
