@@ -478,21 +478,13 @@ check "--plot without --plot-dir draws beside the CSV" [ -s "$work/beside/run-sp
 # is gone: the test says which ones it no longer sees).
 known_warnings=$(cat <<'KNOWN'
 chain-length column bandwidth.gp: difficulty fitting plot titles into key
-chain-length column glance.gp: Terminal canvas area too small to hold plot.
-chain-length column glance.gp: difficulty fitting plot titles into key
 chain-length column speedup.gp: difficulty fitting plot titles into key
 chain-length column summary.gp: difficulty fitting plot titles into key
 chain-length column time.gp: difficulty fitting plot titles into key
-chain-length double glance.gp: difficulty fitting plot titles into key
 chain-length slide bandwidth.gp: difficulty fitting plot titles into key
-chain-length slide glance.gp: difficulty fitting plot titles into key
 chain-length slide time.gp: difficulty fitting plot titles into key
-default column glance.gp: Terminal canvas area too small to hold plot.
-default column glance.gp: difficulty fitting plot titles into key
 default column speedup.gp: difficulty fitting plot titles into key
 default column summary.gp: difficulty fitting plot titles into key
-default+torch column glance.gp: Terminal canvas area too small to hold plot.
-default+torch column glance.gp: difficulty fitting plot titles into key
 default+torch column speedup.gp: Skipping data file with no valid points
 default+torch column speedup.gp: difficulty fitting plot titles into key
 default+torch column summary.gp: difficulty fitting plot titles into key
@@ -501,26 +493,16 @@ default+torch default summary.gp: difficulty fitting plot titles into key
 default+torch double speedup.gp: Skipping data file with no valid points
 default+torch slide speedup.gp: Skipping data file with no valid points
 default+torch slide summary.gp: difficulty fitting plot titles into key
-dtypes column glance.gp: Terminal canvas area too small to hold plot.
-dtypes column glance.gp: difficulty fitting plot titles into key
 dtypes column launches.gp: Terminal canvas area too small to hold plot.
 dtypes column summary.gp: difficulty fitting plot titles into key
 stores column bandwidth.gp: difficulty fitting plot titles into key
-stores column glance.gp: Terminal canvas area too small to hold plot.
-stores column glance.gp: difficulty fitting plot titles into key
 stores column launches.gp: Terminal canvas area too small to hold plot.
 stores column speedup.gp: difficulty fitting plot titles into key
 stores column summary.gp: difficulty fitting plot titles into key
 stores column time.gp: difficulty fitting plot titles into key
-torch-inprocess column glance.gp: Skipping data file with no valid points
-torch-inprocess column glance.gp: Terminal canvas area too small to hold plot.
-torch-inprocess column glance.gp: difficulty fitting plot titles into key
 torch-inprocess column speedup.gp: difficulty fitting plot titles into key
 torch-inprocess column summary.gp: difficulty fitting plot titles into key
-torch-inprocess default glance.gp: Skipping data file with no valid points
 torch-inprocess default summary.gp: difficulty fitting plot titles into key
-torch-inprocess double glance.gp: Skipping data file with no valid points
-torch-inprocess slide glance.gp: Skipping data file with no valid points
 torch-inprocess slide summary.gp: difficulty fitting plot titles into key
 KNOWN
 )
