@@ -220,7 +220,7 @@ static int write_trace(const struct fb_app_profile_options *opt,
     fflush(stdout);
     if (opt->no_plot)
         return FB_OK;
-    int drawn = fb_plots_render_timeline(target->table, opt->plot_dir);
+    int drawn = fb_plots_render_timeline(target->table, opt->plot_dir, NULL);
     if (drawn == 0)
         return FB_OK;
     fprintf(stderr, "--trace: the timeline chart was not drawn (the trace is written; "

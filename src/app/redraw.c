@@ -25,10 +25,11 @@ static bool ends_with(const char *path, const char *suffix)
 
 /* The timeline of a trace (FILE.json: the table written beside it, FILE-timeline.tsv) or of
  * the table itself, redrawn from the table: the trace is never read back. */
-static int render_timeline(const char *path, const char *out_dir)
+static int render_timeline(const char *path, const char *out_dir,
+                           const struct fb_plot_options *opt)
 {
     if (!ends_with(path, ".json"))
-        return fb_plots_render_timeline(path, out_dir);
+        return fb_plots_render_timeline(path, out_dir, opt);
     char table[FB_PATH_MAX];
     if (snprintf(table, sizeof table, "%.*s%s", (int)(strlen(path) - 5), path,
                  FB_TIMELINE_TABLE_SUFFIX) >= (int)sizeof table) {
@@ -43,7 +44,7 @@ static int render_timeline(const char *path, const char *out_dir)
                 fb_text_escape(shown_table, sizeof shown_table, table));
         return FB_PLOTS_USAGE;
     }
-    return fb_plots_render_timeline(table, out_dir);
+    return fb_plots_render_timeline(table, out_dir, opt);
 }
 
 int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
@@ -57,7 +58,7 @@ int fb_app_redraw(const char *const *csv_files, int n, const char *out_dir,
                             "not with other files\n");
             return FB_ERR_USAGE;
         }
-        rc = render_timeline(csv_files[0], out_dir);
+        rc = render_timeline(csv_files[0], out_dir, opt);
     } else {
         rc = fb_plots_render(csv_files, n, out_dir, opt);
     }

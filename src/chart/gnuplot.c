@@ -713,7 +713,8 @@ static int copy_timeline_table(int dirfd, const void *ctx, struct fb_error *err)
     return rc;
 }
 
-int fb_plots_render_timeline(const char *table_path, const char *out_dir)
+int fb_plots_render_timeline(const char *table_path, const char *out_dir,
+                             const struct fb_plot_options *opt)
 {
     const char *slash = strrchr(table_path, '/');
     const char *name = slash ? slash + 1 : table_path;
@@ -745,7 +746,8 @@ int fb_plots_render_timeline(const char *table_path, const char *out_dir)
     d->nmax = 10;
     const struct fb_plots_job job = {.d = d, .charts = &timeline_chart, .n_charts = 1,
                                      .stem = stem, .out_dir = out_dir, .first_csv = table_path,
-                                     .write_extra = copy_timeline_table, .ctx = &fd};
+                                     .write_extra = copy_timeline_table, .ctx = &fd,
+                                     .opt = opt};
     int rc = fb_plots_draw(&job);
     close(fd);
     fb_chart_derived_free(d);

@@ -90,7 +90,9 @@ void fb_plots_dir_of(const char *csv, char *out, size_t size);
  * out_dir (NULL or "": the table's directory) as <stem>-timeline.<format>, stem the table's
  * name less "-timeline.tsv", staged, checked and published as every chart is. A path that
  * is not such a table (a FIFO, a foreign file, one past FB_TIMELINE_MAX_BYTES) is refused
- * before anything is staged. Returns as fb_plots_render. */
-int fb_plots_render_timeline(const char *table_path, const char *out_dir);
+ * before anything is staged. opt (NULL: the defaults) gives the formats and the page size;
+ * its chart choice does not apply. Returns as fb_plots_render. */
+int fb_plots_render_timeline(const char *table_path, const char *out_dir,
+                             const struct fb_plot_options *opt);
 
 #endif

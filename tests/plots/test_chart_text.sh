@@ -61,5 +61,13 @@ timeout 300 "$FB" --plot "$work/t-timeline.tsv" --plot-dir "$work/tl" >/dev/null
 check "timeline: its time axis in µs, as every chart" grep -q '(µs)' "$work/tl/t-timeline.svg"
 check "timeline: never in us" bash -c "! grep -q '(us)' '$work/tl/t-timeline.svg'"
 check "timeline: drawn without a gnuplot warning" bash -c "! grep -qi warning '$work/tl.err'"
+check "timeline: its title on one line on its own page" \
+    grep -q '>Timeline: n = 1000 elements, the median call of 20 per variant<' "$work/tl/t-timeline.svg"
+# at column width the title wraps within the plot's width instead of running off the page
+timeout 300 "$FB" --plot "$work/t.json" --size column --plot-dir "$work/tlc" >/dev/null 2>"$work/tlc.err"
+check "timeline: drawn at --size column (the --plot options reach it)" \
+    bash -c "[ \"\$(head -c 1000 '$work/tlc/t-timeline.svg' | grep -o 'width=\"[0-9]*' | head -1)\" = 'width=\"1050' ]"
+check "timeline: at column width its title wraps" \
+    bash -c "grep -q '>Timeline: n = 1000 elements, the median<' '$work/tlc/t-timeline.svg' && ! grep -qi warning '$work/tlc.err'"
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
