@@ -121,11 +121,24 @@ have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_colour = '#6a3d9a'
 
 # Points another program disturbed (status noisy) are drawn hollow (noisy.tsv and its data,
-# by the charts that have them) and counted in a footnote, in a bottom margin of its own
-# below the axis label, so that it never sits on the tick labels or the data.
+# by the charts that have them) and counted in a footnote. The footnote gets a strip of its
+# own at the page's bottom, below the key and the axis titles: the plot, its margins and its
+# key are drawn in the rest of the page (set origin/size; multiplot layouts take foot_h as
+# their offset), so that it never sits on a legend line, a tick label or the data. Two lines,
+# split after the "; ", so that it fits a column's width.
 stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
+# one line of the small type as a fraction of the page (png and svg: 96 px per point's inch
+# as pngcairo draws it; pdf: points over a page in inches)
+foot_line = (fmt eq 'pdf' ? fontsize * 0.85 / 72.0 : fontsize * 0.85 * 96.0 / 72.0) \
+    * 1.25 / page_h
+foot_h = 0
 if (noisy > 0) {
-    set label 9999 noisy_text at screen 0.01, screen 0.015 left tc rgb '#b22222' noenhanced \
-        font small_font
+    foot_cut = strstrt(noisy_text, '; ')
+    foot_text = foot_cut > 0 ? noisy_text[1:foot_cut]."\n".noisy_text[foot_cut + 2:] : noisy_text
+    foot_h = (foot_cut > 0 ? 2.4 : 1.4) * foot_line
+    set label 9999 foot_text at screen 0.01, screen foot_h - 0.9 * foot_line left \
+        tc rgb '#b22222' noenhanced font small_font
+    set origin 0, foot_h
+    set size 1, 1 - foot_h
 }
 set samples 400
