@@ -14,13 +14,18 @@ if (have_fit) {
         font small_font
 }
 # Optional clauses as macros of this script's own text (style.gp says why).
-predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'predicted by the fit' : ''), " : ""
-cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'predicted, in the '.cache_label : ''), " : ""
+predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit' : ''), " : ""
+cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
 model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
-plot @predicted @cache_predicted @model_lines @noisy_points \
+# one column of key lines: the bounds', the models', the pairs'
+key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
+do for [i=1:NSL] { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest }
+do for [i=1:NX] { key_longest = strlen(key_title(XT[i])) > key_longest ? strlen(key_title(XT[i])) : key_longest }
+eval key_one_column(key_longest)
+plot @bound_keys @predicted @cache_predicted @model_lines @noisy_points \
      1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \
      for [i=1:NX] pair_data(i) using 1:2:3:4 with yerrorbars \
         lc rgb XC[i] pt 0 ps 0 lw 1.5 notitle, \
      for [i=1:NX] pair_data(i) using 1:2 with linespoints \
-        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title XT[i]
+        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title key_title(XT[i])

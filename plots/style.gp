@@ -19,6 +19,11 @@ stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
     page_h = column("height"), fontsize = column("font"), page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
 # Smaller type, for annotations: never under 85% of the main text.
 small_font = sprintf(',%.3g', fontsize * 0.85)
+# The em of the main type in the page's units (px: pngcairo draws a point as 1/96 inch of
+# its pixels; inches in a pdf), and an average character of it, as drawn and as gnuplot
+# estimates it (0.64 em): for the estimates that keep text within its room.
+em = fontsize * (fmt eq 'pdf' ? 1 / 72.0 : 96.0 / 72.0)
+char_w = 0.64 * em
 stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     cache_bytes = column("cache_bytes"), n_cache = column("n_cache"), \
     peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
@@ -106,6 +111,18 @@ set grid xtics ytics mxtics lc rgb '#d8d8d8' lw 0.5 dt 1, lc rgb '#ececec' lw 0.
 set key noenhanced outside below center horizontal Left reverse samplen 2.5 spacing 1.0 \
     nobox font small_font
 set title noenhanced
+
+# gnuplot sizes the key's columns by the main type's estimate (0.64 em a character) while the
+# key draws in the small type (about 0.45 em): a one-column key of lines a column's width
+# holds is refused ("difficulty fitting plot titles into key") and dropped. The charts with
+# one column of key lines say so (key_one_column(longest)), with the estimate corrected.
+# A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
+# width) drops its last "(...)", the fused side's count (key_title).
+key_chars = 0.9 * page_w / (0.45 * em) - 6
+last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
+key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
+    t[1:last_open(t, 0) - 1]
+key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longest))
 
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
 # device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").

@@ -100,7 +100,7 @@ check "no cache-resident model without fit_cache_bandwidth_gbps" \
 check "the speedup chart draws the predicted speedup" \
     grep -q 'predicted by the fit' "$work/gpu/$stem-speedup.svg"
 check "the GPU's traffic model is 5/3, with no write-allocate line" \
-    bash -c "grep -q 'traffic model 5/3' '$work/gpu/$stem-speedup.svg' && ! grep -q 'write-allocate' '$work/gpu/$stem-speedup.svg'"
+    bash -c "grep -q 'model: traffic ratio 5/3' '$work/gpu/$stem-speedup.svg' && ! grep -q 'write-allocate' '$work/gpu/$stem-speedup.svg'"
 check "the bytes chart has each series' model" grep -q 'model eager: 5' "$work/gpu/$stem-bytes.svg"
 
 # The same run without the overlay: other charts, not the same bytes.
@@ -165,7 +165,7 @@ check "the CPU speedup chart predicts with B and with B_c" \
 check "the launch-bound regime ends where the fit says" \
     grep -q 'fit: launches·L = bytes/B' "$work/cpu/sample-cpu-summary.svg"
 check "a CPU run of normal stores draws 7/4" \
-    grep -q '7/4: traffic with write-allocate (CPU)' "$work/cpu/sample-cpu-speedup.svg"
+    grep -q 'model: traffic with write-allocate (CPU) 7/4' "$work/cpu/sample-cpu-speedup.svg"
 check "and says nothing of streaming stores" not_grep 'streaming' "$work/cpu/sample-cpu-speedup.svg"
 check "its copy_fraction chart has the write-allocate model, 9/8" \
     grep -q '9/8: model, normal stores' "$work/cpu/sample-cpu-copy_fraction.svg"
@@ -177,9 +177,9 @@ check "streaming rows are a series of their own, against their own pair" \
     grep -q 'eager: add, relu (2 kernels), streaming stores / fused (1 kernel)' \
     "$work/stores/sample-stores-speedup.svg"
 check "7/4 is labelled for normal stores" \
-    grep -q '7/4: write-allocate (normal stores)' "$work/stores/sample-stores-speedup.svg"
+    grep -q 'model: write-allocate (normal stores) 7/4' "$work/stores/sample-stores-speedup.svg"
 check "5/3 is labelled for streaming stores" \
-    grep -q 'traffic model 5/3 (streaming stores)' "$work/stores/sample-stores-speedup.svg"
+    grep -q 'model: traffic ratio 5/3 (streaming stores)' "$work/stores/sample-stores-speedup.svg"
 check "the copy_fraction chart draws fused with streaming stores" \
     grep -q 'fused: add+relu (1 kernel), streaming stores' \
     "$work/stores/sample-stores-copy_fraction.svg"
@@ -251,7 +251,7 @@ plot "$work/c4" "$work/c4.csv"
 rc=$?
 check "a 4-op chain draws (rc $rc)" [ $rc -eq 0 ]
 check "its launch limit is 4" grep -q 'launch limit 4' "$work/c4/c4-speedup.svg"
-check "its traffic ratio is 9/3" grep -q 'traffic model 9/3' "$work/c4/c4-speedup.svg"
+check "its traffic ratio is 9/3" grep -q 'model: traffic ratio 9/3' "$work/c4/c4-speedup.svg"
 check "no launch limit of 2, no 5/3" \
     bash -c "! grep -q 'launch limit 2\|5/3' '$work/c4/c4-speedup.svg' '$work/c4/c4-summary.svg'"
 check "no \"2 kernels\" in a title" bash -c "! grep -q '2 kernels' '$work/c4/'*.svg"
