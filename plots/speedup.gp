@@ -8,13 +8,14 @@
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
 set ylabel sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level)
 # The fit's numbers in the empty band under speedup 1, at the left (no point falls there
-# unless fusion loses).
+# unless fusion loses), on two lines so that they fit the band at a column's size; its
+# formula is in the key, on the predicted curve's line.
 if (have_fit) {
-    set label 10 fit_text at graph 0.02, first 0.9 left front noenhanced tc rgb '#333333' \
-        font small_font
+    set label 10 fit2.', '.fit3.(have_cache_fit ? "\n".fit4 : '') at graph 0.02, first 0.78 \
+        left front noenhanced tc rgb '#333333' font small_font
 }
 # Optional clauses as macros of this script's own text (style.gp says why).
-predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit' : ''), " : ""
+predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, t = launches·L + bytes/B' : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
 model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
