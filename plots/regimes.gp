@@ -19,15 +19,22 @@ region_chars(a, b) = log(b / a) / log(xhi / xlo) * 0.8 * page_w / char_w
 regime_text(t, a, b) = region_chars(a, b) >= strlen(t) + 3 ? t : \
     (regime_lines = 2, t[1:strstrt(t, '-')]."\n".t[strstrt(t, '-') + 1:])
 regime_lines = 1
+# a region too narrow even for half its label (a chain-length run's launch-bound one) is
+# shaded but not named: a label there would sit on its neighbour
+named(a, b) = region_chars(a, b) >= 9
 if (b1 > xlo) {
     set object 1 rect from xlo, graph 0 to b1, graph 1 behind fc rgb '#e8f0fb' fs solid 1 noborder
-    set label 1 regime_text('launch-bound', xlo, b1) at xlo, graph regime_y1 left offset 0.8, 0 \
-        boxed tc rgb '#2b5c9e'
+    if (named(xlo, b1)) {
+        set label 1 regime_text('launch-bound', xlo, b1) at xlo, graph regime_y1 left \
+            offset 0.8, 0 boxed tc rgb '#2b5c9e'
+    }
 }
 if (b2 > b1) {
     set object 2 rect from b1, graph 0 to b2, graph 1 behind fc rgb '#eaf6ea' fs solid 1 noborder
-    set label 2 regime_text('cache-resident', b1, b2) at sqrt(b1 * b2), graph regime_y2 center \
-        boxed tc rgb '#2f7d32'
+    if (named(b1, b2)) {
+        set label 2 regime_text('cache-resident', b1, b2) at sqrt(b1 * b2), graph regime_y2 \
+            center boxed tc rgb '#2f7d32'
+    }
 }
 # The two bounds' lines are named in the key (bound_keys, a clause for the chart's plot),
 # not beside the lines: any place in the plot is some chart's data or fit text at some page
@@ -39,8 +46,10 @@ if (n_launch_fit && b1 > xlo && b1 < b2) {
 }
 if (have_cache) {
     set object 3 rect from b2, graph 0 to xhi, graph 1 behind fc rgb '#fbf1e4' fs solid 1 noborder
-    set label 3 regime_text('memory-bound', b2, xhi) at xhi, graph regime_y1 right offset -0.8, 0 \
-        boxed tc rgb '#a0560f'
+    if (named(b2, xhi)) {
+        set label 3 regime_text('memory-bound', b2, xhi) at xhi, graph regime_y1 right \
+            offset -0.8, 0 boxed tc rgb '#a0560f'
+    }
     set arrow 1 from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 2 dt 3
     cache_key = sprintf('%s = %.3g M elements', cache_text, n_cache / 1e6)
     bound_keys = bound_keys."keyentry with lines lc rgb cache_colour lw 2 dt 3 title cache_key, "

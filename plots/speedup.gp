@@ -18,7 +18,7 @@ if (have_fit) {
 predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, t = launches·L + bytes/B' : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
-model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
+model_lines = NSL > 0 ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
 # one column of key lines: the bounds', the models', the pairs'
 key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
 do for [i=1:NSL] { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest }

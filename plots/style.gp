@@ -91,12 +91,16 @@ array MC[max1(NM)]
 if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
 array PC[max1(NP)]
 if (NP > 0) { stats 'predicted.tsv' using (PC[int(column("i"))] = strcol("colour"), 0) nooutput }
-# Model lines: value, title ("" for none), colour, dash type.
+# Model lines: value, title ("" for none), colour, dash type, and the n from and to which
+# the model applies (model_line(i, x): the line there, nothing elsewhere).
 array LV[max1(NSL)]; array LT[max1(NSL)]; array LC[max1(NSL)]; array LD[max1(NSL)]
+array LF[max1(NSL)]; array LTO[max1(NSL)]
 if (NSL > 0) {
     stats 'speedup_lines.tsv' using (i = int(column("i")), LV[i] = column("value"), \
-        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), 0) nooutput
+        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), \
+        LF[i] = column("from"), LTO[i] = column("to"), 0) nooutput
 }
+model_line(i, x) = x >= LF[i] && x <= LTO[i] ? LV[i] : NaN
 
 series(i) = sprintf('s%d.dat', i)
 pair_data(i) = sprintf('x%d.dat', i)

@@ -338,6 +338,8 @@ static struct fb_chart_line *add_line(struct fb_chart_line *lines, size_t *n, si
     struct fb_chart_line *l = &lines[(*n)++];
     l->value = value;
     l->dash = dash;
+    l->from = 0;
+    l->to = INFINITY;
     l->colour = colour;
     snprintf(l->title, sizeof l->title, "%s", title);
     return l;
@@ -675,6 +677,19 @@ static void add_regimes(struct fb_chart_derived *d)
 
 /* --- the storage-type and chain-length charts -------------------------------------------- */
 
+/* Each speedup model line where its model applies (derive.h): a launch limit is what the
+ * speedup tends to where launches dominate, a traffic ratio where DRAM traffic does. */
+static void limit_speedup_lines(struct fb_chart_derived *d)
+{
+    for (size_t i = 0; i < d->n_speedup_lines; i++) {
+        struct fb_chart_line *l = &d->speedup_lines[i];
+        if (l->dash == DASH_LAUNCH && positive(d->n_launch))
+            l->to = d->n_launch;
+        else if (l->dash != DASH_LAUNCH && positive(d->n_cache))
+            l->from = d->n_cache;
+    }
+}
+
 static int dtype_index(const char *dtype)
 {
     enum fb_dtype d;
@@ -843,6 +858,7 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     add_speedup_lines(out);
     add_bytes_lines(out);
     add_regimes(out);
+    limit_speedup_lines(out);
     add_dtypes(out);
     rc = add_fit(&b, &tables[0]);
     if (rc == FB_OK)

@@ -184,13 +184,16 @@ static int write_lines(int dirfd, const char *name, const struct fb_chart_line *
     int rc = fb_tsv_open(&t, dirfd, name, false, err);
     if (rc)
         return rc;
-    fb_tsv_printf(&t, "i\tvalue\ttitle\tcolour\tdt\n");
+    fb_tsv_printf(&t, "i\tvalue\ttitle\tcolour\tdt\tfrom\tto\n");
     for (size_t i = 0; i < n; i++) {
         fb_tsv_printf(&t, "%zu\t", i + 1);
         fb_tsv_num(&t, lines[i].value, "\t");
         fb_tsv_text(&t, lines[i].title, "\t");
         colour(&t, lines[i].colour, "\t");
-        fb_tsv_printf(&t, "%d\n", lines[i].dash);
+        fb_tsv_printf(&t, "%d\t", lines[i].dash);
+        /* gnuplot reads no infinity: the largest double for "no bound" */
+        fb_tsv_num(&t, lines[i].from, "\t");
+        fb_tsv_num(&t, isfinite(lines[i].to) ? lines[i].to : 1e300, "\n");
     }
     return fb_tsv_close(&t, FB_OK, err);
 }
