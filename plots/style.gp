@@ -127,6 +127,24 @@ last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open
 key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
     t[1:last_open(t, 0) - 1]
 key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longest))
+# A key of many short lines: as many columns as the page holds. A column of the key in the
+# small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's
+# estimate, 0.63 em a character, is brought to it with the key's width, or its columns
+# spill off the page.
+key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * em)), \
+    key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
+key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
+    int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
+# A series' or a pair's label in short, for a key of more than 6 ("eager add_k3: add, relu,
+# ... (4 kernels) / fused (1 kernel)" -> "eager add_k3 (4 kernels)"): a chain's name and its
+# count; a built-in variant, whose "how" is one word ("eager: add, relu (2 kernels)"), keeps
+# its words up to 36 characters, half a column's width ("copy (1 kernel)" past them).
+label_first(t) = strstrt(t, ' / ') > 0 ? t[1:strstrt(t, ' / ') - 1] : t
+label_how(t) = strstrt(t, ':') == 0 ? '' : t[1:strstrt(t, ':') - 1]
+label_count(t) = label_first(t)[last_open(label_first(t), 0):]
+short_title(t) = strlen(label_how(t)) == 0 ? label_first(t) : \
+    strstrt(label_how(t), ' ') == 0 && strlen(label_first(t)) <= 36 ? label_first(t) : \
+    label_how(t).label_count(t)
 
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
 # device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").

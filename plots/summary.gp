@@ -9,25 +9,14 @@
 set title chart_title('Fusion speedup: eager time / fused time') noenhanced
 set ylabel 'speedup (eager time / fused time)'
 many = NX > 6
-# "eager add_k3: add, relu, ... (4 kernels) / fused (1 kernel)" -> "add_k3 (4 kernels)"
-pair_eager(t) = strstrt(t, ' / ') > 0 ? t[1:strstrt(t, ' / ') - 1] : t
-# (a built-in variant, whose "how" is one word, "eager: add, relu (2 kernels)", keeps its ops)
-pair_how(t) = strstrt(t, ':') == 0 ? '' : t[1:strstrt(t, ':') - 1]
-pair_short(t) = strstrt(pair_how(t), ' ') == 0 ? pair_eager(t) : \
-    pair_how(t).pair_eager(t)[last_open(pair_eager(t), 0):]
-# (and without the "eager" every line begins with: the title says it)
+# (short_title, and without the "eager" every line begins with: the title says it)
 no_eager(t) = t[1:6] eq 'eager ' ? t[7:] : t[1:7] eq 'eager: ' ? t[8:] : t
-pair_key(t) = many ? no_eager(pair_short(t)) : key_title(t)
+pair_key(t) = many ? no_eager(short_title(t)) : key_title(t)
 model_lines = NSL > 0 && !many ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 2 title LT[i], " : ""
 if (many) {
-    # as many columns as the page holds: a column of the key in the small type is about
-    # 0.44 em a character and 2.5 em of sample (measured); gnuplot's estimate, 0.63 em a
-    # character, is brought to it with the key's width, or its columns spill off the page
     key_longest = have_cache ? strlen(cache_key) : 0  # the cache's key line
     do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(pair_key(XT[i])) : key_longest }
-    key_cols = int(page_w / ((0.44 * key_longest + 2.5) * em))
-    key_cols = key_cols < 1 ? 1 : key_cols > 4 ? 4 : key_cols
-    set key vertical maxrows int(ceil((NX + 1.0) / key_cols)) width -int(0.3 * key_longest - 3.3)
+    eval key_columns(key_longest, NX + 1)
 } else {
     # one column of key lines: the bounds', the models', the pairs'
     key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
