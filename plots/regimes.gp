@@ -56,7 +56,7 @@ if (have_cache) {
 }
 # Headroom above the highest model line and the p90 bars for the regime labels (more for
 # labels on two lines).
-ytop = speedup_max * (regime_lines > 1 ? 1.45 : 1.3)
+ytop = speedup_max * (regime_lines > 1 ? 1.55 : 1.3)
 # (a line far above every point, as a long chain's launch limit, is left off the scale)
 do for [i=1:NSL] { if (LV[i] * 1.25 > ytop && LV[i] <= 2 * speedup_max) { ytop = LV[i] * 1.25 } }
 set yrange [0 : (ytop > 2.8 ? ytop : 2.8)]
