@@ -121,11 +121,16 @@ set title noenhanced
 # holds is refused ("difficulty fitting plot titles into key") and dropped. The charts with
 # one column of key lines say so (key_one_column(longest)), with the estimate corrected.
 # A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
-# width) drops its last "(...)", the fused side's count (key_title).
-key_chars = 0.9 * page_w / (0.45 * em) - 6
+# width) drops its last "(...)", the fused side's count (key_title), then if need be its
+# eager side's count.
+key_chars = 0.8 * page_w / (0.45 * em) - 6
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
 key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
-    t[1:last_open(t, 0) - 1]
+    strlen(t[1:last_open(t, 0) - 1]) <= key_chars ? t[1:last_open(t, 0) - 1] : key_bare(t)
+# and one still too long, its eager side's count too ("torch eager, out=: add, relu /
+# torch.compile, out="; label_first and last_open on the label's parts)
+key_bare(t) = (key_e = label_first(t), key_f = t[strstrt(t, ' / ') + 3:], \
+    key_e[1:last_open(key_e, 0) - 1].' / '.key_f[1:last_open(key_f, 0) - 1])
 key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longest))
 # A key of many short lines: as many columns as the page holds. A column of the key in the
 # small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's

@@ -7,7 +7,7 @@
 # columns, and the models are left to the speedup-k chart, which draws each length against
 # its own.
 set title chart_title('Fusion speedup: eager time / fused time') noenhanced
-set ylabel 'speedup (eager time / fused time)'
+set ylabel 'speedup (eager / fused time)'
 many = NX > 6
 # (short_title, and without the "eager" every line begins with: the title says it)
 no_eager(t) = t[1:6] eq 'eager ' ? t[7:] : t[1:7] eq 'eager: ' ? t[8:] : t
