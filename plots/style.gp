@@ -140,6 +140,13 @@ key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * em)), \
     key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
 key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
     int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
+# A key of `entries` lines up to `longest` characters: in columns where the page holds two
+# or more (a wide page: the key would otherwise take half its height), else in one.
+key_auto(longest, entries) = key_cols(longest) >= 2 ? key_columns(longest, entries) : \
+    key_one_column(longest)
+# the model lines with a key entry
+n_line_keys = 0
+do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
 # A series' or a pair's label in short, for a key of more than 6 ("eager add_k3: add, relu,
 # ... (4 kernels) / fused (1 kernel)" -> "eager add_k3 (4 kernels)"): a chain's name and its
 # count; a built-in variant, whose "how" is one word ("eager: add, relu (2 kernels)"), keeps

@@ -18,11 +18,11 @@ if (many) {
     do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(pair_key(XT[i])) : key_longest }
     eval key_columns(key_longest, NX + 1)
 } else {
-    # one column of key lines: the bounds', the models', the pairs'
+    # the bounds', the models', the pairs' key lines
     key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
     do for [i=1:NSL] { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest }
     do for [i=1:NX] { key_longest = strlen(key_title(XT[i])) > key_longest ? strlen(key_title(XT[i])) : key_longest }
-    eval key_one_column(key_longest)
+    eval key_auto(key_longest, n_bound_keys + n_line_keys + NX)
 }
 plot @bound_keys @model_lines \
      for [i=1:NX] pair_data(i) using 1:2 with linespoints \
