@@ -10,14 +10,18 @@ set xrange [0.5 : *]
 set xtics 1
 set yrange [0 : *]
 set grid xtics ytics lc rgb '#d8d8d8' lw 0.5
-set title chart_title('Fusion speedup against chain length: eager (k kernels) / fused (1 kernel)') noenhanced
+set title chart_title('Fusion speedup vs chain length: eager (k kernels) / fused (1)') noenhanced
 set xlabel 'k: ops in the chain (kernels of the eager variant)'
-set ylabel 'speedup = eager time / fused time (medians, same run)'
+set ylabel 'speedup (eager time / fused time, medians)'
 array KT[max1(NCK)]; array KC[max1(NCK)]; array KP[max1(NCK)]
 stats 'chains.tsv' using (i = int(column("i")), KT[i] = strcol("title"), \
     KC[i] = strcol("colour"), KP[i] = int(column("pt")), 0) nooutput
 wa_line = NKWA > 0 ? "'' using 1:4 with linespoints dt 4 lw 1.5 pt 1 lc rgb '#999999' title 'model: traffic with write-allocate', " : ""
-others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:3 with labels left offset 1, 0 noenhanced font small_font notitle" : ""
+# each other chain named once, at its highest point (chain_others.dat's label), and the
+# points in the key
+others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:6 with labels left offset 1, 0 noenhanced font small_font notitle, keyentry with points pt 5 ps 2 lc rgb '#777777' title 'another chain of k ops (named once), in its size''s colour'" : ""
+# one column of key lines, the longest the other chains' (58 characters)
+eval key_one_column(NKO > 0 ? 58 : 50)
 plot 'chain_model.dat' using 1:2 with linespoints dt 2 lw 1.5 pt 1 lc rgb '#555555' \
         title 'model: launch limit of each chain (its launches)', \
      '' using 1:3 with linespoints dt 3 lw 2 pt 1 lc rgb '#555555' \

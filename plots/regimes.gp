@@ -10,32 +10,55 @@ b1 = (n_launch > xlo && n_launch < xhi) ? n_launch : xlo
 b2 = have_cache ? n_cache : xhi
 if (b1 > b2) b1 = b2
 # Neighbouring regions can be narrow (a decade or less): the outer labels hug the plot's
-# edges, the middle one sits lower, and each label is boxed so it reads across the cache line.
+# edges, the middle one sits lower, each label is boxed, and a label wider than its region
+# (as estimated from the page: plot about 80% of it, a character about 0.62 of the type)
+# breaks after its hyphen, so that it never reaches a neighbour's line.
 regime_y1 = 0.95; regime_y2 = 0.87
 set style textbox opaque fc rgb '#ffffff' noborder margins 2, 1
+region_chars(a, b) = log(b / a) / log(xhi / xlo) * 0.8 * page_w / char_w
+regime_text(t, a, b) = region_chars(a, b) >= strlen(t) + 3 ? t : \
+    (regime_lines = 2, t[1:strstrt(t, '-')]."\n".t[strstrt(t, '-') + 1:])
+regime_lines = 1
+# a region too narrow even for half its label (a chain-length run's launch-bound one) is
+# shaded but not named: a label there would sit on its neighbour
+named(a, b) = region_chars(a, b) >= 9
 if (b1 > xlo) {
     set object 1 rect from xlo, graph 0 to b1, graph 1 behind fc rgb '#e8f0fb' fs solid 1 noborder
-    set label 1 'launch-bound' at xlo, graph regime_y1 left offset 0.8, 0 boxed tc rgb '#2b5c9e'
+    if (named(xlo, b1)) {
+        set label 1 regime_text('launch-bound', xlo, b1) at xlo, graph regime_y1 left \
+            offset 0.8, 0 boxed tc rgb '#2b5c9e'
+    }
 }
 if (b2 > b1) {
     set object 2 rect from b1, graph 0 to b2, graph 1 behind fc rgb '#eaf6ea' fs solid 1 noborder
-    set label 2 'cache-resident' at sqrt(b1 * b2), graph regime_y2 center boxed tc rgb '#2f7d32'
+    if (named(b1, b2)) {
+        set label 2 regime_text('cache-resident', b1, b2) at sqrt(b1 * b2), graph regime_y2 \
+            center boxed tc rgb '#2f7d32'
+    }
 }
+# The two bounds' lines are named in the key (bound_keys, a clause for the chart's plot),
+# not beside the lines: any place in the plot is some chart's data or fit text at some page
+# size, and a vertical label crossed the data.
+bound_keys = ''; n_bound_keys = 0
 if (n_launch_fit && b1 > xlo && b1 < b2) {
     set arrow 2 from b1, graph 0 to b1, graph 1 nohead lc rgb '#2b5c9e' lw 1.5 dt 3
-    set label 5 'fit: launches·L = bytes/B' at b1, graph 0.03 left rotate by 90 \
-        offset 0.9, 0 tc rgb '#2b5c9e' font small_font
+    bound_keys = bound_keys."keyentry with lines lc rgb '#2b5c9e' lw 1.5 dt 3 title 'launch-bound ends (fit): launches·L = bytes/B', "
+    n_bound_keys = n_bound_keys + 1
 }
 if (have_cache) {
     set object 3 rect from b2, graph 0 to xhi, graph 1 behind fc rgb '#fbf1e4' fs solid 1 noborder
-    set label 3 'memory-bound' at xhi, graph regime_y1 right offset -0.8, 0 boxed tc rgb '#a0560f'
+    if (named(b2, xhi)) {
+        set label 3 regime_text('memory-bound', b2, xhi) at xhi, graph regime_y1 right \
+            offset -0.8, 0 boxed tc rgb '#a0560f'
+    }
     set arrow 1 from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 2 dt 3
-    set label 4 sprintf('%s = %.3g M elements', cache_text, n_cache / 1e6) \
-        at n_cache, graph 0.03 left rotate by 90 offset 0.9, 0 tc rgb cache_colour noenhanced \
-        font small_font
+    cache_key = sprintf('%s = %.3g M elements', cache_text, n_cache / 1e6)
+    bound_keys = bound_keys."keyentry with lines lc rgb cache_colour lw 2 dt 3 title cache_key, "
+    n_bound_keys = n_bound_keys + 1
 }
-# Headroom above the highest model line and the p90 bars for the regime labels.
-ytop = speedup_max * 1.3
+# Headroom above the highest model line and the p90 bars for the regime labels (more for
+# labels on two lines).
+ytop = speedup_max * (regime_lines > 1 ? 1.55 : 1.3)
 # (a line far above every point, as a long chain's launch limit, is left off the scale)
 do for [i=1:NSL] { if (LV[i] * 1.25 > ytop && LV[i] <= 2 * speedup_max) { ytop = LV[i] * 1.25 } }
 set yrange [0 : (ytop > 2.8 ? ytop : 2.8)]

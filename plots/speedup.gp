@@ -6,21 +6,36 @@
 # p<i>.dat: dashed with B, dotted with B_c where the eager chain's bytes fit the cache).
 # Noisy points (noisy_speedup.dat: a side of the pair was disturbed) are drawn hollow.
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
-set ylabel sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level)
-# The fit's numbers in the empty band under speedup 1, at the left (no point falls there
-# unless fusion loses).
-if (have_fit) {
-    set label 10 fit_text at graph 0.02, first 0.9 left front noenhanced tc rgb '#333333' \
+# The fit's numbers in the band under speedup 1, at the left, on two lines so that they fit
+# it at a column's size; its formula is in the key, on the predicted curve's line. The band
+# is empty unless fusion loses, which an overlay's pairs (a peer's eager against its
+# compiler, below 1 at small n) do: with overlays, the numbers go into the key instead.
+fit_lines = fit2.', '.fit3.(have_cache_fit ? "\n".fit4 : '')
+overlaid = 0
+if (NX > 0) { stats 'pairs.tsv' using (overlaid = overlaid || int(column("primary")) == 0, 0) nooutput }
+fit_keys = have_fit && overlaid ? "keyentry title fit2.', '.fit3, " . \
+    (have_cache_fit ? "keyentry title fit4, " : "") : ""
+if (have_fit && !overlaid) {
+    set label 10 fit_lines at graph 0.02, first 0.78 left front noenhanced tc rgb '#333333' \
         font small_font
 }
+# the y axis titled in fewer words where the plot is short
+set ylabel (page_h / em < 40 ? 'speedup (eager / fused time)' : \
+    sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level))
 # Optional clauses as macros of this script's own text (style.gp says why).
-predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'predicted by the fit' : ''), " : ""
-cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'predicted, in the '.cache_label : ''), " : ""
+predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, t = launches·L + bytes/B' : ''), " : ""
+cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
-model_lines = NSL > 0 ? "for [i=1:NSL] LV[i] with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
-plot @predicted @cache_predicted @model_lines @noisy_points \
+model_lines = NSL > 0 ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
+# the bounds', the models', the pairs' key lines
+key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
+do for [i=1:NSL] { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest }
+do for [i=1:NX] { key_longest = strlen(key_title(XT[i])) > key_longest ? strlen(key_title(XT[i])) : key_longest }
+eval key_auto(key_longest, n_bound_keys + (NP > 0) * (1 + have_cache_fit) + \
+    (strlen(fit_keys) > 0) * (1 + have_cache_fit) + n_line_keys + 1 + NX)
+plot @bound_keys @predicted @fit_keys @cache_predicted @model_lines @noisy_points \
      1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \
-     for [i=1:NX] pair_data(i) using 1:2:3:4 with yerrorbars \
+     for [i=1:NX] pair_data(i) using 1:2:(valid(3) ? $3 : $2):(valid(4) ? $4 : $2) with yerrorbars \
         lc rgb XC[i] pt 0 ps 0 lw 1.5 notitle, \
      for [i=1:NX] pair_data(i) using 1:2 with linespoints \
-        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title XT[i]
+        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title key_title(XT[i])

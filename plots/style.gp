@@ -19,6 +19,11 @@ stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
     page_h = column("height"), fontsize = column("font"), page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
 # Smaller type, for annotations: never under 85% of the main text.
 small_font = sprintf(',%.3g', fontsize * 0.85)
+# The em of the main type in the page's units (px: pngcairo draws a point as 1/96 inch of
+# its pixels; inches in a pdf), and an average character of it, as drawn and as gnuplot
+# estimates it (0.64 em): for the estimates that keep text within its room.
+em = fontsize * (fmt eq 'pdf' ? 1 / 72.0 : 96.0 / 72.0)
+char_w = 0.64 * em
 stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     cache_bytes = column("cache_bytes"), n_cache = column("n_cache"), \
     peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
@@ -86,12 +91,16 @@ array MC[max1(NM)]
 if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
 array PC[max1(NP)]
 if (NP > 0) { stats 'predicted.tsv' using (PC[int(column("i"))] = strcol("colour"), 0) nooutput }
-# Model lines: value, title ("" for none), colour, dash type.
+# Model lines: value, title ("" for none), colour, dash type, and the n from and to which
+# the model applies (model_line(i, x): the line there, nothing elsewhere).
 array LV[max1(NSL)]; array LT[max1(NSL)]; array LC[max1(NSL)]; array LD[max1(NSL)]
+array LF[max1(NSL)]; array LTO[max1(NSL)]
 if (NSL > 0) {
     stats 'speedup_lines.tsv' using (i = int(column("i")), LV[i] = column("value"), \
-        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), 0) nooutput
+        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), \
+        LF[i] = column("from"), LTO[i] = column("to"), 0) nooutput
 }
+model_line(i, x) = x >= LF[i] && x <= LTO[i] ? LV[i] : NaN
 
 series(i) = sprintf('s%d.dat', i)
 pair_data(i) = sprintf('x%d.dat', i)
@@ -107,6 +116,48 @@ set key noenhanced outside below center horizontal Left reverse samplen 2.5 spac
     nobox font small_font
 set title noenhanced
 
+# gnuplot sizes the key's columns by the main type's estimate (0.64 em a character) while the
+# key draws in the small type (about 0.45 em): a one-column key of lines a column's width
+# holds is refused ("difficulty fitting plot titles into key") and dropped. The charts with
+# one column of key lines say so (key_one_column(longest)), with the estimate corrected.
+# A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
+# width) drops its last "(...)", the fused side's count (key_title), then if need be its
+# eager side's count.
+key_chars = 0.8 * page_w / (0.45 * em) - 6
+last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
+key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
+    strlen(t[1:last_open(t, 0) - 1]) <= key_chars ? t[1:last_open(t, 0) - 1] : key_bare(t)
+# and one still too long, its eager side's count too ("torch eager, out=: add, relu /
+# torch.compile, out="; label_first and last_open on the label's parts)
+key_bare(t) = (key_e = label_first(t), key_f = t[strstrt(t, ' / ') + 3:], \
+    key_e[1:last_open(key_e, 0) - 1].' / '.key_f[1:last_open(key_f, 0) - 1])
+key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longest))
+# A key of many short lines: as many columns as the page holds. A column of the key in the
+# small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's
+# estimate, 0.63 em a character, is brought to it with the key's width, or its columns
+# spill off the page.
+key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * em)), \
+    key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
+key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
+    int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
+# A key of `entries` lines up to `longest` characters: in columns where the page holds two
+# or more (a wide page: the key would otherwise take half its height), else in one.
+key_auto(longest, entries) = key_cols(longest) >= 2 ? key_columns(longest, entries) : \
+    key_one_column(longest)
+# the model lines with a key entry
+n_line_keys = 0
+do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
+# A series' or a pair's label in short, for a key of more than 6 ("eager add_k3: add, relu,
+# ... (4 kernels) / fused (1 kernel)" -> "eager add_k3 (4 kernels)"): a chain's name and its
+# count; a built-in variant, whose "how" is one word ("eager: add, relu (2 kernels)"), keeps
+# its words up to 36 characters, half a column's width ("copy (1 kernel)" past them).
+label_first(t) = strstrt(t, ' / ') > 0 ? t[1:strstrt(t, ' / ') - 1] : t
+label_how(t) = strstrt(t, ':') == 0 ? '' : t[1:strstrt(t, ':') - 1]
+label_count(t) = label_first(t)[last_open(label_first(t), 0):]
+short_title(t) = strlen(label_how(t)) == 0 ? label_first(t) : \
+    strstrt(label_how(t), ' ') == 0 && strlen(label_first(t)) <= 36 ? label_first(t) : \
+    label_how(t).label_count(t)
+
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
 # device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").
 chart_title(what) = sprintf("%s\n%s%s", what, device, (strlen(day) > 0 ? ', '.day : ''))
@@ -121,11 +172,24 @@ have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_colour = '#6a3d9a'
 
 # Points another program disturbed (status noisy) are drawn hollow (noisy.tsv and its data,
-# by the charts that have them) and counted in a footnote, in a bottom margin of its own
-# below the axis label, so that it never sits on the tick labels or the data.
+# by the charts that have them) and counted in a footnote. The footnote gets a strip of its
+# own at the page's bottom, below the key and the axis titles: the plot, its margins and its
+# key are drawn in the rest of the page (set origin/size; multiplot layouts take foot_h as
+# their offset), so that it never sits on a legend line, a tick label or the data. Two lines,
+# split after the "; ", so that it fits a column's width.
 stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
+# one line of the small type as a fraction of the page (png and svg: 96 px per point's inch
+# as pngcairo draws it; pdf: points over a page in inches)
+foot_line = (fmt eq 'pdf' ? fontsize * 0.85 / 72.0 : fontsize * 0.85 * 96.0 / 72.0) \
+    * 1.25 / page_h
+foot_h = 0
 if (noisy > 0) {
-    set label 9999 noisy_text at screen 0.01, screen 0.015 left tc rgb '#b22222' noenhanced \
-        font small_font
+    foot_cut = strstrt(noisy_text, '; ')
+    foot_text = foot_cut > 0 ? noisy_text[1:foot_cut]."\n".noisy_text[foot_cut + 2:] : noisy_text
+    foot_h = (foot_cut > 0 ? 2.4 : 1.4) * foot_line
+    set label 9999 foot_text at screen 0.01, screen foot_h - 0.9 * foot_line left \
+        tc rgb '#b22222' noenhanced font small_font
+    set origin 0, foot_h
+    set size 1, 1 - foot_h
 }
 set samples 400

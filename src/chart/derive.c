@@ -338,6 +338,8 @@ static struct fb_chart_line *add_line(struct fb_chart_line *lines, size_t *n, si
     struct fb_chart_line *l = &lines[(*n)++];
     l->value = value;
     l->dash = dash;
+    l->from = 0;
+    l->to = INFINITY;
     l->colour = colour;
     snprintf(l->title, sizeof l->title, "%s", title);
     return l;
@@ -380,33 +382,39 @@ static void add_speedup_lines(struct fb_chart_derived *d)
         const struct fb_chart_series *e = &d->series[p->eager], *f = &d->series[p->fused];
         char title[FB_CHART_TEXT_MAX], frac[48];
         if (isfinite(p->launch_limit) && p->launch_limit != 1.0) {
-            snprintf(title, sizeof title, "launch limit %.3g", p->launch_limit);
+            /* what the line is, as the speedup of the launch-bound regime sits near it
+             * (above it where an eager launch costs more than the fused one) */
+            if (e->host_launches > 0 && f->host_launches > 0)
+                snprintf(title, sizeof title, "model: launch limit %.3g (launches: %.0f / %.0f)",
+                         p->launch_limit, e->host_launches, f->host_launches);
+            else
+                snprintf(title, sizeof title, "model: launch limit %.3g", p->launch_limit);
             add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->launch_limit, DASH_LAUNCH,
                      title, e->colour);
         }
         fraction_text(p->elements_eager, p->elements_fused, frac, sizeof frac);
         /* with both store kinds on a CPU, this is the streaming stores' model (the normal
          * stores' is the write-allocate line) */
-        snprintf(title, sizeof title, "traffic model %s%s", frac,
+        snprintf(title, sizeof title, "model: traffic ratio %s%s", frac,
                  cpu_both ? " (streaming stores)" : "");
         add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->traffic_ratio, DASH_TRAFFIC,
                  title, e->colour);
         if (isfinite(p->traffic_ratio_wa)) {
             fraction_text(fb_model_traffic(e->elements, stores_of(e), true),
                           fb_model_traffic(f->elements, stores_of(f), true), frac, sizeof frac);
-            snprintf(title, sizeof title, "%s: %s", frac,
+            snprintf(title, sizeof title, "model: %s %s",
                      cpu_both ? "write-allocate (normal stores)"
-                              : "traffic with write-allocate (CPU)");
+                              : "traffic with write-allocate (CPU)", frac);
             add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->traffic_ratio_wa, DASH_WA,
                      title, e->colour);
         }
     }
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_LAUNCH,
-                 "launch limits (in each pair's colour)");
+                 "models: launch limits (in each pair's colour)");
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_TRAFFIC,
-                 "traffic models (in each pair's colour)");
+                 "models: traffic ratios (in each pair's colour)");
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_WA,
-                 "traffic with write-allocate (in each pair's colour)");
+                 "models: traffic with write-allocate (in each pair's colour)");
 }
 
 static long gcd(long a, long b)
@@ -527,6 +535,14 @@ static bool positive(double x)
     return isfinite(x) && x > 0;
 }
 
+/* Whether a series launches each of its kernels itself (kernels counted = host launches;
+ * unknown counts are taken as such), as the fit's model t = launches*L + bytes/B assumes. */
+static bool one_kernel_per_launch(const struct fb_chart_series *s)
+{
+    return !isfinite(s->launches) || !isfinite(s->host_launches) ||
+           s->launches == s->host_launches;
+}
+
 static int add_fit(struct builder *b, const struct fb_csv_table *t0)
 {
     struct fb_chart_derived *d = b->d;
@@ -571,6 +587,12 @@ static int add_fit(struct builder *b, const struct fb_csv_table *t0)
             continue;
         if (!positive(e->elements) || !positive(f->elements) || !positive(e->host_launches) ||
             !positive(f->host_launches))
+            continue;
+        /* The fit prices a launch, not a kernel: a side that runs more kernels than it
+         * launches (a graph) pays for kernels the model does not see (the graph pair's data
+         * sits at 1.7-1.9 where the model says 1.0), so neither its curve nor the pair's
+         * prediction is drawn. */
+        if (!one_kernel_per_launch(e) || !one_kernel_per_launch(f))
             continue;
         double size = (double)fb_model_element_size(e->dtype);
         size_t sides[2] = {p->eager, p->fused};
@@ -654,6 +676,19 @@ static void add_regimes(struct fb_chart_derived *d)
 }
 
 /* --- the storage-type and chain-length charts -------------------------------------------- */
+
+/* Each speedup model line where its model applies (derive.h): a launch limit is what the
+ * speedup tends to where launches dominate, a traffic ratio where DRAM traffic does. */
+static void limit_speedup_lines(struct fb_chart_derived *d)
+{
+    for (size_t i = 0; i < d->n_speedup_lines; i++) {
+        struct fb_chart_line *l = &d->speedup_lines[i];
+        if (l->dash == DASH_LAUNCH && positive(d->n_launch))
+            l->to = d->n_launch;
+        else if (l->dash != DASH_LAUNCH && positive(d->n_cache))
+            l->from = d->n_cache;
+    }
+}
 
 static int dtype_index(const char *dtype)
 {
@@ -823,6 +858,7 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     add_speedup_lines(out);
     add_bytes_lines(out);
     add_regimes(out);
+    limit_speedup_lines(out);
     add_dtypes(out);
     rc = add_fit(&b, &tables[0]);
     if (rc == FB_OK)

@@ -100,6 +100,11 @@ struct fb_chart_line {
     char title[FB_CHART_TEXT_MAX]; /* "" for no legend entry */
     unsigned colour;
     int dash;
+    /* the n over which the model applies, drawn there only: a speedup line's launch limit
+     * up to n_launch (the launch-bound regime), its traffic ratios from n_cache (the
+     * memory-bound one); 0 and INFINITY where it applies throughout or the bound is
+     * unknown */
+    double from, to;
 };
 
 /* A curve of the fitted model over n: y[i] with B, y_cache[i] with B_c (NaN outside the

@@ -103,9 +103,25 @@ struct fb_chart_identity fb_chart_identity_form(const char *variant, bool overla
     if (!overlay && !form[0])
         return id;
     id.point_type -= 1; /* the open marker of the same shape */
+    /* A run in several dtypes draws each variant three times on one chart: a dash alone
+     * does not tell them apart, so a 16-bit dtype also takes another colour of the cycle
+     * (fp16 two on, bf16 four on: a run's eager and fused, vermillion and blue, give six
+     * distinct colours) and bf16 another marker. The references' black and grey stay. */
+    bool fp16 = strstr(form, "-fp16") != NULL, bf16 = strstr(form, "-bf16") != NULL;
+    const size_t cycle = sizeof hashed_colours / sizeof hashed_colours[0];
+    for (size_t i = 0; (fp16 || bf16) && i < cycle; i++)
+        if (hashed_colours[i] == id.colour) {
+            id.colour = hashed_colours[(i + (fp16 ? 2 : 4)) % cycle];
+            break;
+        }
+    for (size_t i = 0; bf16 && i < cycle; i++)
+        if (hashed_points[i] - 1 == id.point_type) {
+            id.point_type = hashed_points[(i + 4) % cycle] - 1;
+            break;
+        }
     if (strstr(form, "-streaming"))
         id.dash = 4;
-    else if (strstr(form, "-fp16") || strstr(form, "-bf16"))
+    else if (fp16 || bf16)
         id.dash = 5;
     else if (strstr(form, "-cold"))
         id.dash = 3;

@@ -8,7 +8,9 @@
  *
  * A series drawn from an overlay (a file after the first) or in a format other than the
  * variant's plain one (fp16, bf16, streaming stores, cold cache) keeps the colour and the
- * marker's shape, open instead of filled, with a dash of its own (fb_chart_identity_form). */
+ * marker's shape, open instead of filled, with a dash of its own (fb_chart_identity_form);
+ * a 16-bit dtype also takes a colour of its own (bf16 a marker too), as a dtype run draws
+ * every variant in three dtypes on one chart. */
 #ifndef FB_CHART_IDENTITY_H
 #define FB_CHART_IDENTITY_H
 
@@ -27,7 +29,8 @@ struct fb_chart_identity fb_chart_identity_of(const char *variant);
 /* The identity of a series of that variant: overlay (its file is not the charted run's) and
  * form, the format suffix of its key ("", "-fp16", "-streaming", "-bf16-cold": derive.h).
  * Plain and not an overlay: the variant's own; else the open marker of the same shape and a
- * dash by form (streaming 4, a 16-bit dtype 5, cold 3; an overlay 2). */
+ * dash by form (streaming 4, a 16-bit dtype 5, cold 3; an overlay 2); fp16 and bf16 also
+ * another colour of the cycle (two and four on) and bf16 another marker. */
 struct fb_chart_identity fb_chart_identity_form(const char *variant, bool overlay,
                                                 const char *form);
 

@@ -184,13 +184,16 @@ static int write_lines(int dirfd, const char *name, const struct fb_chart_line *
     int rc = fb_tsv_open(&t, dirfd, name, false, err);
     if (rc)
         return rc;
-    fb_tsv_printf(&t, "i\tvalue\ttitle\tcolour\tdt\n");
+    fb_tsv_printf(&t, "i\tvalue\ttitle\tcolour\tdt\tfrom\tto\n");
     for (size_t i = 0; i < n; i++) {
         fb_tsv_printf(&t, "%zu\t", i + 1);
         fb_tsv_num(&t, lines[i].value, "\t");
         fb_tsv_text(&t, lines[i].title, "\t");
         colour(&t, lines[i].colour, "\t");
-        fb_tsv_printf(&t, "%d\n", lines[i].dash);
+        fb_tsv_printf(&t, "%d\t", lines[i].dash);
+        /* gnuplot reads no infinity: the largest double for "no bound" */
+        fb_tsv_num(&t, lines[i].from, "\t");
+        fb_tsv_num(&t, isfinite(lines[i].to) ? lines[i].to : 1e300, "\n");
     }
     return fb_tsv_close(&t, FB_OK, err);
 }
@@ -366,7 +369,9 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
     rc = fb_tsv_open(&others, dirfd, "chain_others.dat", false, err);
     if (rc)
         return rc;
-    fb_tsv_printf(&others, "kernels\tspeedup\tname\ti\tcolour\n");
+    /* label: the chain's name on its highest point only (one label per chain, not one per
+     * size stacked at one k), "" on the others */
+    fb_tsv_printf(&others, "kernels\tspeedup\tname\ti\tcolour\tlabel\n");
     for (size_t i = 0; i < d->n_chain_points; i++) {
         const struct fb_chart_chain_point *c = &d->chain_points[i];
         if (c->first_at_k)
@@ -374,10 +379,17 @@ static int write_chains(int dirfd, const struct fb_chart_derived *d, size_t *siz
         size_t s = 0;
         while (s < n_ns && ns[s] != c->n)
             s++;
+        bool top = true;
+        for (size_t o = 0; o < d->n_chain_points && top; o++) {
+            const struct fb_chart_chain_point *q = &d->chain_points[o];
+            top = o == i || q->first_at_k || strcmp(q->name, c->name) != 0 ||
+                  q->speedup < c->speedup || (q->speedup == c->speedup && o > i);
+        }
         fb_tsv_num(&others, c->kernels, "\t");
         fb_tsv_num(&others, c->speedup, "\t");
         fb_tsv_text(&others, c->name, "\t");
-        fb_tsv_printf(&others, "%zu\t%u\n", s + 1, colours[s % 5]);
+        fb_tsv_printf(&others, "%zu\t%u\t", s + 1, colours[s % 5]);
+        fb_tsv_text(&others, top ? c->name : "", "\n");
     }
     rc = fb_tsv_close(&others, FB_OK, err);
     if (rc)

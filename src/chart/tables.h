@@ -28,7 +28,8 @@
  *                 measured DRAM bytes
  *   pairs.tsv     i, title, colour, pt, dt, primary; x<i>.dat: n, speedup, speedup_lo,
  *                 speedup_hi (the speedup's 95% interval from the interleaved rounds; NaN none)
- *   speedup_lines.tsv, copy_lines.tsv (percent), bytes_lines.tsv: i, value, title, colour, dt
+ *   speedup_lines.tsv, copy_lines.tsv (percent), bytes_lines.tsv: i, value, title, colour, dt,
+ *                 from, to (the n over which the line's model applies; 0 and 1e300: all)
  *   curves.tsv    i, colour (the time chart's fitted model per series); m<i>.dat: n, t, t_cache
  *   predicted.tsv i, colour (the speedup the fit predicts per pair); p<i>.dat: n, speedup,
  *                 speedup_cache
@@ -36,7 +37,8 @@
  *   dtypes.tsv    i, dtype, colour, pt; d<i>.dat: n, bytes_per_tensor, speedup
  *   chains.tsv    i, title ("n = 1K"), colour, pt: one per size; c<i>.dat: kernels, speedup
  *                 (the first chain at each length); chain_others.dat: kernels, speedup,
- *                 name, i, colour (an integer; the other chains); chain_model.dat: kernels, launch_limit,
+ *                 name, i, colour (an integer; the other chains), label (the name on each chain's
+ *                 highest point, "" on the others); chain_model.dat: kernels, launch_limit,
  *                 traffic_ratio, traffic_ratio_wa
  *   glance_pairs.tsv, glance.tsv, g<j>.dat: the at-a-glance figure's (chart/glance.h);
  *   noisy.tsv     one row: noisy (rows of the charted run), nnt, nnx (rows of the two tables

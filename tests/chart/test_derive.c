@@ -472,6 +472,60 @@ static void test_noisy_points_are_kept_hollow_with_their_speedup(void **state)
     done(r);
 }
 
+/* issue 33: the graph pair (2 kernels in 1 launch) was given the fit's prediction, 1.0 at
+ * small n, where its data sits at 1.7-1.9: the fit prices launches, not kernels, so neither
+ * the graph side's time curve nor its pair's prediction is drawn; the other pairs keep
+ * theirs. */
+static void test_no_fitted_curve_where_kernels_outnumber_launches(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("../../../results/cpu-intel-xeon/default.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    const struct fb_chart_pair *graph = pair_of(d, "eager_add_relu_graph");
+    const struct fb_chart_pair *plain = pair_of(d, "eager_add_relu");
+    assert_non_null(graph);
+    assert_non_null(plain);
+    const struct fb_chart_series *ge = &d->series[graph->eager];
+    assert_true(ge->launches > ge->host_launches);
+    unsigned graph_colour = ge->colour, plain_colour = d->series[plain->eager].colour;
+    bool plain_predicted = false;
+    for (size_t i = 0; i < d->n_predicted_curves; i++) {
+        assert_int_not_equal(d->predicted_curves[i].colour, graph_colour);
+        plain_predicted |= d->predicted_curves[i].colour == plain_colour;
+    }
+    assert_true(plain_predicted);
+    for (size_t i = 0; i < d->n_time_curves; i++)
+        assert_int_not_equal(d->time_curves[i].colour, graph_colour);
+    done(r);
+}
+
+/* issue 33: model lines are labelled as models and drawn only where their model applies: a
+ * launch limit up to the end of the launch-bound regime, a traffic ratio from the cache's
+ * bound on (speedup_lines' from and to) */
+static void test_model_lines_are_models_where_they_apply(void **state)
+{
+    (void)state;
+    struct run *r = derive_files("sample-cpu.csv", NULL);
+    const struct fb_chart_derived *d = &r->d;
+    assert_true(d->n_speedup_lines >= 3);
+    bool launch = false, traffic = false;
+    for (size_t i = 0; i < d->n_speedup_lines; i++) {
+        const struct fb_chart_line *l = &d->speedup_lines[i];
+        if (l->title[0])
+            assert_memory_equal(l->title, "model", 5);
+        if (strstr(l->title, "launch limit")) {
+            launch = true;
+            assert_string_equal(l->title, "model: launch limit 2 (launches: 2 / 1)");
+            assert_true(l->from == 0 && l->to == d->n_launch);
+        } else {
+            traffic = true;
+            assert_true(l->from == d->n_cache && isinf(l->to));
+        }
+    }
+    assert_true(launch && traffic);
+    done(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +544,8 @@ int main(void)
         cmocka_unit_test(test_dtypes_and_chain_lengths),
         cmocka_unit_test(test_speedup_bars_are_the_interval_from_paired_rounds),
         cmocka_unit_test(test_noisy_points_are_kept_hollow_with_their_speedup),
+        cmocka_unit_test(test_no_fitted_curve_where_kernels_outnumber_launches),
+        cmocka_unit_test(test_model_lines_are_models_where_they_apply),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,30 @@ static void test_an_overlay_or_another_format_opens_the_marker(void **state)
     assert_int_not_equal(streaming.dash, cold.dash);
 }
 
+/* issue 33: a dtype run's summary drew fp32, fp16 and bf16 of one variant in one colour,
+ * told apart by dash alone */
+static void test_dtypes_differ_in_colour_and_marker(void **state)
+{
+    (void)state;
+    const char *variants[] = {"eager_add_relu", "fused_add_relu"};
+    unsigned colours[6];
+    for (size_t v = 0; v < 2; v++) {
+        struct fb_chart_identity fp32 = fb_chart_identity_form(variants[v], false, "");
+        struct fb_chart_identity fp16 = fb_chart_identity_form(variants[v], false, "-fp16");
+        struct fb_chart_identity bf16 = fb_chart_identity_form(variants[v], false, "-bf16");
+        assert_int_not_equal(fp16.point_type, fp32.point_type);
+        assert_int_not_equal(bf16.point_type, fp32.point_type);
+        assert_int_not_equal(bf16.point_type, fp16.point_type);
+        colours[3 * v] = fp32.colour;
+        colours[3 * v + 1] = fp16.colour;
+        colours[3 * v + 2] = bf16.colour;
+    }
+    /* eager and fused in three dtypes: six colours */
+    for (size_t i = 0; i < 6; i++)
+        for (size_t k = i + 1; k < 6; k++)
+            assert_int_not_equal(colours[i], colours[k]);
+}
+
 static const char *words(const char *variant, const char *role, const char *ops,
                          const char *form, double launches, double host)
 {
@@ -158,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_every_builtin_variant_has_an_entry_of_its_own),
         cmocka_unit_test(test_a_chain_keeps_its_style_whatever_else_there_is),
         cmocka_unit_test(test_an_overlay_or_another_format_opens_the_marker),
+        cmocka_unit_test(test_dtypes_differ_in_colour_and_marker),
         cmocka_unit_test(test_labels_are_words_with_the_counted_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
