@@ -8,16 +8,29 @@ set xlabel 'launches per call'
 unset logscale x
 set format x '%g'
 set style fill solid 0.75 noborder
+stats 'launches.tsv' using (strlen(strcol(2))) nooutput name 'LAB'
 stats 'launches.tsv' using 3 nooutput
 set xrange [0 : (STATS_max > 2 ? STATS_max : 2) + 1]
 set yrange [NLB + 0.7 : 0.3]
 set xtics 1
 set grid xtics noytics nomxtics
-set ytics noenhanced nomirror scale 0
-set key outside below center
+set key outside below center height 1
+# The series' labels go beside the bars as y tick labels, or, when the longest would take
+# more than 40% of the page's width (a column), above each bar, so the plot keeps its room.
+labels_above = LAB_max > 0.4 * page_w / char_w
+if (labels_above) {
+    unset ytics
+    set lmargin 2
+    set yrange [NLB + 0.6 : 0.1]
+} else {
+    set ytics noenhanced nomirror scale 0
+}
+half = labels_above ? 0.18 : 0.3
 
-plot 'launches.tsv' using (0):1:(0):3:($1 - 0.3):($1 + 0.3):5:yticlabels(2) with boxxyerror \
-        lc rgb variable notitle, \
+plot 'launches.tsv' using (0):1:(0):3:($1 - half):($1 + half):5:yticlabels(2) \
+        with boxxyerror lc rgb variable notitle, \
      '' using 3:1:(sprintf(' %g', $3)) with labels left notitle, \
-     '' using ($4 >= 0 ? $4 : NaN):($1 - 0.38):(0):(0.76) with vectors nohead lc rgb '#000000' \
-        lw 4 title 'model (fused 1, eager 1 per op)'
+     '' using (0):(labels_above ? $1 - half - 0.2 : NaN):2 with labels left noenhanced \
+        font small_font notitle, \
+     '' using ($4 >= 0 ? $4 : NaN):($1 - half - 0.08):(0):(2 * half + 0.16) with vectors nohead \
+        lc rgb '#000000' lw 4 title 'model (fused 1, eager 1 per op)'

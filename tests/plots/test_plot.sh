@@ -523,33 +523,6 @@ check "--plot without --plot-dir draws beside the CSV" [ -s "$work/beside/run-sp
 # Known warnings (issue 33: the charts' looks are being fixed; remove a line when its warning
 # is gone: the test says which ones it no longer sees).
 known_warnings=$(cat <<'KNOWN'
-chain-length column bandwidth.gp: difficulty fitting plot titles into key
-chain-length column speedup.gp: difficulty fitting plot titles into key
-chain-length column summary.gp: difficulty fitting plot titles into key
-chain-length column time.gp: difficulty fitting plot titles into key
-chain-length slide bandwidth.gp: difficulty fitting plot titles into key
-chain-length slide time.gp: difficulty fitting plot titles into key
-default column speedup.gp: difficulty fitting plot titles into key
-default column summary.gp: difficulty fitting plot titles into key
-default+torch column speedup.gp: Skipping data file with no valid points
-default+torch column speedup.gp: difficulty fitting plot titles into key
-default+torch column summary.gp: difficulty fitting plot titles into key
-default+torch default speedup.gp: Skipping data file with no valid points
-default+torch default summary.gp: difficulty fitting plot titles into key
-default+torch double speedup.gp: Skipping data file with no valid points
-default+torch slide speedup.gp: Skipping data file with no valid points
-default+torch slide summary.gp: difficulty fitting plot titles into key
-dtypes column launches.gp: Terminal canvas area too small to hold plot.
-dtypes column summary.gp: difficulty fitting plot titles into key
-stores column bandwidth.gp: difficulty fitting plot titles into key
-stores column launches.gp: Terminal canvas area too small to hold plot.
-stores column speedup.gp: difficulty fitting plot titles into key
-stores column summary.gp: difficulty fitting plot titles into key
-stores column time.gp: difficulty fitting plot titles into key
-torch-inprocess column speedup.gp: difficulty fitting plot titles into key
-torch-inprocess column summary.gp: difficulty fitting plot titles into key
-torch-inprocess default summary.gp: difficulty fitting plot titles into key
-torch-inprocess slide summary.gp: difficulty fitting plot titles into key
 KNOWN
 )
 warnings_at() { # CSV... : the keys of the warnings of drawing them at every size, on stdout
