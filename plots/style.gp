@@ -160,7 +160,16 @@ short_title(t) = strlen(label_how(t)) == 0 ? label_first(t) : \
 
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
 # device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").
-chart_title(what) = sprintf("%s\n%s%s", what, device, (strlen(day) > 0 ? ', '.day : ''))
+# Lines longer than the plot is wide wrap at a space (the title is centred over the plot, so
+# a line wider than it runs off the page; the plot is the page less about 10 characters of
+# margins; a character drawn is about half an em): at --size column a device name and date do
+# not fit on one line.
+last_space(s, w) = w < 1 ? 0 : (s[w:w] eq ' ' ? w : last_space(s, w - 1))
+wrap(s, w) = strlen(s) <= w ? s : (last_space(s, w + 1) > 1 ? \
+    s[1:last_space(s, w + 1) - 1] . "\n" . wrap(s[last_space(s, w + 1) + 1:], w) : s)
+title_chars = int(page_w / (0.5 * em)) - 12
+chart_title(what) = wrap(what, title_chars) . "\n" . \
+    wrap(device . (strlen(day) > 0 ? ', ' . day : ''), title_chars)
 
 # n spans 8 .. 1e8 elements: powers of ten on a log axis.
 set logscale x 10

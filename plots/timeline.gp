@@ -35,17 +35,12 @@ set bmargin 6
 lane_chars = 8
 do for [i = 1 : NT] { lane_chars = strlen(TN[i]) > lane_chars ? strlen(TN[i]) : lane_chars }
 set lmargin lane_chars + 3
-# The title is centred over the plot: its lines wrap at the plot's width in characters (a
-# character about 0.6 of the type's size; the PDF's page is in inches, the others' in pixels,
-# where cairo draws a point of type as 4/3 of a pixel).
-canvas_chars = (fmt eq 'pdf' ? page_w * 72 : page_w * 0.75) / (0.6 * fontsize)
-wrap_at = int(canvas_chars) - lane_chars - 6
+# The title is centred over the plot: its lines wrap at the plot's width (style.gp's wrap),
+# which the lane names narrow.
+wrap_at = int(page_w / (0.5 * em)) - lane_chars - 10
 wrap_at = wrap_at < 24 ? 24 : wrap_at
-last_space(s, w) = w < 1 ? 0 : (s[w:w] eq ' ' ? w : last_space(s, w - 1))
-wrap(s, w) = strlen(s) <= w ? s : (last_space(s, w + 1) > 1 ? \
-    s[1:last_space(s, w + 1) - 1] . "\n" . wrap(s[last_space(s, w + 1) + 1:], w) : s)
-set title chart_title(wrap('Timeline: ' . tl_title, wrap_at) . "\n" . wrap(tl_timing, wrap_at)) \
-    noenhanced
+set title wrap('Timeline: ' . tl_title, wrap_at) . "\n" . wrap(tl_timing, wrap_at) . "\n" . \
+    wrap(device, wrap_at) noenhanced
 do for [i = 1 : NT] {
     set label 100 + i TNOTE[i] at graph 0.005, first TY[i] - 0.36 left noenhanced \
         tc rgb '#444444' font small_font
