@@ -195,10 +195,8 @@ foot_h = 0
 if (noisy > 0) {
     foot_cut = strstrt(noisy_text, '; ')
     foot_text = foot_cut > 0 ? noisy_text[1:foot_cut]."\n".noisy_text[foot_cut + 2:] : noisy_text
-    # half a line more above it than below: gnuplot 5.4.1 sets the lowest text of the plot
-    # a little lower than 5.4.4 does
-    foot_h = (foot_cut > 0 ? 2.9 : 1.9) * foot_line
-    set label 9999 foot_text at screen 0.01, screen foot_h - 1.4 * foot_line left \
+    foot_h = (foot_cut > 0 ? 2.4 : 1.4) * foot_line
+    set label 9999 foot_text at screen 0.01, screen foot_h - 0.9 * foot_line left \
         tc rgb '#b22222' noenhanced font small_font
     set origin 0, foot_h
     set size 1, 1 - foot_h
