@@ -281,6 +281,15 @@ class PeerThroughCtypes(unittest.TestCase):
         if r["status"] == "ok":
             self.assertAlmostEqual(float(r["bandwidth_gbps"]),
                                    1280 / float(r["time_median_s"]) / 1e9, delta=1e-4)
+        if FUSEBENCH:  # what tools read (--derive): the same row, unverified by fusebench
+            derived = json.loads(subprocess.run([FUSEBENCH, "--derive", path], check=True,
+                                                capture_output=True, text=True).stdout)
+            row = [d for d in derived["rows"] if d["variant"] == "pypeer_user"][0]
+            self.assertEqual((row["role"], row["launches"], row["bytes_model"], row["verified"]),
+                             ("eager", 2, 1280, False))
+            if r["status"] == "ok":
+                self.assertAlmostEqual(row["bandwidth_gbps"], float(r["bandwidth_gbps"]),
+                                       delta=1e-4)
 
     def test_measure_traffic_on_the_cpu_is_unavailable_with_the_reason(self):
         with self.session() as s:
