@@ -45,7 +45,7 @@ line_h = 1.3 * font_u / unit_h
 # the main type across) the main type itself, which there is the smallest a print can take.
 narrow = unit_w / font_u < 45
 glance_font = narrow ? sprintf(',%.3g', fontsize) : small_font
-small_w = 0.5 * (narrow ? 1 : 0.85) * font_u / unit_w   # a character of it, roughly
+small_w = 0.5 * (narrow ? 1 : smallsize / fontsize) * font_u / unit_w   # a character of it, roughly
 
 # A pair's name on its tick, on two lines at its colon ("eager graph:" over "add, relu"),
 # and the longer of those lines, in characters.
@@ -70,7 +70,7 @@ do for [k=1:NGP] {
 key_cols = int(0.94 / ((longest + 6) * small_w))
 key_cols = key_cols < 1 ? 1 : key_cols > 3 ? 3 : key_cols
 key_rows = int((nkey + key_cols - 1) / key_cols)
-key_h = (key_rows * (narrow ? 0.95 : 0.85) + 1.2) * line_h
+key_h = (key_rows * (narrow ? 0.95 : smallsize / fontsize) + 1.2) * line_h
 # The footnote (style.gp's, a label at the page's bottom edge) gets a strip of its own,
 # on two lines where one would run past the page's edge.
 unset label 9999

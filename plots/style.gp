@@ -16,9 +16,10 @@ set datafile columnheaders
 set datafile missing 'NaN'
 
 stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
-    page_h = column("height"), fontsize = column("font"), page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
-# Smaller type, for annotations: never under 85% of the main text.
-small_font = sprintf(',%.3g', fontsize * 0.85)
+    page_h = column("height"), fontsize = column("font"), smallsize = column("small"), \
+    page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
+# Smaller type, for annotations and keys: 85% of the main type, never under 7 points.
+small_font = sprintf(',%.3g', smallsize)
 # The em of the main type in the page's units (px: pngcairo draws a point as 1/96 inch of
 # its pixels; inches in a pdf), and an average character of it, as drawn and as gnuplot
 # estimates it (0.64 em): for the estimates that keep text within its room.
@@ -55,9 +56,12 @@ if (fmt eq 'svg') {
         set output 'chart.png'
     } else {
         if (fmt eq 'pdf') {
-            # vector; cairo embeds the fonts it uses (subsets)
+            # vector; cairo embeds the fonts it uses (subsets). pdfcairo draws a font's
+            # point as pango's 1/96 inch times its fontscale (0.5 unless said: 12 points
+            # came out 8): 0.75 draws points as points, as the PNG does.
             set terminal pdfcairo size page_w, page_h enhanced background rgb 'white' \
-                font sprintf('Sans,%.3g', fontsize) linewidth page_lw pointscale page_ps
+                font sprintf('Sans,%.3g', fontsize) fontscale 0.75 linewidth page_lw \
+                pointscale page_ps
             set output 'chart.pdf'
         } else {
             print 'style.gp: page.tsv names no format this script draws'
@@ -189,8 +193,7 @@ cache_colour = '#6a3d9a'
 stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
 # one line of the small type as a fraction of the page (png and svg: 96 px per point's inch
 # as pngcairo draws it; pdf: points over a page in inches)
-foot_line = (fmt eq 'pdf' ? fontsize * 0.85 / 72.0 : fontsize * 0.85 * 96.0 / 72.0) \
-    * 1.25 / page_h
+foot_line = (fmt eq 'pdf' ? smallsize / 72.0 : smallsize * 96.0 / 72.0) * 1.25 / page_h
 foot_h = 0
 if (noisy > 0) {
     foot_cut = strstrt(noisy_text, '; ')
