@@ -54,9 +54,12 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
     }
     pt = pt < MIN_PT ? MIN_PT : pt;
     double small = pt * SMALL < MIN_PT ? MIN_PT : pt * SMALL;
-    /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG */
+    /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG;
+     * it draws a marker in points where pngcairo draws it in pixels (pointscale 1: about 6
+     * of either), so the own PNG's marker scale 1 at 200 dpi is 72 / 200 here */
     if (strcmp(format, "pdf") == 0)
-        return (struct fb_chart_page){w_in, h_in, pt, small, 1.5 * thin, thin};
+        return (struct fb_chart_page){w_in, h_in, pt, small, 1.5 * thin,
+                                      thin * 72.0 / OWN_DPI};
     /* pixels; pngcairo draws a font's point as 1/96 inch of its pixels (a 72-point "H" is
      * about 100 pixels tall, CSS's 96 px per inch), lines and markers in pixels */
     double px = dpi / CAIRO_DPI, own = dpi / OWN_DPI;
