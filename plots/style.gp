@@ -146,8 +146,12 @@ key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", 
     int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
 # A key of `entries` lines up to `longest` characters: in columns where the page holds two
 # or more (a wide page: the key would otherwise take half its height), else in one.
-key_auto(longest, entries) = key_cols(longest) >= 2 ? key_columns(longest, entries) : \
-    key_one_column(longest)
+# (sized for 3 characters more: a column as long as its longest line ran into the next)
+key_auto(longest, entries) = key_cols(longest + 3) >= 2 ? \
+    key_columns(longest + 3, entries) : key_one_column(longest)
+# On a wide page (a slide, a figure across two columns) a key of one column took half the
+# height: there key_title cuts its lines to half the page, so that they take two columns.
+if (page_w > 1.5 * page_h) { key_chars = int((page_w / (2 * em) - 2.5) / 0.44) - 3 }
 # the model lines with a key entry
 n_line_keys = 0
 do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }

@@ -15,6 +15,9 @@
 /* No text under 7 points at 1:1 (a paper's smallest readable type); the small type, for
  * annotations and keys, is 85% of the main type down to it. */
 #define MIN_PT 7.0
+/* A slide's type: a chart's bigger type (summary's) is not bigger than that in a preset, as
+ * a slide's key of two columns holds no more (plots/style.gp's key_auto). */
+#define MAX_PT 18.0
 #define SMALL 0.85
 
 const struct fb_chart_size fb_chart_sizes[] = {
@@ -52,7 +55,7 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
         pt = c->font * CAIRO_DPI / OWN_DPI;
         dpi = OWN_DPI;
     }
-    pt = pt < MIN_PT ? MIN_PT : pt;
+    pt = pt < MIN_PT ? MIN_PT : size && pt > MAX_PT ? MAX_PT : pt;
     double small = pt * SMALL < MIN_PT ? MIN_PT : pt * SMALL;
     /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG;
      * it draws a marker in points where pngcairo draws it in pixels (pointscale 1: about 6

@@ -490,6 +490,13 @@ if [ -f "$xeon/default.csv" ] && [ -f "$xeon/chain-length.csv" ]; then
     check "and the fit's bound" $svg_text level "$work/lay/default-summary.svg" 'launches·L = bytes/B'
     check "the launch limit says what it is" \
         $svg_text count "$work/lay/default-summary.svg" 'model: launch limit 2 (launches: 2 / 1)' 1
+    # a wide page's key in two columns under the plot, not one taking half the height
+    plot "$work/lay" "$xeon/default.csv" "$xeon/torch.csv" --formats svg --size slide \
+        --charts summary,speedup
+    for chart in summary speedup; do
+        check "$chart at size slide: the key in two columns" \
+            $svg_text columns "$work/lay/default-vs-torch-$chart.svg" 'n (elements per tensor)' 2
+    done
     plot "$work/lay" "$xeon/chain-length.csv" --plot-config "$src/configs/chain-length.ini" \
         --formats svg --size column --charts summary,speedup-k
     check "speedup-k names another chain once, not once per size" \
