@@ -234,16 +234,29 @@ static int stamp_pdf(int dirfd, const char *name, const struct fb_chart_provenan
     return 0;
 }
 
-void fb_chart_provenance_of(const struct fb_csv_table *t, const char *path,
+/* A run's value of a field: its file's name (key NULL) or its # key, "" when absent. */
+static const char *value_of(const struct fb_csv_table *t, const char *path, const char *key)
+{
+    const char *slash = strrchr(path, '/'), *v = key ? fb_csv_meta_get(t, key) : NULL;
+    return !key ? (slash ? slash + 1 : path) : v ? v : "";
+}
+
+void fb_chart_provenance_of(const struct fb_csv_table *t, const char *const *paths, size_t n,
                             struct fb_chart_provenance *p)
 {
-    const char *slash = strrchr(path, '/');
-    snprintf(p->source, sizeof p->source, "%s", slash ? slash + 1 : path);
-    const char *keys[] = {"git_commit", "config_hash", "device", "date"};
-    char *to[] = {p->commit, p->config_hash, p->device, p->date};
-    for (size_t i = 0; i < 4; i++) {
-        const char *v = fb_csv_meta_get(t, keys[i]);
-        snprintf(to[i], FB_PROVENANCE_TEXT_MAX, "%s", v ? v : "");
+    const char *keys[] = {NULL, "git_commit", "config_hash", "device", "date"};
+    char *to[] = {p->source, p->commit, p->config_hash, p->device, p->date};
+    for (size_t i = 0; i < 5; i++) {
+        bool any = false;
+        for (size_t k = 0; k < n; k++)
+            any |= value_of(&t[k], paths[k], keys[i])[0] != '\0';
+        size_t len = 0;
+        to[i][0] = '\0';
+        for (size_t k = 0; any && k < n && len < FB_PROVENANCE_TEXT_MAX; k++) {
+            const char *v = value_of(&t[k], paths[k], keys[i]);
+            len += (size_t)snprintf(to[i] + len, FB_PROVENANCE_TEXT_MAX - len, "%s%s",
+                                    k ? " vs " : "", v[0] ? v : "unknown");
+        }
     }
 }
 
