@@ -213,7 +213,9 @@ if (foot_lines > 0) {
     set label 2 foot at screen 0.01, screen foot_h - 0.55 * line_h left tc rgb '#b22222' \
         noenhanced font glance_font
 }
-set key inside center center horizontal maxcols key_cols \
+# (gnuplot's estimate of a line, 0.64 em a character, brought to the type's 0.5 or less:
+# a chain's long labels were refused at a column's width)
+set key inside center center horizontal maxcols key_cols width -int(0.2 * longest) \
     Left reverse samplen 2 spacing 0.9 font glance_font noenhanced nobox
 # (a macro: only a run with counters has the entry)
 plot for [k=1:NGP] NaN with linespoints lc rgb PC[k] pt PP[k] dt PD[k] lw 2 ps 1.2 \

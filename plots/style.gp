@@ -127,7 +127,9 @@ set title noenhanced
 # A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
 # width) drops its last "(...)", the fused side's count (key_title), then if need be its
 # eager side's count.
-key_chars = 0.8 * page_w / (0.45 * em) - 6
+# (small_k: the small type against 85% of the main, 1 but where the 7 pt floor raised it)
+small_k = smallsize / (0.85 * fontsize)
+key_chars = 0.8 * page_w / (0.45 * small_k * em) - 6
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
 key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
     strlen(t[1:last_open(t, 0) - 1]) <= key_chars ? t[1:last_open(t, 0) - 1] : key_bare(t)
@@ -140,7 +142,7 @@ key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longe
 # small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's
 # estimate, 0.63 em a character, is brought to it with the key's width, or its columns
 # spill off the page.
-key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * em)), \
+key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * small_k * em)), \
     key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
 key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
     int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
@@ -151,7 +153,7 @@ key_auto(longest, entries) = key_cols(longest + 3) >= 2 ? \
     key_columns(longest + 3, entries) : key_one_column(longest)
 # On a wide page (a slide, a figure across two columns) a key of one column took half the
 # height: there key_title cuts its lines to half the page, so that they take two columns.
-if (page_w > 1.5 * page_h) { key_chars = int((page_w / (2 * em) - 2.5) / 0.44) - 3 }
+if (page_w > 1.5 * page_h) { key_chars = int((page_w / (2 * small_k * em) - 2.5) / 0.44) - 3 }
 # the model lines with a key entry
 n_line_keys = 0
 do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }

@@ -532,8 +532,9 @@ timeout 300 "$FB" --plot "$work/beside/run.csv" >/dev/null 2>&1
 check "--plot without --plot-dir draws beside the CSV" [ -s "$work/beside/run-speedup.png" ]
 
 # --- gnuplot's warnings are errors: every checked-in CSV at every size preset ----------------
-# Each results/*/ CSV drawn as tools/reference-run draws it (default.csv also with its torch.csv
-# overlay) at the default size and --size column, double and slide. A gnuplot warning (a key
+# Each results/*/ CSV drawn as tools/reference-run draws it (with its config; default.csv also
+# with its torch.csv overlay) at the default size and --size column, double and slide. A
+# gnuplot warning (a key
 # that does not fit, a canvas too small, a data file with no points) is a chart that lost
 # something. Each is keyed "CSV-STEM SIZE SCRIPT: MESSAGE" (the .gp line number left out: it moves
 # as the scripts change); a key not in the list below fails the test.
@@ -543,10 +544,13 @@ known_warnings=$(cat <<'KNOWN'
 KNOWN
 )
 warnings_at() { # CSV... : the keys of the warnings of drawing them at every size, on stdout
-    local size csv stem=
+    local size csv stem= config=$src/configs/$(basename "${1%.*}").ini
     for csv in "$@"; do stem+=${stem:++}$(basename "${csv%.*}"); done
+    # with its config's [plot] and chain labels, as tools/reference-run draws it
+    [ -f "$config" ] || config=$src/configs/default.ini
     for size in default column double slide; do
         local args=("$@")
+        [ "${1%.csv}" = "$1" ] || args+=(--plot-config "$config")
         [ $size = default ] || args+=(--size $size)
         rm -rf "$work/warn"
         plot "$work/warn" "${args[@]}" || echo "$stem $size: exit $?"
