@@ -20,5 +20,5 @@ unset label 9999
 set xrange [cmp_nmin / 1.6 : cmp_nmax * 1.6]
 # Labels ("DEVICE, DATE (stem)") are long: the key goes under the graph, which keeps the
 # page's width.
-set key below center vertical maxrows 5 font ",15" nobox noopaque height 1
+set key below center vertical maxrows 5 font small_font nobox noopaque height 1
 set rmargin 4

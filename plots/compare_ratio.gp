@@ -10,7 +10,7 @@ if (threshold > 0) {
     set arrow 3 from graph 0, first 1 / (1 + threshold) to graph 1, first 1 / (1 + threshold) \
         nohead lc rgb '#2166ac' dt 2 lw 1.5
     set label 2 sprintf('regressed beyond %.3g%%', threshold * 100) at graph 0.02, \
-        first (1 + threshold) offset 0, 0.6 left tc rgb '#b2182b' font ',14'
+        first (1 + threshold) offset 0, 0.6 left tc rgb '#b2182b' font small_font
 }
 plot 1 with lines lc rgb '#999999' dt 1 lw 1 title RT[1], \
      for [i=2:NR] ratio_data(i) using 1:2:3:4 with yerrorlines \

@@ -15,6 +15,14 @@ if (have_cache) {
 array CV[max1(NCL)]; array CT[max1(NCL)]; array CC[max1(NCL)]; array CD[max1(NCL)]
 stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \
     CT[i] = strcol("title"), CC[i] = strcol("colour"), CD[i] = int(column("dt")), 0) nooutput
+# The key in as many columns as the page holds, gnuplot's estimate of their width corrected;
+# more than 6 series (a chain-length run's 13), each its name and count (style.gp's
+# short_title), as the bandwidth chart's.
+fused_key(t) = NF > 6 ? short_title(t) : t
+key_longest = 0
+do for [i=1:NCL] { key_longest = strlen(CT[i]) > key_longest ? strlen(CT[i]) : key_longest }
+do for [j=1:NF] { key_longest = strlen(fused_key(ST[FI[j]])) > key_longest ? strlen(fused_key(ST[FI[j]])) : key_longest }
+eval key_auto(key_longest, NCL + NF)
 plot for [i=1:NCL] CV[i] with lines lc rgb CC[i] dt CD[i] lw 2 title CT[i], \
      for [j=1:NF] series(FI[j]) using 1:($9 * 100) with linespoints \
-        lc rgb SC[FI[j]] dt SD[FI[j]] pt SP[FI[j]] ps 1.2 lw 2 title ST[FI[j]]
+        lc rgb SC[FI[j]] dt SD[FI[j]] pt SP[FI[j]] ps 1.2 lw 2 title fused_key(ST[FI[j]])

@@ -27,6 +27,8 @@ set bmargin 3.6 + 0.95 * key_rows + (noisy > 0 ? 2.6 : 0)
 # about 1.15 em: a key "below" would go to the page's bottom, on the footnote)
 set key maxrows key_rows at screen 0.75, \
     screen (0.95 * key_rows + (noisy > 0 ? 2.6 : 0) + 0.2) * 1.15 * em / page_h center top
+# (a narrow page's column of key lines, with gnuplot's estimate of their width corrected)
+if (narrow) { eval key_one_column(strlen(dtype_cache_text)) }
 cache_mark = dtype_cache_x > 0 ? "keyentry with lines dt 2 lw 1.5 lc rgb '#777777' title dtype_cache_text, " : ""
 set multiplot layout 1,2 title (narrow ? \
     sprintf("Fusion speedup by storage type\n%s vs %s\n%s%s", dtype_variant, dtype_pair, \

@@ -45,7 +45,7 @@ line_h = 1.3 * font_u / unit_h
 # the main type across) the main type itself, which there is the smallest a print can take.
 narrow = unit_w / font_u < 45
 glance_font = narrow ? sprintf(',%.3g', fontsize) : small_font
-small_w = 0.5 * (narrow ? 1 : 0.85) * font_u / unit_w   # a character of it, roughly
+small_w = 0.5 * (narrow ? 1 : smallsize / fontsize) * font_u / unit_w   # a character of it, roughly
 
 # A pair's name on its tick, on two lines at its colon ("eager graph:" over "add, relu"),
 # and the longer of those lines, in characters.
@@ -70,7 +70,7 @@ do for [k=1:NGP] {
 key_cols = int(0.94 / ((longest + 6) * small_w))
 key_cols = key_cols < 1 ? 1 : key_cols > 3 ? 3 : key_cols
 key_rows = int((nkey + key_cols - 1) / key_cols)
-key_h = (key_rows * (narrow ? 0.95 : 0.85) + 1.2) * line_h
+key_h = (key_rows * (narrow ? 0.95 : smallsize / fontsize) + 1.2) * line_h
 # The footnote (style.gp's, a label at the page's bottom edge) gets a strip of its own,
 # on two lines where one would run past the page's edge.
 unset label 9999
@@ -213,7 +213,9 @@ if (foot_lines > 0) {
     set label 2 foot at screen 0.01, screen foot_h - 0.55 * line_h left tc rgb '#b22222' \
         noenhanced font glance_font
 }
-set key inside center center horizontal maxcols key_cols \
+# (gnuplot's estimate of a line, 0.64 em a character, brought to the type's 0.5 or less:
+# a chain's long labels were refused at a column's width)
+set key inside center center horizontal maxcols key_cols width -int(0.2 * longest) \
     Left reverse samplen 2 spacing 0.9 font glance_font noenhanced nobox
 # (a macro: only a run with counters has the entry)
 plot for [k=1:NGP] NaN with linespoints lc rgb PC[k] pt PP[k] dt PD[k] lw 2 ps 1.2 \

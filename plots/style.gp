@@ -16,9 +16,10 @@ set datafile columnheaders
 set datafile missing 'NaN'
 
 stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
-    page_h = column("height"), fontsize = column("font"), page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
-# Smaller type, for annotations: never under 85% of the main text.
-small_font = sprintf(',%.3g', fontsize * 0.85)
+    page_h = column("height"), fontsize = column("font"), smallsize = column("small"), \
+    page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
+# Smaller type, for annotations and keys: 85% of the main type, never under 7 points.
+small_font = sprintf(',%.3g', smallsize)
 # The em of the main type in the page's units (px: pngcairo draws a point as 1/96 inch of
 # its pixels; inches in a pdf), and an average character of it, as drawn and as gnuplot
 # estimates it (0.64 em): for the estimates that keep text within its room.
@@ -55,9 +56,12 @@ if (fmt eq 'svg') {
         set output 'chart.png'
     } else {
         if (fmt eq 'pdf') {
-            # vector; cairo embeds the fonts it uses (subsets)
+            # vector; cairo embeds the fonts it uses (subsets). pdfcairo draws a font's
+            # point as pango's 1/96 inch times its fontscale (0.5 unless said: 12 points
+            # came out 8): 0.75 draws points as points, as the PNG does.
             set terminal pdfcairo size page_w, page_h enhanced background rgb 'white' \
-                font sprintf('Sans,%.3g', fontsize) linewidth page_lw pointscale page_ps
+                font sprintf('Sans,%.3g', fontsize) fontscale 0.75 linewidth page_lw \
+                pointscale page_ps
             set output 'chart.pdf'
         } else {
             print 'style.gp: page.tsv names no format this script draws'
@@ -123,7 +127,9 @@ set title noenhanced
 # A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
 # width) drops its last "(...)", the fused side's count (key_title), then if need be its
 # eager side's count.
-key_chars = 0.8 * page_w / (0.45 * em) - 6
+# (small_k: the small type against 85% of the main, 1 but where the 7 pt floor raised it)
+small_k = smallsize / (0.85 * fontsize)
+key_chars = 0.8 * page_w / (0.45 * small_k * em) - 6
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
 key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
     strlen(t[1:last_open(t, 0) - 1]) <= key_chars ? t[1:last_open(t, 0) - 1] : key_bare(t)
@@ -136,14 +142,18 @@ key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longe
 # small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's
 # estimate, 0.63 em a character, is brought to it with the key's width, or its columns
 # spill off the page.
-key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * em)), \
+key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * small_k * em)), \
     key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
 key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
     int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
 # A key of `entries` lines up to `longest` characters: in columns where the page holds two
 # or more (a wide page: the key would otherwise take half its height), else in one.
-key_auto(longest, entries) = key_cols(longest) >= 2 ? key_columns(longest, entries) : \
-    key_one_column(longest)
+# (sized for 3 characters more: a column as long as its longest line ran into the next)
+key_auto(longest, entries) = key_cols(longest + 3) >= 2 ? \
+    key_columns(longest + 3, entries) : key_one_column(longest)
+# On a wide page (a slide, a figure across two columns) a key of one column took half the
+# height: there key_title cuts its lines to half the page, so that they take two columns.
+if (page_w > 1.5 * page_h) { key_chars = int((page_w / (2 * small_k * em) - 2.5) / 0.44) - 3 }
 # the model lines with a key entry
 n_line_keys = 0
 do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
@@ -189,8 +199,7 @@ cache_colour = '#6a3d9a'
 stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
 # one line of the small type as a fraction of the page (png and svg: 96 px per point's inch
 # as pngcairo draws it; pdf: points over a page in inches)
-foot_line = (fmt eq 'pdf' ? fontsize * 0.85 / 72.0 : fontsize * 0.85 * 96.0 / 72.0) \
-    * 1.25 / page_h
+foot_line = (fmt eq 'pdf' ? smallsize / 72.0 : smallsize * 96.0 / 72.0) * 1.25 / page_h
 foot_h = 0
 if (noisy > 0) {
     foot_cut = strstrt(noisy_text, '; ')

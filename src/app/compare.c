@@ -185,11 +185,13 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt,
 {
     struct fb_chart charts[8];
     size_t n_charts = fb_compare_charts(&s->compare, charts);
+    struct fb_chart_provenance source = {{0}};
+    fb_chart_provenance_of(s->tables, opt->files, s->n, &source);
     const struct fb_plots_job job = {.d = s->derived[0], .charts = charts,
                                      .n_charts = n_charts, .stem = o->stem,
                                      .out_dir = opt->plot_dir, .first_csv = opt->files[0],
                                      .write_extra = fb_compare_tables_write,
-                                     .ctx = &s->compare};
+                                     .ctx = &s->compare, .source = &source};
     int rc = fb_plots_draw(&job);
     if (rc > 128) /* the signal is in fb_interrupted */
         return FB_ERR_INTERRUPTED;

@@ -31,7 +31,7 @@ const struct fb_chart_format *fb_chart_format_find(const char *name)
     return NULL;
 }
 
-static int wrong(char *why, size_t n, const char *fmt, ...)
+int fb_chart_wrong(char *why, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -45,15 +45,15 @@ int fb_chart_check(const struct fb_chart_format *f, const unsigned char *data, s
                    char *why, size_t why_size)
 {
     if (size == 0)
-        return wrong(why, why_size, "empty");
+        return fb_chart_wrong(why, why_size, "empty");
     if (size < f->head_len || memcmp(data, f->head, f->head_len) != 0)
-        return wrong(why, why_size, "not a %s file (it does not start as one)", f->name);
+        return fb_chart_wrong(why, why_size, "not a %s file (it does not start as one)", f->name);
     while (f->blanks_after && size > 0 && memchr(" \t\r\n", data[size - 1], 4))
         size--;
     if (size < f->head_len + f->tail_len ||
         memcmp(data + size - f->tail_len, f->tail, f->tail_len) != 0)
-        return wrong(why, why_size, "truncated (no %s at its end)",
-                     f->blanks_after ? f->tail : "IEND chunk");
+        return fb_chart_wrong(why, why_size, "truncated (no %s at its end)",
+                              f->blanks_after ? f->tail : "IEND chunk");
     return 0;
 }
 
@@ -62,14 +62,14 @@ int fb_chart_check_file(int dirfd, const char *name, const struct fb_chart_forma
 {
     int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
-        return wrong(why, why_size, "cannot open it: %s", strerror(errno));
+        return fb_chart_wrong(why, why_size, "cannot open it: %s", strerror(errno));
     struct stat st;
     int rc = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        rc = wrong(why, why_size, "not a regular file");
+        rc = fb_chart_wrong(why, why_size, "not a regular file");
     else if ((uintmax_t)st.st_size > max_size)
-        rc = wrong(why, why_size, "%jd bytes, more than a chart may have (%zu)",
-                   (intmax_t)st.st_size, max_size);
+        rc = fb_chart_wrong(why, why_size, "%jd bytes, more than a chart may have (%zu)",
+                            (intmax_t)st.st_size, max_size);
     /* The head and the end, side by side: head_len + tail_len + BLANKS_MAX bytes at most. */
     unsigned char buf[2 * BLANKS_MAX];
     size_t size = rc ? 0 : (size_t)st.st_size, head = format->head_len;
@@ -77,7 +77,7 @@ int fb_chart_check_file(int dirfd, const char *name, const struct fb_chart_forma
     if (rc == 0 && size >= head &&
         (pread(fd, buf, head, 0) != (ssize_t)head ||
          pread(fd, buf + head, end, (off_t)(size - end)) != (ssize_t)end))
-        rc = wrong(why, why_size, "cannot read it: %s", strerror(errno ? errno : EIO));
+        rc = fb_chart_wrong(why, why_size, "cannot read it: %s", strerror(errno ? errno : EIO));
     close(fd);
     if (rc == 0)
         rc = fb_chart_check(format, buf, size < head ? size : head + end, why, why_size);

@@ -39,4 +39,9 @@ int fb_chart_check(const struct fb_chart_format *format, const unsigned char *da
 int fb_chart_check_file(int dirfd, const char *name, const struct fb_chart_format *format,
                         size_t max_size, char *why, size_t why_size);
 
+/* -1, with why (of n bytes; NULL or 0: none) filled with fmt's message: what the checks above
+ * and the provenance's stamp (chart/provenance.h) say is wrong with a chart file. */
+int fb_chart_wrong(char *why, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

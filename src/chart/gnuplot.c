@@ -569,7 +569,7 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
         return FB_PLOTS_USAGE;
     }
     struct fb_chart_provenance source = {{0}};
-    fb_chart_provenance_of(&tables[0], csv_files[0], &source);
+    fb_chart_provenance_of(tables, csv_files, (size_t)n, &source);
     struct fb_chart_derived *d = malloc(sizeof *d);
     int rc = d ? fb_chart_derive(tables, csv_files, (size_t)n, d, &err)
                : fb_fail(&err, FB_ERR_RUNTIME, "charts: out of memory");

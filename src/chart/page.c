@@ -12,6 +12,13 @@
 #define CAIRO_DPI 96.0
 /* Type of the charts' own pages: the usual size, which the preset's font stands for. */
 #define OWN_FONT 20.0
+/* No text under 7 points at 1:1 (a paper's smallest readable type); the small type, for
+ * annotations and keys, is 85% of the main type down to it. */
+#define MIN_PT 7.0
+/* A slide's type: a chart's bigger type (summary's) is not bigger than that in a preset, as
+ * a slide's key of two columns holds no more (plots/style.gp's key_auto). */
+#define MAX_PT 18.0
+#define SMALL 0.85
 
 const struct fb_chart_size fb_chart_sizes[] = {
     {"column", 3.5, 3.2, 7, 300},
@@ -48,12 +55,17 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
         pt = c->font * CAIRO_DPI / OWN_DPI;
         dpi = OWN_DPI;
     }
-    /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG */
+    pt = pt < MIN_PT ? MIN_PT : size && pt > MAX_PT ? MAX_PT : pt;
+    double small = pt * SMALL < MIN_PT ? MIN_PT : pt * SMALL;
+    /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG;
+     * it draws a marker in points where pngcairo draws it in pixels (pointscale 1: about 6
+     * of either), so the own PNG's marker scale 1 at 200 dpi is 72 / 200 here */
     if (strcmp(format, "pdf") == 0)
-        return (struct fb_chart_page){w_in, h_in, pt, 1.5 * thin, thin};
+        return (struct fb_chart_page){w_in, h_in, pt, small, 1.5 * thin,
+                                      thin * 72.0 / OWN_DPI};
     /* pixels; pngcairo draws a font's point as 1/96 inch of its pixels (a 72-point "H" is
      * about 100 pixels tall, CSS's 96 px per inch), lines and markers in pixels */
     double px = dpi / CAIRO_DPI, own = dpi / OWN_DPI;
-    return (struct fb_chart_page){w_in * dpi, h_in * dpi, pt * px, 2.0 * own * thin,
-                                  own * thin};
+    return (struct fb_chart_page){w_in * dpi, h_in * dpi, pt * px, small * px,
+                                  2.0 * own * thin, own * thin};
 }

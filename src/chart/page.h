@@ -34,15 +34,17 @@ extern const size_t fb_chart_size_count;
 const struct fb_chart_size *fb_chart_size_find(const char *name);
 
 /* What page.tsv holds for one chart in one format: width and height in the terminal's unit
- * (pixels, or inches for pdf), font in the terminal's points, lw the line width factor, ps
- * the marker scale (png and pdf; the svg terminal has none). */
+ * (pixels, or inches for pdf), font and small (the main and the small type, never under 7
+ * points at 1:1) in the terminal's points, lw the line width factor, ps the marker scale (png
+ * and pdf; the svg terminal has none). */
 struct fb_chart_page {
-    double width, height, font, lw, ps;
+    double width, height, font, small, lw, ps;
 };
 
 /* The page of chart c in format (a fb_chart_formats name) at size (NULL: the chart's own).
  * A chart's bigger type (summary's 28 against 20 points) is kept in a preset, in proportion,
- * at most 1.25 x the preset's. */
+ * at most 1.25 x the preset's and at most a slide's 18 points; a smaller one (dtypes' 18)
+ * down to 7 points. */
 struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *format,
                                       const struct fb_chart_size *size);
 

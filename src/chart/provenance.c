@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,19 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "chart/chart_file.h"
 #include "common/text.h"
 #include "results/csv.h"
 #include "fb_build_config.h"
-
-static int wrong(char *why, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (why && n)
-        vsnprintf(why, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* The fields in the order they are written, with their names in the SVG's <desc> and as keys
  * of the PDF's information dictionary. */
@@ -98,7 +88,7 @@ static int read_all(int dirfd, const char *name, size_t max_size, char **data, s
     if (fd < 0 || fstat(fd, &st) != 0 || (uintmax_t)st.st_size > max_size) {
         if (fd >= 0)
             close(fd);
-        return wrong(why, why_size, "cannot read it to add its provenance");
+        return fb_chart_wrong(why, why_size, "cannot read it to add its provenance");
     }
     *size = (size_t)st.st_size;
     *data = malloc(*size + 1);
@@ -109,7 +99,7 @@ static int read_all(int dirfd, const char *name, size_t max_size, char **data, s
     close(fd);
     if (!*data || got != *size) {
         free(*data);
-        return wrong(why, why_size, "cannot read it to add its provenance");
+        return fb_chart_wrong(why, why_size, "cannot read it to add its provenance");
     }
     (*data)[*size] = '\0';
     return 0;
@@ -121,7 +111,7 @@ static int stamp_svg(int dirfd, const char *name, const struct fb_chart_provenan
     const char *svg = strstr(data, "<svg");
     const char *open_end = svg ? strchr(svg, '>') : NULL;
     if (!open_end)
-        return wrong(why, why_size, "no <svg> element to add its provenance to");
+        return fb_chart_wrong(why, why_size, "no <svg> element to add its provenance to");
     const char *rest = open_end + 1;
     /* gnuplot's "<title>Gnuplot</title>" gives way to the chart's own */
     const char *gp = rest + strspn(rest, "\r\n\t ");
@@ -134,7 +124,7 @@ static int stamp_svg(int dirfd, const char *name, const struct fb_chart_provenan
     if (!out) {
         if (fd >= 0)
             close(fd);
-        return wrong(why, why_size, "cannot write its provenance: %s", strerror(errno));
+        return fb_chart_wrong(why, why_size, "cannot write its provenance: %s", strerror(errno));
     }
     const char *values[6];
     fields(p, values);
@@ -154,7 +144,7 @@ static int stamp_svg(int dirfd, const char *name, const struct fb_chart_provenan
     int failed = ferror(out);
     if (fclose(out) != 0 || failed || renameat(dirfd, tmp, dirfd, name) != 0) {
         unlinkat(dirfd, tmp, 0);
-        return wrong(why, why_size, "cannot write its provenance: %s", strerror(errno));
+        return fb_chart_wrong(why, why_size, "cannot write its provenance: %s", strerror(errno));
     }
     return 0;
 }
@@ -181,13 +171,13 @@ static int stamp_pdf(int dirfd, const char *name, const struct fb_chart_provenan
     if (!sz || !root || sz > sx || root > sx ||
         sscanf(sx + 9, "%lu", &prev) != 1 || sscanf(sz + 5, "%lu", &objects) != 1 ||
         sscanf(root + 5, " %lu %lu %c", &root_obj, &root_gen, &r) != 3 || r != 'R')
-        return wrong(why, why_size, "no trailer with /Size and /Root before startxref to add "
-                                    "its provenance after");
+        return fb_chart_wrong(why, why_size, "no trailer with /Size and /Root before "
+                                             "startxref to add its provenance after");
     char *update = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&update, &len);
     if (!out)
-        return wrong(why, why_size, "out of memory adding its provenance");
+        return fb_chart_wrong(why, why_size, "out of memory adding its provenance");
     const bool newline = size && data[size - 1] == '\n';
     if (!newline)
         fputc('\n', out);
@@ -223,27 +213,41 @@ static int stamp_pdf(int dirfd, const char *name, const struct fb_chart_provenan
             objects, info_at, objects + 1, root_obj, root_gen, objects, prev, xref_at);
     if (fclose(out) != 0) {
         free(update);
-        return wrong(why, why_size, "out of memory adding its provenance");
+        return fb_chart_wrong(why, why_size, "out of memory adding its provenance");
     }
     int fd = openat(dirfd, name, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
     ssize_t w = fd >= 0 ? write(fd, update, len) : -1;
     int e = errno;
     free(update);
     if (fd < 0 || close(fd) != 0 || w != (ssize_t)len)
-        return wrong(why, why_size, "cannot write its provenance: %s", strerror(e ? e : EIO));
+        return fb_chart_wrong(why, why_size, "cannot write its provenance: %s",
+                              strerror(e ? e : EIO));
     return 0;
 }
 
-void fb_chart_provenance_of(const struct fb_csv_table *t, const char *path,
+/* A run's value of a field: its file's name (key NULL) or its # key, "" when absent. */
+static const char *value_of(const struct fb_csv_table *t, const char *path, const char *key)
+{
+    const char *slash = strrchr(path, '/'), *v = key ? fb_csv_meta_get(t, key) : NULL;
+    return !key ? (slash ? slash + 1 : path) : v ? v : "";
+}
+
+void fb_chart_provenance_of(const struct fb_csv_table *t, const char *const *paths, size_t n,
                             struct fb_chart_provenance *p)
 {
-    const char *slash = strrchr(path, '/');
-    snprintf(p->source, sizeof p->source, "%s", slash ? slash + 1 : path);
-    const char *keys[] = {"git_commit", "config_hash", "device", "date"};
-    char *to[] = {p->commit, p->config_hash, p->device, p->date};
-    for (size_t i = 0; i < 4; i++) {
-        const char *v = fb_csv_meta_get(t, keys[i]);
-        snprintf(to[i], FB_PROVENANCE_TEXT_MAX, "%s", v ? v : "");
+    const char *keys[] = {NULL, "git_commit", "config_hash", "device", "date"};
+    char *to[] = {p->source, p->commit, p->config_hash, p->device, p->date};
+    for (size_t i = 0; i < 5; i++) {
+        bool any = false;
+        for (size_t k = 0; k < n; k++)
+            any |= value_of(&t[k], paths[k], keys[i])[0] != '\0';
+        size_t len = 0;
+        to[i][0] = '\0';
+        for (size_t k = 0; any && k < n && len < FB_PROVENANCE_TEXT_MAX; k++) {
+            const char *v = value_of(&t[k], paths[k], keys[i]);
+            len += (size_t)snprintf(to[i] + len, FB_PROVENANCE_TEXT_MAX - len, "%s%s",
+                                    k ? " vs " : "", v[0] ? v : "unknown");
+        }
     }
 }
 

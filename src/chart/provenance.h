@@ -31,9 +31,11 @@ struct fb_chart_provenance {
 
 struct fb_csv_table;
 
-/* The provenance of charts drawn from the results file `path` (read as t): its file name and
- * its # git_commit, config_hash, device and date (each "" when absent); title left empty. */
-void fb_chart_provenance_of(const struct fb_csv_table *t, const char *path,
+/* The provenance of charts drawn from the n results files paths (read as t[0..n)): their
+ * file names and their # git_commit, config_hash, device and date, each field the runs'
+ * values joined by " vs " ("unknown" for a run without it; "" when none has it; cut where
+ * the field is full); title left empty. */
+void fb_chart_provenance_of(const struct fb_csv_table *t, const char *const *paths, size_t n,
                             struct fb_chart_provenance *p);
 
 /* Writes p into the chart `name` of format `format` ("svg", "pdf"; any other: nothing) in the

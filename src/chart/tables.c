@@ -594,7 +594,8 @@ int fb_chart_page_write(int dirfd, const char *format, const struct fb_chart_pag
     int rc = fb_tsv_open(&t, dirfd, "page.tsv", true, err);
     if (rc)
         return rc;
-    fb_tsv_printf(&t, "format\twidth\theight\tfont\tlw\tps\n%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\n",
-        format, page->width, page->height, page->font, page->lw, page->ps);
+    fb_tsv_printf(&t, "format\twidth\theight\tfont\tsmall\tlw\tps\n"
+                      "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\n",
+        format, page->width, page->height, page->font, page->small, page->lw, page->ps);
     return fb_tsv_close(&t, FB_OK, err);
 }

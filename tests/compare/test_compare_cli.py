@@ -2,7 +2,8 @@
 """`fusebench --compare` end to end on results files made from tests/plots/data/sample-cpu.csv
 with known shifts: the exit status of the verdict (1 for a 10% slowdown, 0 for 2%, 0 for a
 speedup, 2 for disjoint sizes naming them, 2 for usage errors, nothing written then), the
-markdown table on stdout and beside the charts, and a device name made to run gnuplot code
+markdown table on stdout and beside the charts, both runs named in the charts' SVG and PDF
+metadata, and a device name made to run gnuplot code
 (nothing runs; the charts are drawn when gnuplot is installed).
 
 usage: test_compare_cli.py PATH/TO/fusebench   (meson passes the built binary)"""
@@ -193,6 +194,29 @@ class CompareCli(unittest.TestCase):
         names = os.listdir(self.charts)
         self.assertIn("p" * 60 + "0-vs-4-more-compare.md", names)
         self.assertIn("p" * 60 + "0-vs-4-more-compare-ratio.svg", names)
+
+    def test_charts_carry_both_runs_provenance(self):
+        if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
+            self.skipTest("no gnuplot")
+        other = make(os.path.join(self.dir, "other.csv"), 1.0, device="Other CPU", seed=8)
+        p = run("--compare", self.base, other, "--no-verdict", "--plot-dir", self.charts)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.charts, "base-vs-other-compare-ratio.svg"), "rb") as f:
+            svg = f.read().split(b"<g id=", 1)[0]  # up to the drawing: its metadata
+        self.assertIn(b"<title>fusebench chart ratio (base.csv vs other.csv)</title>", svg)
+        for line in (b"source: base.csv vs other.csv", b"commit: 77e4d4d5a1b2 vs 77e4d4d5a1b2",
+                     b"config_hash: 9f3c2a1b vs 9f3c2a1b",
+                     b"device: AMD EPYC 9B14 96-Core Processor vs Other CPU",
+                     b"date: 2025-11-30T03:41:07Z vs 2025-11-30T03:41:07Z",
+                     b"producer: fusebench "):
+            self.assertIn(line, svg)
+        with open(os.path.join(self.charts, "base-vs-other-compare-ratio.pdf"), "rb") as f:
+            pdf = f.read()
+        pdf = pdf[pdf.rindex(b"%%EOF", 0, len(pdf) - 6):]  # the update after cairo's end
+        for key in (b"/Source (base.csv vs other.csv)",
+                    b"/Device (AMD EPYC 9B14 96-Core Processor vs Other CPU)",
+                    b"/Commit (77e4d4d5a1b2 vs 77e4d4d5a1b2)", b"/ConfigHash (9f3c2a1b vs"):
+            self.assertIn(key, pdf)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""check_chart.py FILE...: exit 0 when every file is a complete chart of its format, checked
+"""check_chart.py [--min-pt P] FILE...: exit 0 when every file is a complete chart of its format, checked
 independently of fusebench's own checks (src/chart/chart_file.c): a PNG's signature, every
 chunk's CRC (zlib), IHDR first, IEND last with nothing after; an SVG parsed by expat (well-
 formed XML, valid UTF-8) with an <svg> root; a PDF's header, its %%EOF trailer, startxref
 pointing at an xref table whose entries point at their objects, and every font embedded
-(as many /FontFile streams as font descriptors). Prints what is wrong with each bad
-file."""
+(as many /FontFile streams as font descriptors) and, with --min-pt, no text in it under P
+points at 1:1. Prints what is wrong with each bad file."""
+import math
 import re
 import struct
 import sys
@@ -43,7 +44,27 @@ def svg_problem(path):
     return None if root.tag.endswith("svg") else "root is not <svg>"
 
 
-def pdf_problem(data):
+def pdf_type_sizes(data):
+    """The sizes in points of the PDF's texts: each BT..ET block's Tf size times its Tm
+    matrix's scale, in every content stream (cairo's are deflated; its page matrix is
+    1 0 0 -1 0 h, no scale)."""
+    sizes = []
+    for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
+        try:
+            body = zlib.decompress(m.group(1))
+        except zlib.error:
+            body = m.group(1)
+        for bt in re.findall(rb"\bBT\b(.*?)\bET\b", body, re.S):
+            tf = re.search(rb"([-\d.]+)\s+Tf\b", bt)
+            tm = re.search(rb"([-\d.]+)\s+([-\d.]+)\s+[-\d.]+\s+[-\d.]+\s+[-\d.]+\s+"
+                           rb"[-\d.]+\s+Tm\b", bt)
+            if tf:
+                scale = 1.0 if not tm else math.hypot(float(tm.group(1)), float(tm.group(2)))
+                sizes.append(float(tf.group(1)) * scale)
+    return sizes
+
+
+def pdf_problem(data, min_pt=None):
     if not re.match(rb"%PDF-[12]\.[0-9]", data):
         return "no %PDF-1.x header"
     if not data.rstrip().endswith(b"%%EOF"):
@@ -71,10 +92,18 @@ def pdf_problem(data):
     embedded = len(re.findall(rb"/FontFile[23]?\b", data))
     if descriptors > embedded:
         return "%d fonts, %d embedded" % (descriptors, embedded)
+    if min_pt is not None:
+        sizes = pdf_type_sizes(data)
+        if not sizes or min(sizes) < min_pt - 0.005:
+            return "text at %s points, under %g" % (
+                sorted({round(x, 2) for x in sizes if x < min_pt}) or "no", min_pt)
     return None
 
 
 def main(paths):
+    min_pt = None
+    if paths[:1] == ["--min-pt"]:
+        min_pt, paths = float(paths[1]), paths[2:]
     bad = 0
     for p in paths:
         try:
@@ -85,7 +114,7 @@ def main(paths):
             bad += 1
             continue
         problem = png_problem(data) if p.endswith(".png") else svg_problem(p) \
-            if p.endswith(".svg") else pdf_problem(data) if p.endswith(".pdf") \
+            if p.endswith(".svg") else pdf_problem(data, min_pt) if p.endswith(".pdf") \
             else "not a .png, .svg or .pdf"
         if problem:
             print("%s: %s" % (p, problem))

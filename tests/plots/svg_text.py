@@ -5,7 +5,9 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
   below-all TEXT  the text that starts with TEXT, and each line after it, lies a line's
                   spacing below every other text: a footnote on its own line
   level TEXT      every text that contains TEXT is drawn level (not rotated), and there is one
-  count TEXT N    exactly N texts contain TEXT"""
+  count TEXT N    exactly N texts contain TEXT
+  columns TEXT N  the texts below TEXT (the x axis' title: the key), the footnote aside, start
+                  at N different x or more: a key in N columns"""
 import re
 import sys
 
@@ -17,7 +19,8 @@ def texts(path):
     svg = open(path, encoding="utf-8").read()
     for m in TEXT.finditer(svg):
         words = re.sub(r"<[^>]+>", "", m.group(5))
-        yield float(m.group(2)), m.group(3) is not None, float(m.group(4)), words
+        yield float(m.group(2)), m.group(3) is not None, float(m.group(4)), words, \
+            float(m.group(1))
 
 
 def main():
@@ -44,6 +47,13 @@ def main():
         n = sum(arg in t[3] for t in all_texts)
         if n != int(sys.argv[4]):
             sys.exit(f"{path}: {n} texts contain {arg!r}, not {sys.argv[4]}")
+    elif check == "columns":
+        top = [t[0] for t in all_texts if t[3] == arg]
+        key = {round(t[4]) for t in all_texts
+               if top and t[0] > top[0] and not t[1] and not t[3].startswith("hollow")}
+        if len(key) < int(sys.argv[4]):
+            sys.exit(f"{path}: the texts below {arg!r} start at {sorted(key)}, "
+                     f"not in {sys.argv[4]} columns")
     else:
         sys.exit(f"svg_text.py: no check {check!r}")
 

@@ -15,7 +15,8 @@
 #   - SIGTERM, SIGINT and SIGHUP stop at once (143, 130, 129) and kill gnuplot; SIGKILL kills it too
 #     (PR_SET_PDEATHSIG); a file over the row limit is refused (exit 2) without drawing;
 #   - every checked-in CSV (results/*/) draws at every size preset with no gnuplot warning
-#     but the known ones listed there, every chart whole.
+#     but the known ones listed there, every chart whole; at --size column no PDF has text
+#     under 7 points.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed. Every wait is a hang
 # guard far above the expected time; nothing is judged by the clock.
 set -u
@@ -489,6 +490,13 @@ if [ -f "$xeon/default.csv" ] && [ -f "$xeon/chain-length.csv" ]; then
     check "and the fit's bound" $svg_text level "$work/lay/default-summary.svg" 'launches·L = bytes/B'
     check "the launch limit says what it is" \
         $svg_text count "$work/lay/default-summary.svg" 'model: launch limit 2 (launches: 2 / 1)' 1
+    # a wide page's key in two columns under the plot, not one taking half the height
+    plot "$work/lay" "$xeon/default.csv" "$xeon/torch.csv" --formats svg --size slide \
+        --charts summary,speedup
+    for chart in summary speedup; do
+        check "$chart at size slide: the key in two columns" \
+            $svg_text columns "$work/lay/default-vs-torch-$chart.svg" 'n (elements per tensor)' 2
+    done
     plot "$work/lay" "$xeon/chain-length.csv" --plot-config "$src/configs/chain-length.ini" \
         --formats svg --size column --charts summary,speedup-k
     check "speedup-k names another chain once, not once per size" \
@@ -524,8 +532,9 @@ timeout 300 "$FB" --plot "$work/beside/run.csv" >/dev/null 2>&1
 check "--plot without --plot-dir draws beside the CSV" [ -s "$work/beside/run-speedup.png" ]
 
 # --- gnuplot's warnings are errors: every checked-in CSV at every size preset ----------------
-# Each results/*/ CSV drawn as tools/reference-run draws it (default.csv also with its torch.csv
-# overlay) at the default size and --size column, double and slide. A gnuplot warning (a key
+# Each results/*/ CSV drawn as tools/reference-run draws it (with its config; default.csv also
+# with its torch.csv overlay) at the default size and --size column, double and slide. A
+# gnuplot warning (a key
 # that does not fit, a canvas too small, a data file with no points) is a chart that lost
 # something. Each is keyed "CSV-STEM SIZE SCRIPT: MESSAGE" (the .gp line number left out: it moves
 # as the scripts change); a key not in the list below fails the test.
@@ -535,15 +544,21 @@ known_warnings=$(cat <<'KNOWN'
 KNOWN
 )
 warnings_at() { # CSV... : the keys of the warnings of drawing them at every size, on stdout
-    local size csv stem=
+    local size csv stem= config=$src/configs/$(basename "${1%.*}").ini
     for csv in "$@"; do stem+=${stem:++}$(basename "${csv%.*}"); done
+    # with its config's [plot] and chain labels, as tools/reference-run draws it
+    [ -f "$config" ] || config=$src/configs/default.ini
     for size in default column double slide; do
         local args=("$@")
+        [ "${1%.csv}" = "$1" ] || args+=(--plot-config "$config")
         [ $size = default ] || args+=(--size $size)
         rm -rf "$work/warn"
         plot "$work/warn" "${args[@]}" || echo "$stem $size: exit $?"
         no_stage_in "$work/warn" || echo "$stem $size: a staging directory is left"
         all_valid "$work/warn" >/dev/null || echo "$stem $size: a chart is not whole"
+        # a paper's column: no text under 7 points at 1:1 (the PDFs' own type sizes)
+        [ $size != column ] || $check_chart --min-pt 7 "$work/warn"/*.pdf |
+            sed "s|^$work/warn/|$stem column: |"
         sed -n 's/^charts: \([a-z_]*\.gp\): "[^"]*" line [0-9]*: warning: \(Warning - \)\{0,1\}\([^(]*[^ (]\).*/'"$stem $size"' \1: \3/p; s/^charts: \([a-z_]*\.gp\): .* more lines from gnuplot ([1-9].*/'"$stem $size"' \1: warnings past the lines shown/p' "$work/err"
     done
 }
@@ -557,7 +572,7 @@ seen_warnings=$(
         [ -f "$dir/timeline.json" ] && warnings_at "$dir/timeline.json"
     done | sort -u)
 new_warnings=$(comm -23 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)
-check "no gnuplot warning but the known ones, at every size, from every checked-in CSV" \
+check "no gnuplot warning but the known ones, at every size, from every checked-in CSV (and no PDF type under 7 pt at column)" \
     [ -z "$new_warnings" ]
 [ -z "$new_warnings" ] || echo "$new_warnings" | sed 's/^/  new: /'
 gone=$(comm -13 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)

@@ -1,0 +1,66 @@
+/* fb_chart_page_of: what the pages of a chart give gnuplot's terminals, checked against how
+ * pngcairo and pdfcairo draw (measured with gnuplot 5.4): pngcairo draws a font's point as
+ * 1/96 inch of its pixels and a marker of pointscale 1 about 6 pixels wide; pdfcairo, with
+ * style.gp's fontscale 0.75, a point as a point and the marker about 6 points wide. So the
+ * PNG and the PDF of one chart at one size show the same type and markers at 1:1. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "chart/page.h"
+
+#define PT_CLOSE(a, b) assert_true((a) > (b) - 1e-9 && (a) < (b) + 1e-9)
+
+/* Every chart at every preset and on its own page. */
+static void each_page(void (*check)(const struct fb_chart *, const struct fb_chart_size *,
+                                    double dpi))
+{
+    for (size_t c = 0; c < fb_chart_count; c++) {
+        check(&fb_charts[c], NULL, 200); /* the own page: 200 pixels per inch (page.h) */
+        for (size_t s = 0; s < fb_chart_size_count; s++)
+            check(&fb_charts[c], &fb_chart_sizes[s], fb_chart_sizes[s].dpi);
+    }
+}
+
+/* no text under 7 points at 1:1, the small type included, in either format */
+static void type_at_least_7pt(const struct fb_chart *c, const struct fb_chart_size *size,
+                              double dpi)
+{
+    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size);
+    struct fb_chart_page png = fb_chart_page_of(c, "png", size);
+    assert_true(pdf.small >= 7 && pdf.font >= pdf.small);
+    PT_CLOSE(png.font * 96 / dpi, pdf.font);
+    PT_CLOSE(png.small * 96 / dpi, pdf.small);
+}
+
+/* a marker as big in the PDF (points) as in the PNG (pixels at its dpi) */
+static void markers_alike(const struct fb_chart *c, const struct fb_chart_size *size,
+                          double dpi)
+{
+    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size);
+    struct fb_chart_page png = fb_chart_page_of(c, "png", size);
+    PT_CLOSE(pdf.ps / 72, png.ps / dpi);
+}
+
+static void test_type(void **state)
+{
+    (void)state;
+    each_page(type_at_least_7pt);
+}
+
+static void test_markers(void **state)
+{
+    (void)state;
+    each_page(markers_alike);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_type),
+        cmocka_unit_test(test_markers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
