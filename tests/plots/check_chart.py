@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""check_chart.py [--min-pt P] FILE...: exit 0 when every file is a complete chart of its format, checked
+"""check_chart.py [--min-pt P] [--in-page] FILE...: exit 0 when every file is a complete chart of its format, checked
 independently of fusebench's own checks (src/chart/chart_file.c): a PNG's signature, every
 chunk's CRC (zlib), IHDR first, IEND last with nothing after; an SVG parsed by expat (well-
 formed XML, valid UTF-8) with an <svg> root; a PDF's header, its %%EOF trailer, startxref
 pointing at an xref table whose entries point at their objects, and every font embedded
 (as many /FontFile streams as font descriptors) and, with --min-pt, no text in it under P
-points at 1:1. Prints what is wrong with each bad file."""
+points at 1:1 and, with --in-page, no word of it outside the page (pdftotext -bbox's word
+boxes, poppler-utils: gnuplot says nothing of a key line drawn past the page's edge). Prints
+what is wrong with each bad file."""
 import math
 import re
 import struct
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 import zlib
@@ -64,6 +67,27 @@ def pdf_type_sizes(data):
     return sizes
 
 
+def pdf_words_outside(path):
+    """The words of the PDF's pages that lie outside their page, more than a quarter point
+    (pdftotext's boxes are the glyphs' advance widths and the font's ascent and descent)."""
+    out = subprocess.run(["pdftotext", "-bbox", path, "-"], capture_output=True, check=True,
+                         text=True, errors="replace").stdout
+    num = r'="([-\d.]+)"'
+    outside, width, height = [], 0.0, 0.0
+    for line in out.splitlines():
+        page = re.search(r"<page width%s height%s" % (num, num), line)
+        if page:
+            width, height = float(page.group(1)), float(page.group(2))
+        w = re.search(r"<word xMin%s yMin%s xMax%s yMax%s>(.*)</word>" % (num, num, num, num), line)
+        if w:
+            x0, y0, x1, y1 = (float(w.group(i)) for i in range(1, 5))
+            if x0 < -0.25 or y0 < -0.25 or x1 > width + 0.25 or y1 > height + 0.25:
+                outside.append("%s (%.1f..%.1f of %g)" % (w.group(5), x0, x1, width)
+                               if x0 < -0.25 or x1 > width + 0.25 else
+                               "%s (y %.1f..%.1f of %g)" % (w.group(5), y0, y1, height))
+    return outside
+
+
 def pdf_problem(data, min_pt=None):
     if not re.match(rb"%PDF-[12]\.[0-9]", data):
         return "no %PDF-1.x header"
@@ -101,9 +125,11 @@ def pdf_problem(data, min_pt=None):
 
 
 def main(paths):
-    min_pt = None
+    min_pt, in_page = None, False
     if paths[:1] == ["--min-pt"]:
         min_pt, paths = float(paths[1]), paths[2:]
+    if paths[:1] == ["--in-page"]:
+        in_page, paths = True, paths[1:]
     bad = 0
     for p in paths:
         try:
@@ -116,6 +142,10 @@ def main(paths):
         problem = png_problem(data) if p.endswith(".png") else svg_problem(p) \
             if p.endswith(".svg") else pdf_problem(data, min_pt) if p.endswith(".pdf") \
             else "not a .png, .svg or .pdf"
+        if not problem and in_page and p.endswith(".pdf"):
+            outside = pdf_words_outside(p)
+            if outside:
+                problem = "text outside the page: " + ", ".join(outside)
         if problem:
             print("%s: %s" % (p, problem))
             bad += 1

@@ -15,8 +15,8 @@
 #   - SIGTERM, SIGINT and SIGHUP stop at once (143, 130, 129) and kill gnuplot; SIGKILL kills it too
 #     (PR_SET_PDEATHSIG); a file over the row limit is refused (exit 2) without drawing;
 #   - every checked-in CSV (results/*/) draws at every size preset with no gnuplot warning
-#     but the known ones listed there, every chart whole; at --size column no PDF has text
-#     under 7 points.
+#     but the known ones listed there, every chart whole, every PDF's words within its page
+#     (pdftotext, poppler-utils); at --size column no PDF has text under 7 points.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed. Every wait is a hang
 # guard far above the expected time; nothing is judged by the clock.
 set -u
@@ -559,9 +559,15 @@ warnings_at() { # CSV... : the keys of the warnings of drawing them at every siz
         # a paper's column: no text under 7 points at 1:1 (the PDFs' own type sizes)
         [ $size != column ] || $check_chart --min-pt 7 "$work/warn"/*.pdf |
             sed "s|^$work/warn/|$stem column: |"
+        # every word on the page (a key line past the page's edge draws with no warning)
+        [ -z "$pdftotext" ] || $check_chart --in-page "$work/warn"/*.pdf |
+            sed "s|^$work/warn/|$stem $size: |"
         sed -n 's/^charts: \([a-z_]*\.gp\): "[^"]*" line [0-9]*: warning: \(Warning - \)\{0,1\}\([^(]*[^ (]\).*/'"$stem $size"' \1: \3/p; s/^charts: \([a-z_]*\.gp\): .* more lines from gnuplot ([1-9].*/'"$stem $size"' \1: warnings past the lines shown/p' "$work/err"
     done
 }
+pdftotext=$(command -v pdftotext)
+[ -n "$pdftotext" ] || echo "skip - text within the page: pdftotext is not installed" \
+    "(apt-get install poppler-utils)"
 seen_warnings=$(
     for dir in "$src"/results/*/; do
         for csv in "$dir"*.csv; do
@@ -572,7 +578,7 @@ seen_warnings=$(
         [ -f "$dir/timeline.json" ] && warnings_at "$dir/timeline.json"
     done | sort -u)
 new_warnings=$(comm -23 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)
-check "no gnuplot warning but the known ones, at every size, from every checked-in CSV (and no PDF type under 7 pt at column)" \
+check "no gnuplot warning but the known ones, at every size, from every checked-in CSV (no PDF text outside its page, none under 7 pt at column)" \
     [ -z "$new_warnings" ]
 [ -z "$new_warnings" ] || echo "$new_warnings" | sed 's/^/  new: /'
 gone=$(comm -13 <(echo "$seen_warnings") <(echo "$known_warnings" | sort -u) | grep .)
