@@ -6,13 +6,15 @@ formed XML, valid UTF-8) with an <svg> root; a PDF's header, its %%EOF trailer, 
 pointing at an xref table whose entries point at their objects, and every font embedded
 (as many /FontFile streams as font descriptors) and, with --min-pt, no text in it under P
 points at 1:1 and, with --in-page, no word of it outside the page (pdftotext -bbox's word
-boxes, poppler-utils: gnuplot says nothing of a key line drawn past the page's edge). Prints
+boxes, poppler-utils: gnuplot says nothing of a key line or an axis title drawn past the
+page's edge). Prints
 what is wrong with each bad file."""
 import math
 import re
 import struct
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 
@@ -67,24 +69,30 @@ def pdf_type_sizes(data):
     return sizes
 
 
-def pdf_words_outside(path):
-    """The words of the PDF's pages that lie outside their page, more than a quarter point
-    (pdftotext's boxes are the glyphs' advance widths and the font's ascent and descent)."""
-    out = subprocess.run(["pdftotext", "-bbox", path, "-"], capture_output=True, check=True,
-                         text=True, errors="replace").stdout
+def pdf_words_outside(data):
+    """The words of the PDF that lie outside its page, more than a quarter point (pdftotext's
+    word boxes: the glyphs' advance widths and the font's ascent and descent). pdftotext drops
+    every character wholly outside the page, so it reads a copy whose MediaBox is 1000 points
+    wider on every side (poppler rebuilds the xref the longer box shifts)."""
+    box = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", data)
+    if not box:
+        return ["no MediaBox [ 0 0 w h ]"]
+    width, height = float(box.group(1)), float(box.group(2))
+    wide = data.replace(box.group(0), b"/MediaBox [ -1000 -1000 %g %g ]" % (width + 1000,
+                                                                          height + 1000))
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(wide)
+        f.flush()
+        out = subprocess.run(["pdftotext", "-bbox", f.name, "-"], capture_output=True,
+                             check=True, text=True, errors="replace").stdout
     num = r'="([-\d.]+)"'
-    outside, width, height = [], 0.0, 0.0
-    for line in out.splitlines():
-        page = re.search(r"<page width%s height%s" % (num, num), line)
-        if page:
-            width, height = float(page.group(1)), float(page.group(2))
-        w = re.search(r"<word xMin%s yMin%s xMax%s yMax%s>(.*)</word>" % (num, num, num, num), line)
-        if w:
-            x0, y0, x1, y1 = (float(w.group(i)) for i in range(1, 5))
-            if x0 < -0.25 or y0 < -0.25 or x1 > width + 0.25 or y1 > height + 0.25:
-                outside.append("%s (%.1f..%.1f of %g)" % (w.group(5), x0, x1, width)
-                               if x0 < -0.25 or x1 > width + 0.25 else
-                               "%s (y %.1f..%.1f of %g)" % (w.group(5), y0, y1, height))
+    outside = []
+    for w in re.finditer(r"<word xMin%s yMin%s xMax%s yMax%s>(.*)</word>" % ((num,) * 4), out):
+        x0, y0, x1, y1 = (float(w.group(i)) - 1000 for i in range(1, 5))
+        if x0 < -0.25 or x1 > width + 0.25:
+            outside.append("%s (x %.1f..%.1f of %g)" % (w.group(5), x0, x1, width))
+        elif y0 < -0.25 or y1 > height + 0.25:
+            outside.append("%s (y %.1f..%.1f of %g)" % (w.group(5), y0, y1, height))
     return outside
 
 
@@ -143,7 +151,7 @@ def main(paths):
             if p.endswith(".svg") else pdf_problem(data, min_pt) if p.endswith(".pdf") \
             else "not a .png, .svg or .pdf"
         if not problem and in_page and p.endswith(".pdf"):
-            outside = pdf_words_outside(p)
+            outside = pdf_words_outside(data)
             if outside:
                 problem = "text outside the page: " + ", ".join(outside)
         if problem:
