@@ -27,7 +27,7 @@ if (have_cache) {
 noisy_points = NNT > 0 ? "'noisy_time.dat' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # More than 6 series (a chain-length run's 25): each key line its series' name and count
 # (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
-series_key(t) = NS > 6 ? short_title(t) : t
+series_key(t) = NS > 6 ? short_key(t) : t
 if (NS > 6) {
     key_longest = 0
     do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }

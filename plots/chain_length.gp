@@ -19,9 +19,9 @@ stats 'chains.tsv' using (i = int(column("i")), KT[i] = strcol("title"), \
 wa_line = NKWA > 0 ? "'' using 1:4 with linespoints dt 4 lw 1.5 pt 1 lc rgb '#999999' title 'model: traffic with write-allocate', " : ""
 # each other chain named once, at its highest point (chain_others.dat's label), and the
 # points in the key
-others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:6 with labels left offset 1, 0 noenhanced font small_font notitle, keyentry with points pt 5 ps 2 lc rgb '#777777' title 'another chain of k ops (named once), in its size''s colour'" : ""
-# one column of key lines, the longest the other chains' (58 characters)
-eval key_one_column(NKO > 0 ? 58 : 50)
+others = NKO > 0 ? ", 'chain_others.dat' using 1:2:5 with points pt 5 ps 2 lc rgb variable notitle, '' using 1:2:6 with labels left offset 1, 0 noenhanced font small_font notitle, keyentry with points pt 5 ps 2 lc rgb '#777777' title 'another chain of k ops, in its size''s colour'" : ""
+# one column of key lines, the longest the launch limit's (48 characters)
+eval key_one_column(48)
 plot 'chain_model.dat' using 1:2 with linespoints dt 2 lw 1.5 pt 1 lc rgb '#555555' \
         title 'model: launch limit of each chain (its launches)', \
      '' using 1:3 with linespoints dt 3 lw 2 pt 1 lc rgb '#555555' \

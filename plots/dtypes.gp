@@ -26,9 +26,10 @@ set bmargin 3.6 + 0.95 * key_rows + (noisy > 0 ? 2.6 : 0)
 # (placed under the right panel's axis title, in screen units from the margin's lines of
 # about 1.15 em: a key "below" would go to the page's bottom, on the footnote)
 set key maxrows key_rows at screen 0.75, \
-    screen (0.95 * key_rows + (noisy > 0 ? 2.6 : 0) + 0.2) * 1.15 * em / page_h center top
-# (a narrow page's column of key lines, with gnuplot's estimate of their width corrected)
-if (narrow) { eval key_one_column(strlen(dtype_cache_text)) }
+    screen (0.95 * key_rows + (noisy > 0 ? 2.6 : 0) + 0.4) * 1.15 * em / page_h center top
+# (a narrow page's column of key lines in half the page: gnuplot refuses a column as wide as
+# its estimate of the cache mark's line, which is drawn in less)
+if (narrow) { set key maxcols 1 width -int(0.3 * strlen(dtype_cache_text)) }
 cache_mark = dtype_cache_x > 0 ? "keyentry with lines dt 2 lw 1.5 lc rgb '#777777' title dtype_cache_text, " : ""
 set multiplot layout 1,2 title (narrow ? \
     sprintf("Fusion speedup by storage type\n%s vs %s\n%s%s", dtype_variant, dtype_pair, \

@@ -39,11 +39,11 @@ if (b2 > b1) {
 # The two bounds' lines are named in the key (bound_keys, a clause for the chart's plot),
 # not beside the lines: any place in the plot is some chart's data or fit text at some page
 # size, and a vertical label crossed the data.
-bound_keys = ''; n_bound_keys = 0
+bound_keys = ''; n_bound_keys = 0; bound_longest = 0  # (its longest line, for the key)
 if (n_launch_fit && b1 > xlo && b1 < b2) {
     set arrow 2 from b1, graph 0 to b1, graph 1 nohead lc rgb '#2b5c9e' lw 1.5 dt 3
     bound_keys = bound_keys."keyentry with lines lc rgb '#2b5c9e' lw 1.5 dt 3 title 'launch-bound ends (fit): launches·L = bytes/B', "
-    n_bound_keys = n_bound_keys + 1
+    n_bound_keys = n_bound_keys + 1; bound_longest = 45
 }
 if (have_cache) {
     set object 3 rect from b2, graph 0 to xhi, graph 1 behind fc rgb '#fbf1e4' fs solid 1 noborder
@@ -52,9 +52,10 @@ if (have_cache) {
             offset -0.8, 0 boxed tc rgb '#a0560f'
     }
     set arrow 1 from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 2 dt 3
-    cache_key = sprintf('%s = %.3g M elements', cache_text, n_cache / 1e6)
+    cache_key = sprintf('%s: n = %.3g M', cache_text, n_cache / 1e6)
     bound_keys = bound_keys."keyentry with lines lc rgb cache_colour lw 2 dt 3 title cache_key, "
     n_bound_keys = n_bound_keys + 1
+    bound_longest = strlen(cache_key) > bound_longest ? strlen(cache_key) : bound_longest
 }
 # Headroom above the highest model line and the p90 bars for the regime labels (more for
 # labels on two lines).

@@ -13,29 +13,33 @@ set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
 fit_lines = fit2.', '.fit3.(have_cache_fit ? "\n".fit4 : '')
 overlaid = 0
 if (NX > 0) { stats 'pairs.tsv' using (overlaid = overlaid || int(column("primary")) == 0, 0) nooutput }
-fit_keys = have_fit && overlaid ? "keyentry title fit2.', '.fit3, " . \
+fit_keys = have_fit && overlaid ? "keyentry title fit2, keyentry title fit3, " . \
     (have_cache_fit ? "keyentry title fit4, " : "") : ""
 if (have_fit && !overlaid) {
     set label 10 fit_lines at graph 0.02, first 0.78 left front noenhanced tc rgb '#333333' \
         font small_font
 }
-# the y axis titled in fewer words where the plot is short
-set ylabel (page_h / em < 40 ? 'speedup (eager / fused time)' : \
-    sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level))
 # Optional clauses as macros of this script's own text (style.gp says why).
 predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, launches·L + bytes/B' : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
-model_lines = NSL > 0 ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
+# past 6 pairs (style.gp's many) no model line per pair: the speedup-k chart draws each
+# length against its own
+model_lines = NSL > 0 && !many ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""
 # the bounds', the models', the pairs' key lines
-key_longest = strlen(bound_keys) > 0 ? 46 : 0  # the bounds' key lines
-do for [i=1:NSL] { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest }
-do for [i=1:NX] { key_longest = strlen(key_title(XT[i])) > key_longest ? strlen(key_title(XT[i])) : key_longest }
-eval key_auto(key_longest, n_bound_keys + (NP > 0) * (1 + have_cache_fit) + \
-    (strlen(fit_keys) > 0) * (1 + have_cache_fit) + n_line_keys + 1 + NX)
+key_longest = NP > 0 && bound_longest < 49 ? 49 : bound_longest  # the fit's, the bounds'
+do for [i=1:NSL] { if (!many) { key_longest = strlen(LT[i]) > key_longest ? strlen(LT[i]) : key_longest } }
+do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(pair_key(XT[i])) : key_longest }
+key_n = n_bound_keys + (NP > 0) * (1 + have_cache_fit) + \
+    (strlen(fit_keys) > 0) * (2 + have_cache_fit) + (many ? 0 : n_line_keys) + 1 + NX
+eval key_auto(key_longest, key_n)
+# the y axis titled in fewer words where the plot is short (a short page, a tall key)
+set ylabel y_title(page_h / em < 40 || many ? 'speedup (eager / fused time)' : \
+    sprintf('speedup (median time ratio; bars: %g%% CI)', speedup_level), 'speedup', \
+    key_rows(key_longest, key_n))
 plot @bound_keys @predicted @fit_keys @cache_predicted @model_lines @noisy_points \
      1 with lines lc rgb '#999999' dt 1 lw 1 title 'no gain', \
      for [i=1:NX] pair_data(i) using 1:2:(valid(3) ? $3 : $2):(valid(4) ? $4 : $2) with yerrorbars \
         lc rgb XC[i] pt 0 ps 0 lw 1.5 notitle, \
      for [i=1:NX] pair_data(i) using 1:2 with linespoints \
-        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title key_title(XT[i])
+        lc rgb XC[i] dt XD[i] pt XP[i] ps 1.2 lw 2 title pair_key(XT[i])

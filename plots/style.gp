@@ -120,16 +120,27 @@ set key noenhanced outside below center horizontal Left reverse samplen 2.5 spac
     nobox font small_font
 set title noenhanced
 
-# gnuplot sizes the key's columns by the main type's estimate (0.64 em a character) while the
-# key draws in the small type (about 0.45 em): a one-column key of lines a column's width
-# holds is refused ("difficulty fitting plot titles into key") and dropped. The charts with
-# one column of key lines say so (key_one_column(longest)), with the estimate corrected.
-# A line longer than the page holds (a pair's "<eager> / fused (1 kernel)" at a column's
-# width) drops its last "(...)", the fused side's count (key_title), then if need be its
-# eager side's count.
-# (small_k: the small type against 85% of the main, 1 but where the 7 pt floor raised it)
+# gnuplot sizes a key column as (characters + 5.3 + width) of its estimate of the key's type,
+# 0.637 em of it a character, while a character is drawn in about 0.52 em (measured in the
+# PDFs): key_width's `width` makes gnuplot's column what its text, sample and gaps take,
+# key_em(longest) in ems of the main type (small_k: the small type against 85% of the main,
+# 1 but where the 7 pt floor raised it). key_cols counts the columns the page holds
+# (key_room: the page less the plot's right margin). gnuplot centres the key on the plot,
+# whose left margin is about 6 em wider than its right: a key wider than the page less 6 em
+# is aligned to the plot's right instead, or its last column runs past the page (key_at).
+# A line longer than the key's room (key_chars; a pair's "<eager> / fused (1 kernel)" at a
+# column's width) drops its last "(...)", the fused side's count (key_title), then if need
+# be its eager side's count.
 small_k = smallsize / (0.85 * fontsize)
-key_chars = 0.8 * page_w / (0.45 * small_k * em) - 6
+key_em(longest) = small_k * (0.444 * longest + 2.87)
+key_width(longest) = -int(0.18 * longest)
+key_room = page_w / em - 2
+key_at(longest, cols) = cols * key_em(longest) <= page_w / em - 6 ? 'below center' : 'below right'
+key_cols(longest) = (key_c = int(key_room / key_em(longest)), \
+    key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
+key_chars = int((key_room / small_k - 2.87) / 0.444)
+# the longest line of a key in two columns
+key_chars2 = int((key_room / 2 / small_k - 2.87) / 0.444)
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
 key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
     strlen(t[1:last_open(t, 0) - 1]) <= key_chars ? t[1:last_open(t, 0) - 1] : key_bare(t)
@@ -137,23 +148,23 @@ key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? 
 # torch.compile, out="; label_first and last_open on the label's parts)
 key_bare(t) = (key_e = label_first(t), key_f = t[strstrt(t, ' / ') + 3:], \
     key_e[1:last_open(key_e, 0) - 1].' / '.key_f[1:last_open(key_f, 0) - 1])
-key_one_column(longest) = sprintf("set key maxcols 1 width %d", -int(0.3 * longest))
-# A key of many short lines: as many columns as the page holds. A column of the key in the
-# small type is about 0.44 em a character and 2.5 em of sample (measured); gnuplot's
-# estimate, 0.63 em a character, is brought to it with the key's width, or its columns
-# spill off the page.
-key_cols(longest) = (key_c = int(page_w / ((0.44 * longest + 2.5) * small_k * em)), \
-    key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
-key_columns(longest, entries) = sprintf("set key vertical maxrows %d width %d", \
-    int(ceil(entries * 1.0 / key_cols(longest))), -int(0.3 * longest - 3.3))
+key_one_column(longest) = sprintf("set key %s maxcols 1 width %d", key_at(longest, 1), \
+    key_width(longest))
+key_columns(longest, entries) = sprintf("set key %s vertical maxrows %d width %d", \
+    key_at(longest, key_cols(longest)), key_rows(longest, entries), key_width(longest))
+key_rows(longest, entries) = int(ceil(entries * 1.0 / key_cols(longest)))
+# The y axis' title: `long` where the plot is tall enough for it (a character about 0.55 em;
+# the plot: the page less about 9 em of title and x axis and the key's `rows` lines), else
+# `short`: a title longer than the plot runs off the page's top.
+y_title(long, short, rows) = 0.55 * strlen(long) <= page_h / em - 9 - 0.85 * small_k * rows ? \
+    long : short
 # A key of `entries` lines up to `longest` characters: in columns where the page holds two
 # or more (a wide page: the key would otherwise take half its height), else in one.
-# (sized for 3 characters more: a column as long as its longest line ran into the next)
-key_auto(longest, entries) = key_cols(longest + 3) >= 2 ? \
-    key_columns(longest + 3, entries) : key_one_column(longest)
+key_auto(longest, entries) = key_cols(longest) >= 2 ? \
+    key_columns(longest, entries) : key_one_column(longest)
 # On a wide page (a slide, a figure across two columns) a key of one column took half the
 # height: there key_title cuts its lines to half the page, so that they take two columns.
-if (page_w > 1.5 * page_h) { key_chars = int((page_w / (2 * small_k * em) - 2.5) / 0.44) - 3 }
+if (page_w > 1.5 * page_h) { key_chars = key_chars2 }
 # the model lines with a key entry
 n_line_keys = 0
 do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
@@ -167,6 +178,15 @@ label_count(t) = label_first(t)[last_open(label_first(t), 0):]
 short_title(t) = strlen(label_how(t)) == 0 ? label_first(t) : \
     strstrt(label_how(t), ' ') == 0 && strlen(label_first(t)) <= 36 ? label_first(t) : \
     label_how(t).label_count(t)
+# and for a key in two columns, without its count where the line is longer than they hold
+# ("eager graph (2 kernels, 1 launch)" at a column's width)
+short_key(t) = strlen(short_title(t)) <= key_chars2 || last_open(short_title(t), 0) == 0 ? \
+    short_title(t) : short_title(t)[1:last_open(short_title(t), 0) - 1]
+# A pair's key line: in short past 6 pairs (a chain-length run's 13) and without the "eager"
+# every line begins with (the title says it), else whole, cut to the page (key_title).
+many = NX > 6
+no_eager(t) = t[1:6] eq 'eager ' ? t[7:] : t[1:7] eq 'eager: ' ? t[8:] : t
+pair_key(t) = many ? no_eager(short_key(t)) : key_title(t)
 
 # Every chart's title: what it shows, then the device and the date of the run (noenhanced:
 # device names carry characters that enhanced text would eat, "CPU @ 2.70GHz").

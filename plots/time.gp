@@ -24,11 +24,14 @@ cache_curves = NM > 0 && have_cache_fit ? "for [i=1:NM] sprintf('m%d.dat', i) us
 noisy_points = NNT > 0 ? "'noisy_time.dat' using 1:2:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # More than 6 series (a chain-length run's 25): each key line its series' name and count
 # (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
-series_key(t) = NS > 6 ? short_title(t) : t
+series_key(t) = NS > 6 ? short_key(t) : t
 if (NS > 6) {
     key_longest = 0
     do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
     eval key_columns(key_longest, NS + (NM > 0) + (NM > 0 && have_cache_fit))
+    # (in fewer words where the key leaves the plot short)
+    set ylabel y_title('time per call (median; bars: p10..p90)', 'time per call (median)', \
+        key_rows(key_longest, NS + (NM > 0) + (NM > 0 && have_cache_fit)))
 }
 plot @curves @cache_curves @noisy_points \
      for [i=1:NS] series(i) using 1:2:3:4 with yerrorlines \

@@ -410,11 +410,11 @@ static void add_speedup_lines(struct fb_chart_derived *d)
         }
     }
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_LAUNCH,
-                 "models: launch limits (in each pair's colour)");
+                 "models: launch limits (pairs' colours)");
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_TRAFFIC,
-                 "models: traffic ratios (in each pair's colour)");
+                 "models: traffic ratios (pairs' colours)");
     settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_WA,
-                 "models: traffic with write-allocate (in each pair's colour)");
+                 "models: write-allocate traffic (pairs' colours)");
 }
 
 static long gcd(long a, long b)

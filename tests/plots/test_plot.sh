@@ -486,7 +486,7 @@ if [ -f "$xeon/default.csv" ] && [ -f "$xeon/chain-length.csv" ]; then
     check "the summary's x axis is titled with its unit" \
         $svg_text count "$work/lay/default-summary.svg" 'n (elements per tensor)' 1
     check "the cache's bound is named level, not across the data" \
-        $svg_text level "$work/lay/default-summary.svg" 'M elements'
+        $svg_text level "$work/lay/default-summary.svg" 'MB: n ='
     check "and the fit's bound" $svg_text level "$work/lay/default-summary.svg" 'launches·L = bytes/B'
     check "the launch limit says what it is" \
         $svg_text count "$work/lay/default-summary.svg" 'model: launch limit 2 (launches: 2 / 1)' 1
