@@ -133,9 +133,7 @@ set title noenhanced
 # be its eager side's count.
 small_k = smallsize / (0.85 * fontsize)
 key_em(longest) = small_k * (0.444 * longest + 2.87)
-# (pngcairo's and svg's estimate is 4/3 of pdfcairo's, of a font sized in pixels: there the
-# width brings gnuplot's column to the same share of the page, or a key the pdf holds warns)
-key_width(longest) = -int(longest + 5.3 - (0.82 * longest + 5.3) / (fmt eq 'pdf' ? 1 : 4 / 3.0))
+key_width(longest) = -int(0.18 * longest)
 key_room = page_w / em - 2
 key_at(longest, cols) = cols * key_em(longest) <= page_w / em - 6 ? 'below center' : 'below right'
 key_cols(longest) = (key_c = int(key_room / key_em(longest)), \
