@@ -139,6 +139,10 @@ key_at(longest, cols) = cols * key_em(longest) <= page_w / em - 6 ? 'below cente
 key_cols(longest) = (key_c = int(key_room / key_em(longest)), \
     key_c < 1 ? 1 : key_c > 4 ? 4 : key_c)
 key_chars = int((key_room / small_k - 2.87) / 0.444)
+# (pngcairo refuses a column sooner: 'difficulty fitting plot titles into key' past about
+# 1.75 characters an em of the plot's width, the page less 7 em)
+key_png = int(((page_w / em - 7) * 1.75 / small_k - 5.3) / 0.82)
+key_chars = key_png < key_chars ? key_png : key_chars
 # the longest line of a key in two columns
 key_chars2 = int((key_room / 2 / small_k - 2.87) / 0.444)
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
