@@ -256,20 +256,38 @@ ALLOC_OPS = ("aten::empty", "aten::resize_")
 
 def cpu_kernels(events):
     """The kernels among a CPU profile's events: inductor's C++ kernels (recorded as
-    graph_N_cpp_fused_... with cpp.enable_kernel_profile) and the leaf ATen ops that pass over
-    memory (not a view, not an allocation), e.g. an extern op of a compiled graph."""
+    graph_N_cpp_fused_... with cpp.enable_kernel_profile) and the outermost ATen ops that pass
+    over memory: an op's own children are its parts (aten::relu runs as aten::clamp_min; an
+    add of a Python scalar first converts the scalar with an aten::copy_ of one element), so
+    only the outermost is a kernel; a view or an allocation is none, but what it runs inside
+    may be (a reshape that must copy)."""
+    def is_aten(e):
+        return e.name.startswith("aten::")
+
+    def under_aten(e):
+        p = e.cpu_parent
+        while p is not None:
+            if is_aten(p):
+                return True
+            p = p.cpu_parent
+        return False
+
     names = []
+
+    def visit(e):
+        short = e.name[len("aten::"):]
+        if e.name.startswith(ALLOC_OPS) or short in ag.VIEW_OPS:
+            for c in e.cpu_children:
+                if is_aten(c):
+                    visit(c)
+            return
+        names.append(e.name)
+
     for e in events:
         if re.search(r"(^|_)cpp_fused_", e.name):
             names.append(e.name)
-            continue
-        if not e.name.startswith("aten::") or e.name.startswith(ALLOC_OPS):
-            continue
-        if e.name[len("aten::"):] in ag.VIEW_OPS:
-            continue
-        if any(c.name.startswith("aten::") for c in e.cpu_children):
-            continue
-        names.append(e.name)
+        elif is_aten(e) and not under_aten(e):
+            visit(e)
     return names
 
 
@@ -342,13 +360,10 @@ def write_config(tmp, n, chain, backend, threads):
 def audit(args, out=sys.stdout):
     """Returns the exit status (the messages printed)."""
     where = args.target
-    fn = load_function(args.target)
-    names = tensor_params(fn, where)
-    shapes = dict(args.shape)
-    for name in shapes:
-        if name not in names:
-            raise UsageError("--shape %s: %s has no tensor parameter %s (its tensors: %s)"
-                             % (name, where, name, ", ".join(names)))
+    path = args.target.rpartition(":")[0]
+    if not os.path.isfile(path):
+        raise UsageError("%s: no such file" % path)
+    # torch before the user's file, which imports it: no torch is said as such.
     warnings.filterwarnings("ignore", message=".*Failed to initialize NumPy.*")
     warnings.filterwarnings("ignore", message=".*Profiler clears events.*")
     try:
@@ -360,6 +375,13 @@ def audit(args, out=sys.stdout):
                          ".venv/bin/pip install -r requirements-torch.txt) and run the audit "
                          "with .venv/bin/python" % (py, str(e).splitlines()[0] if str(e) else
                                                     type(e).__name__))
+    fn = load_function(args.target)
+    names = tensor_params(fn, where)
+    shapes = dict(args.shape)
+    for name in shapes:
+        if name not in names:
+            raise UsageError("--shape %s: %s has no tensor parameter %s (its tensors: %s)"
+                             % (name, where, name, ", ".join(names)))
     device = args.device
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -451,13 +473,26 @@ def audit(args, out=sys.stdout):
               "torch": torch.__version__,
               "inputs": {n: list(x.shape) for n, x in zip(names, inputs)},
               "chain": chain, "unmapped": unmapped, "check": check, "modes": {}}
-    tmp = tempfile.mkdtemp(prefix="torch-audit-")
-    output = args.output or os.path.join(tmp, "audit.csv")
+    if not chain and not hasattr(fbpeer.Session, "add_peer_unmirrored"):
+        # Until libfbpeer has fbp_add_peer_unmirrored (ABI 3), a function that is not one of
+        # fusebench's chains is predicted and counted but not timed.
+        why = ("this libfbpeer has no fbp_add_peer_unmirrored (ABI 3): only a function that "
+               "is one of fusebench's chains is timed")
+        for mode in MODES:
+            result["modes"][mode] = {"row": NAMES[mode], "time": {"reason": why},
+                                     "measured_dram": measure_traffic(None, None, device)}
+        result["ratio"], result["fit"], result["output"] = None, {"na": why}, None
+        rc = 0
+        tmp = None
+    else:
+        tmp = tempfile.mkdtemp(prefix="torch-audit-")
+    output = args.output or os.path.join(tmp or "", "audit.csv")
     try:
-        rc = run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs,
+        rc = rc if tmp is None else run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs,
                          names, order, chain, pred, counted, result)
     finally:
-        shutil.rmtree(tmp, True)
+        if tmp:
+            shutil.rmtree(tmp, True)
     for mode in MODES:
         result["modes"][mode].update(verdict(mode, pred[mode], counted[mode],
                                              result["modes"][mode]))
@@ -583,7 +618,7 @@ def _remove_partial(output, kept):
 
 def measure_traffic(s, calls, device):
     """{"read": B, "write": B} of one call through libfbpeer, or {"na": reason}."""
-    if not hasattr(s, "measure_traffic"):
+    if s is None or not hasattr(s, "measure_traffic"):
         return {"na": "the CPU backend has no DRAM counters" if device == "cpu" else
                 "this libfbpeer has no fbp_measure_traffic (libfbpeer ABI 3, branch peer-audit)"}
     try:
