@@ -354,8 +354,11 @@ def map_chain(graph_nodes, max_ops=16):
                 prev = node
                 continue
             if len(tensors) != 1 or len(placeholders) != 1:
-                return None, None, ("aten.%s reads %d inputs (fusebench's first op: add or mul "
-                                    "of two, or a unary op of one)" % (name, len(tensors)))
+                return None, None, ("the function has %d input%s and its first op, aten.%s, "
+                                    "reads %d (a chain's first op is add or mul of two "
+                                    "inputs, or a unary op of the only one)"
+                                    % (len(placeholders), "" if len(placeholders) == 1
+                                       else "s", name, len(tensors)))
             order = [tensors[0].name]
         else:
             if tensors != [prev] or len(prev.users) != 1:

@@ -215,6 +215,28 @@ class Table(unittest.TestCase):
         self.assertEqual(counts(r, "eager"), (2, 2, 5, 5 * 4096 * 4))
         self.assertEqual(counts(r, "compiled"), (1, 1, 3, 3 * 4096 * 4))
 
+    def test_interrupt(self):
+        """Ctrl-C once the results file is open (its lock is there): exit 130, and neither
+        the file, its .partial nor its lock is left."""
+        import signal
+        import time
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "audit.csv")
+            # SIGINT as a terminal sends it (a shell's background job would have it ignored)
+            p = subprocess.Popen([sys.executable, TOOL, EXAMPLES + ":add_relu", "--size", "4M",
+                                  "--max-time", "30", "--threads", "1", "--build", BUILD,
+                                  "--output", out], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+            lock = out + ".lock"
+            while p.poll() is None and not os.path.exists(lock):
+                time.sleep(0.05)
+            p.send_signal(signal.SIGINT)
+            stdout, stderr = p.communicate(timeout=300)
+            self.assertEqual(p.returncode, 130, stderr)
+            self.assertIn("interrupted; nothing written", stderr)
+            self.assertEqual(os.listdir(tmp), [])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
