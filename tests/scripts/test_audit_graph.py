@@ -182,6 +182,17 @@ class Mapping(unittest.TestCase):
             ag.eager_kernels(summed, "pointwise")
         self.assertEqual(e.exception.op, "aten.sum")
 
+    def test_expanded_operand_at_its_own_size(self):
+        """bias.expand_as(x) + x: the expand is free and the add reads bias's 1 element."""
+        x = Node("x_1", "placeholder", val=Val(8))
+        bias = Node("bias_1", "placeholder", val=Val(1))
+        exp = Node("expand", "call_function", Target("expand", ()), [bias, [8]], None, Val(8))
+        add = Node("add", "call_function", Target("add"), [x, exp], None, Val(8))
+        nodes = [x, bias, exp, add, Node("output", "output", args=(add,))]
+        (k,) = ag.eager_kernels(nodes, "pointwise")
+        self.assertEqual([(a.name, a.numel) for a in k.reads], [("x_1", 8), ("bias_1", 1)])
+        self.assertEqual(ag.transfers([k]), (3, (8 + 1 + 8) * 4))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
