@@ -168,7 +168,7 @@ def _params(source, name):
         return []
     out = []
     for p in m.group(1).split(","):
-        p = p.split(":")[0].strip()
+        p = re.sub(r"(?<!:):(?!:).*$", "", p).strip()  # a Triton annotation, not C++'s ::
         if p:
             out.append(re.split(r"[\s*&]+", p)[-1])
     return out

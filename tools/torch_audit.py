@@ -327,9 +327,9 @@ def why_extern(torch):
             for o in getattr(lowering, "fallbacks", ()):
                 if getattr(o, "overloadpacket", None) is packet:
                     fallback = True
-        return ("inductor has no lowering for %s: it calls ATen's kernel (a fallback), and no "
-                "kernel fuses across it" % op) if fallback else \
-            ("inductor calls %s as an extern kernel, which no kernel fuses across" % op)
+        return ("inductor has no lowering for it: it calls ATen's kernel (a fallback), and no "
+                "kernel fuses across that") if fallback else \
+            "inductor calls it as an extern kernel, which no kernel fuses across"
     return why
 
 
@@ -345,14 +345,15 @@ def kernel_json(k):
             **({"why": k.why} if k.why else {})}
 
 
-def write_config(tmp, n, chain, backend, threads):
+def write_config(tmp, n, chain, backend, threads, dtype="fp32"):
     """The session's config: one size, the [chain audit] when the function maps onto the op
     table (its variants eager_audit and fused_audit), else fusebench's copy (enabled, never
-    added: a session needs a variant)."""
+    added: a session needs a variant), in the audit's dtype, which the unmirrored rows'
+    dtype column then says."""
     path = os.path.join(tmp, "audit.ini")
     lines = ["[sweep]", "sizes = %d" % n,
              "variants = " + ("eager_%s, fused_%s" % (CHAIN, CHAIN) if chain else "copy"),
-             "dtype = fp32", "[backend]", "backend = " + backend,
+             "dtype = " + dtype, "[backend]", "backend = " + backend,
              "cpu_threads = %d" % (threads or 0)]
     if chain:
         lines += ["[chain %s]" % CHAIN, "ops = " + ", ".join(chain)]
@@ -512,7 +513,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                 chain, pred, counted, result):
     """Times the rows in one libfbpeer session; fills result["modes"], result["fusebench"],
     result["ratio"], result["fit"]. Returns 0, or 1 when a row failed."""
-    config = write_config(tmp, args.size, chain, device, args.threads)
+    config = write_config(tmp, args.size, chain, device, args.threads, args.dtype)
     plan = tp.read_plan(fusebench, config, where="--build DIR")
     settings = ti.settings_of(argparse.Namespace(sizes=None, max_time=args.max_time,
                                                  threads=args.threads, device=None), plan)

@@ -100,6 +100,12 @@ class Wrapper(unittest.TestCase):
         self.assertEqual(ks[0].ops, ("add", "relu"))
         self.assertEqual(ag.transfers(ks), (3, 1000 * 4 + 4 + 1000 * 4))
 
+    def test_cpp_types_with_namespaces(self):
+        """A bf16 kernel's parameters are at::BFloat16*: the :: is not an annotation."""
+        code = GCD_WRAPPER.replace("const float* in_ptr0", "const at::BFloat16* in_ptr0")
+        ks = ag.compiled_kernels(code, [(4096, 2), (4096, 2)], [])
+        self.assertEqual([a.name for a in ks[0].reads], ["arg0_1", "arg1_1"])
+
     def test_kernel_ops(self):
         self.assertEqual(ag.kernel_ops("cpp_fused_add_relu_special_i0e_0",
                                        ["add", "special_i0e", "relu"]),
