@@ -345,15 +345,16 @@ def kernel_json(k):
             **({"why": k.why} if k.why else {})}
 
 
-def write_config(tmp, n, chain, backend, threads, dtype="fp32"):
+def write_config(tmp, n, chain, backend, threads):
     """The session's config: one size, the [chain audit] when the function maps onto the op
     table (its variants eager_audit and fused_audit), else fusebench's copy (enabled, never
-    added: a session needs a variant), in the audit's dtype, which the unmirrored rows'
-    dtype column then says."""
+    added: a session needs a variant). fp32: libfbpeer's session runs one format, fp32, so
+    the rows' dtype column says fp32 whatever --dtype; the audit_dtype metadata says which.
+    """
     path = os.path.join(tmp, "audit.ini")
     lines = ["[sweep]", "sizes = %d" % n,
              "variants = " + ("eager_%s, fused_%s" % (CHAIN, CHAIN) if chain else "copy"),
-             "dtype = " + dtype, "[backend]", "backend = " + backend,
+             "dtype = fp32", "[backend]", "backend = " + backend,
              "cpu_threads = %d" % (threads or 0)]
     if chain:
         lines += ["[chain %s]" % CHAIN, "ops = " + ", ".join(chain)]
@@ -513,7 +514,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                 chain, pred, counted, result):
     """Times the rows in one libfbpeer session; fills result["modes"], result["fusebench"],
     result["ratio"], result["fit"]. Returns 0, or 1 when a row failed."""
-    config = write_config(tmp, args.size, chain, device, args.threads, args.dtype)
+    config = write_config(tmp, args.size, chain, device, args.threads)
     plan = tp.read_plan(fusebench, config, where="--build DIR")
     settings = ti.settings_of(argparse.Namespace(sizes=None, max_time=args.max_time,
                                                  threads=args.threads, device=None), plan)
