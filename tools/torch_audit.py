@@ -53,7 +53,6 @@ interrupted (no file left behind).
 """
 
 import argparse
-import collections
 import importlib.util
 import inspect
 import json
@@ -421,9 +420,7 @@ def audit(args, out=sys.stdout):
             chain, unmapped = None, "dtype %s (fusebench's chains run fp32 here)" % args.dtype
         elif any(tuple(x.shape) != (args.size,) for x in inputs):
             chain, unmapped = None, "inputs not 1-D of --size (%s)" % shapes_text
-    placeholder = [n.name for n in nodes if n.op == "placeholder"]
     op_names = [ag.short_op(k.name) for k in eager_pred]
-    itemsize = {n.name: getattr(n.meta.get("val"), "dtype", None) for n in nodes}
 
     # ---- torch.compile: inductor's own kernels ----
     import torch._dynamo
@@ -454,7 +451,6 @@ def audit(args, out=sys.stdout):
     comp_pred = ag.compiled_kernels(
         code, [(x.numel(), x.element_size()) for x in inputs], op_names,
         extern_itemsize, why_extern(torch))
-    del itemsize, placeholder
     try:
         torch.testing.assert_close(comp_out, eager_out, equal_nan=True)
         check = "torch.compile's output = eager's (torch.testing.assert_close, %s tolerance)" \
@@ -480,8 +476,8 @@ def audit(args, out=sys.stdout):
               "inputs": {n: list(x.shape) for n, x in zip(names, inputs)},
               "chain": chain, "unmapped": unmapped, "check": check, "modes": {}}
     if not chain and not hasattr(fbpeer.Session, "add_peer_unmirrored"):
-        # Until libfbpeer has fbp_add_peer_unmirrored (ABI 3), a function that is not one of
-        # fusebench's chains is predicted and counted but not timed.
+        # A libfbpeer before ABI 3 (no fbp_add_peer_unmirrored): a function that is not one
+        # of fusebench's chains is predicted and counted but not timed.
         why = ("this libfbpeer has no fbp_add_peer_unmirrored (ABI 3): only a function that "
                "is one of fusebench's chains is timed")
         for mode in MODES:
@@ -489,15 +485,13 @@ def audit(args, out=sys.stdout):
                                      "measured_dram": measure_traffic(None, None, device)}
         result["ratio"], result["fit"], result["output"] = None, {"na": why}, None
         rc = 0
-        tmp = None
     else:
         tmp = tempfile.mkdtemp(prefix="torch-audit-")
-    output = args.output or os.path.join(tmp or "", "audit.csv")
-    try:
-        rc = rc if tmp is None else run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs,
-                         names, order, chain, pred, counted, result)
-    finally:
-        if tmp:
+        output = args.output or os.path.join(tmp, "audit.csv")
+        try:
+            rc = run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs,
+                             names, order, chain, pred, counted, result)
+        finally:
             shutil.rmtree(tmp, True)
     for mode in MODES:
         result["modes"][mode].update(verdict(mode, pred[mode], counted[mode],
@@ -588,10 +582,10 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
             s.size_end()
             s.results_finish()
         except KeyboardInterrupt:
-            _remove_partial(output, args.output)
+            _remove_partial(output)
             raise
         except fbpeer.PeerError as e:
-            _remove_partial(output, args.output)
+            _remove_partial(output)
             if e.code == fbpeer.ERR_INTERRUPTED:
                 raise KeyboardInterrupt
             raise
@@ -613,13 +607,13 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
     return 1 if failed else 0
 
 
-def _remove_partial(output, kept):
-    """No file left behind by an audit that did not finish (one size: nothing finished)."""
-    for path in (output + ".partial",) + ((output,) if False else ()):
-        try:
-            os.remove(path)
-        except OSError:
-            pass
+def _remove_partial(output):
+    """No file left behind by an audit that did not finish (one size: nothing finished; the
+    session removes its lock when it closes)."""
+    try:
+        os.remove(output + ".partial")
+    except OSError:
+        pass
 
 
 def measure_traffic(s, calls, device):
