@@ -146,6 +146,11 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, metavar="N",
                    help="CPU threads for torch, inductor's kernels and fusebench (0 = all "
                         "cores; default all)")
+    p.add_argument("--model", metavar="CSV",
+                   help="the fitted model (launch cost L, bandwidth B) from a fusebench sweep's "
+                        "results file of this machine (fusebench --derive CSV), for the launch "
+                        "and traffic shares of each mode: one size never gives a fit; e.g. "
+                        "results/cpu-intel-xeon/default.csv")
     p.add_argument("--build", default=os.path.join(REPO, "build"), metavar="DIR",
                    help="the meson build with fusebench and libfbpeer.so (default build/)")
     args = p.parse_args(argv)
@@ -400,6 +405,14 @@ def audit(args, out=sys.stdout):
     if lib is None:
         raise UsageError("%s: no fusebench binary there (build it: meson compile -C %s; or "
                          "give --build DIR)" % (fusebench, args.build))
+    args.model_fit = None
+    if args.model:
+        fit = tp.derive(fusebench, [args.model]).get("fit") or {}
+        if fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None:
+            raise UsageError("--model %s: fusebench fitted no model to it (L %s, B %s): a "
+                             "sweep over sizes is needed" % (args.model, fit.get("launch_s"),
+                                                             fit.get("bandwidth_gbps")))
+        args.model_fit = fit
     dtype = getattr(torch, DTYPES[args.dtype])
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -602,7 +615,10 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                                           e.get("speedup_hi")]
     e = rows.get(NAMES["eager"]) or {}
     result["ratio"] = [e.get("speedup"), e.get("speedup_lo"), e.get("speedup_hi")]
-    result["fit"] = fit_of(derived.get("fit") or {}, pred, counted)
+    fit, source = derived.get("fit") or {}, "this run"
+    if (fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None) and args.model_fit:
+        fit, source = args.model_fit, args.model
+    result["fit"] = fit_of(fit, pred, counted, source)
     result["output"] = args.output
     return 1 if failed else 0
 
@@ -639,19 +655,22 @@ def row_time(row):
             "reason": row.get("reason") or ""}
 
 
-def fit_of(fit, pred, counted):
-    """The fitted model's shares per mode where fusebench fitted L and B, else why not."""
+def fit_of(fit, pred, counted, source="this run"):
+    """The shares of the fitted model t = launches x L + bytes / B (fusebench's fit,
+    measure/fit.h) per mode, with the counted kernels and the predicted bytes, where L and B
+    were fitted (by this run, or by the sweep of --model), else why not."""
     L, B = fit.get("launch_s"), fit.get("bandwidth_gbps")
     if L is None or B is None:
-        return {"na": "no fit (needs %d launch-bound and %d memory-bound points: a sweep over "
-                      "sizes, e.g. fusebench configs/default.ini; one size cannot give it)"
-                      % (3, 3)}
-    out = {"launch_s": L, "bandwidth_gbps": B}
+        return {"na": "no fit (fusebench fits L and B to %d launch-bound and %d memory-bound "
+                      "points of a sweep over sizes: one size cannot give it; --model CSV "
+                      "takes them from a sweep of this machine)" % (3, 3)}
+    out = {"launch_s": L, "bandwidth_gbps": B, "source": source}
     for mode in MODES:
         launch = counted[mode][0] * L
         traffic = ag.transfers(pred[mode])[1] / (B * 1e9)
         out[mode] = {"launch_share": launch / (launch + traffic),
-                     "traffic_share": traffic / (launch + traffic)}
+                     "traffic_share": traffic / (launch + traffic),
+                     "model_s": launch + traffic}
     return out
 
 
@@ -734,10 +753,11 @@ def print_text(r, out):
     if "na" in fit:
         w("model: %s\n" % fit["na"])
     else:
-        w("model: L = %.3g s per launch, B = %.3g GB/s: %s\n" % (
-            fit["launch_s"], fit["bandwidth_gbps"], "; ".join(
-                "%s launches %.0f%%, traffic %.0f%%" % (
-                    m, 100 * fit[m]["launch_share"], 100 * fit[m]["traffic_share"])
+        w("model: L = %.3g s per launch, B = %.3g GB/s (fitted by fusebench to %s): %s\n" % (
+            fit["launch_s"], fit["bandwidth_gbps"], fit["source"], "; ".join(
+                "%s %s (launches %.1f%%, traffic %.1f%%)" % (
+                    m, fmt_time({"median_s": fit[m]["model_s"]}).split(" +-")[0],
+                    100 * fit[m]["launch_share"], 100 * fit[m]["traffic_share"])
                 for m in MODES)))
     w("check: %s\n" % r["check"])
     for mode in MODES:

@@ -135,8 +135,17 @@ class Table(unittest.TestCase):
     def test_add_relu(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "audit.csv")
-            rc, r = audit("add_relu", "--output", out)
+            model = os.path.join(SRC, "results", "cpu-intel-xeon", "default.csv")
+            rc, r = audit("add_relu", "--output", out, "--model", model)
             self.assertEqual(rc, 0)
+            # the launch share of the model fitted to the checked-in sweep: 2 launches x L
+            # against 2 L + the predicted bytes / B
+            fit = r["fit"]
+            self.assertEqual(fit["source"], model)
+            launch, traffic = 2 * fit["launch_s"], 5 * 4096 * 4 / (fit["bandwidth_gbps"] * 1e9)
+            self.assertAlmostEqual(fit["eager"]["launch_share"], launch / (launch + traffic))
+            self.assertAlmostEqual(fit["compiled"]["traffic_share"] + fit["compiled"][
+                "launch_share"], 1.0)
             self.assertEqual(r["chain"], ["add", "relu"])
             self.assertEqual(counts(r, "eager"), (2, 2, 5, 5 * 4096 * 4))
             self.assertEqual(counts(r, "compiled"), (1, 1, 3, 3 * 4096 * 4))
