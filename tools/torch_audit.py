@@ -706,13 +706,16 @@ def fmt_time(t):
         return "not timed (%s)" % ((t or {}).get("reason") or "no row")
     med = t["median_s"]
     unit, scale = (("ms", 1e3) if med >= 1e-3 else ("us", 1e6))
-    return "%.4g %s +- %.1f%% (median, 95%% interval)" % (med * scale, unit,
+    text = "%.4g %s +- %.1f%% (median, 95%% interval)" % (med * scale, unit,
                                                          100 * (t.get("noise") or 0))
+    if t.get("status") and t["status"] != "ok":  # noisy: fusebench derives no speedup of it
+        text += " [%s: %s]" % (t["status"], t.get("reason") or "")
+    return text
 
 
 def fmt_ratio(r):
     if not r or r[0] is None:
-        return "NA"
+        return "NA (fusebench derives no speedup where a row of the pair is noisy or failed)"
     if r[1] is None or r[2] is None:
         return "%.3g (no interval)" % r[0]
     return "%.3g [%.3g, %.3g]" % tuple(r)
@@ -747,8 +750,9 @@ def print_text(r, out):
         w("\nfusebench eager_%s  %s\n" % (CHAIN, fmt_time(f["eager"])))
         w("fusebench fused_%s  %s\n" % (CHAIN, fmt_time(f["fused"])))
         w("fusebench eager/fused: %s\n" % fmt_ratio(f["speedup"]))
-    w("\ntorch eager/compiled: %s (fusebench's speedup column, 95%% interval)\n"
-      % fmt_ratio(r["ratio"]))
+    w("\ntorch eager/compiled: %s%s\n" % (fmt_ratio(r["ratio"]), "" if not r["ratio"] or
+                                          r["ratio"][0] is None else
+                                          " (fusebench's speedup column, 95% interval)"))
     fit = r["fit"]
     if "na" in fit:
         w("model: %s\n" % fit["na"])
