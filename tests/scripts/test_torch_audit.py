@@ -114,6 +114,12 @@ class Refusals(unittest.TestCase):
         self.refused(EXAMPLES + ":zeta", "torch refuses this dtype for an op: \"zeta_cpu\" "
                      "not implemented for 'Half'", "--dtype", "fp16")
 
+    def test_model_without_a_fit(self):
+        """--model names a results file fusebench fitted no model to (one size per variant)."""
+        csv_path = os.path.join(SRC, "tests", "plots", "data", "sample-inprocess.csv")
+        self.refused(EXAMPLES + ":add_relu", "--model %s: fusebench fitted no model to it"
+                     % csv_path, "--model", csv_path)
+
     def test_no_compiler(self):
         env = dict(os.environ, CXX="/nonexistent/g++")
         self.refused(EXAMPLES + ":add_relu", "no C++ compiler for inductor on the CPU", env=env)
