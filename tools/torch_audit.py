@@ -543,9 +543,13 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                                 + tp.settings_text(tp.COMPILE_SETTINGS))):
                 s.set_meta(key, value)
             s.size_begin(args.size)
-            contest = ti.Contest(torch, s, tp.Peer(torch, torch.device(device)),
-                                 torch.device(device))
-            args_of = {}
+            # torch's device is the backend's own (on a GPU the device of its stream, asked of
+            # the driver): the inputs and the compiled graph must be there already.
+            dev = ti.torch_device(torch, s.backend, s.stream())
+            if dev != inputs[0].device:
+                raise UsageError("the backend runs on %s, the audit's tensors are on %s"
+                                 % (dev, inputs[0].device))
+            contest = ti.Contest(torch, s, tp.Peer(torch, dev), dev)
             if chain:
                 a, b = contest.inputs(args.size)
                 lib_inputs = {order[0]: a}
@@ -555,14 +559,11 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                 run_inputs = [lib_inputs.get(p, x) for p, x in zip(placeholders, inputs)]
             else:
                 run_inputs = inputs
-            order_rows = []
             if chain:
                 for m in ("eager_" + CHAIN, "fused_" + CHAIN):
-                    rc = s.add_ours(m)
-                    if rc == fbpeer.ERR_VERIFY:
+                    if s.add_ours(m) == fbpeer.ERR_VERIFY:
                         failed += 1
                         print("%s: %s failed: %s" % (PROG, m, s.error()), file=sys.stderr)
-                    order_rows.append(m)
             for mode in MODES:
                 name = NAMES[mode]
                 fn = fns[mode]
@@ -574,12 +575,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                         host = fn(*run_inputs).detach().contiguous().to("cpu")
                     rc = s.add_peer(tp.BACKEND, name, v.mirror, v.pair, launches,
                                     host.data_ptr(), calls)
-                else:
-                    if not hasattr(s, "add_peer_unmirrored"):
-                        raise fbpeer.PeerError(fbpeer.ERR_USAGE, "this libfbpeer binding has "
-                                               "no add_peer_unmirrored (libfbpeer ABI 3, branch "
-                                               "peer-audit): a function that is not one of "
-                                               "fusebench's chains cannot be timed with it")
+                else:  # the pair's speedup is fusebench's, from these roles and this pair
                     rc = s.add_peer_unmirrored(tp.BACKEND, name, "eager" if mode == "eager"
                                                else "fused", NAMES["compiled"]
                                                if mode == "eager" else "", launches,
@@ -589,12 +585,11 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                     print("%s: %s failed: %s" % (PROG, name, s.error()), file=sys.stderr)
                 elif kernel_s is not None:
                     s.set_kernel_time(rc, kernel_s)
-                order_rows.append(name)
                 result["modes"][mode] = {"measured_dram": measure_traffic(s, calls, device)}
             s.time_round_robin()
             s.size_end()
             s.results_finish()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, UsageError):
             _remove_partial(output)
             raise
         except fbpeer.PeerError as e:
