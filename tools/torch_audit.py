@@ -611,9 +611,14 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
     e = rows.get(NAMES["eager"]) or {}
     result["ratio"] = [e.get("speedup"), e.get("speedup_lo"), e.get("speedup_hi")]
     fit, source = derived.get("fit") or {}, "this run"
+    cache = derived["files"][0]["meta"].get("cache_bytes") if derived.get("files") else None
     if (fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None) and args.model_fit:
         fit, source = args.model_fit, args.model
-    result["fit"] = fit_of(fit, pred, counted, source)
+    try:
+        cache = float(cache) if cache else None
+    except ValueError:
+        cache = None
+    result["fit"] = fit_of(fit, pred, counted, source, cache)
     result["output"] = args.output
     return 1 if failed else 0
 
@@ -650,22 +655,38 @@ def row_time(row):
             "reason": row.get("reason") or ""}
 
 
-def fit_of(fit, pred, counted, source="this run"):
-    """The shares of the fitted model t = launches x L + bytes / B (fusebench's fit,
-    measure/fit.h) per mode, with the counted kernels and the predicted bytes, where L and B
-    were fitted (by this run, or by the sweep of --model), else why not."""
-    L, B = fit.get("launch_s"), fit.get("bandwidth_gbps")
+# fusebench's regimes of the fit (measure/fit.h): cache-resident while a call's bytes are
+# within FB_FIT_CACHE_FACTOR of the cache (bandwidth B_c), memory-bound beyond
+# FB_FIT_MEMORY_FACTOR times it (B); in between the model holds at neither end.
+FIT_CACHE_FACTOR, FIT_MEMORY_FACTOR = 0.5, 4.0
+
+
+def fit_of(fit, pred, counted, source="this run", cache_bytes=None):
+    """The model t = launches x L + bytes / bandwidth (fusebench's fit, measure/fit.h) per
+    mode, with the counted kernels and the predicted bytes, and the shares of launches and of
+    traffic in it, where L and B were fitted (by this run, or by the sweep of --model), else
+    why not. The bandwidth is B_c for a call whose bytes are cache-resident (cache_bytes: the
+    run's metadata), else B; between the two regimes the model is said not to hold."""
+    L, B, Bc = fit.get("launch_s"), fit.get("bandwidth_gbps"), fit.get("cache_bandwidth_gbps")
     if L is None or B is None:
         return {"na": "no fit (fusebench fits L and B to %d launch-bound and %d memory-bound "
                       "points of a sweep over sizes: one size cannot give it; --model CSV "
                       "takes them from a sweep of this machine)" % (3, 3)}
-    out = {"launch_s": L, "bandwidth_gbps": B, "source": source}
+    out = {"launch_s": L, "bandwidth_gbps": B, "cache_bandwidth_gbps": Bc, "source": source,
+           "cache_bytes": cache_bytes}
     for mode in MODES:
+        nbytes = ag.transfers(pred[mode])[1]
+        regime, bw = "memory-bound", B
+        if cache_bytes:
+            if nbytes <= FIT_CACHE_FACTOR * cache_bytes and Bc is not None:
+                regime, bw = "cache-resident", Bc
+            elif nbytes < FIT_MEMORY_FACTOR * cache_bytes:
+                regime = "between the cache and memory: the model holds at neither end"
         launch = counted[mode][0] * L
-        traffic = ag.transfers(pred[mode])[1] / (B * 1e9)
+        traffic = nbytes / (bw * 1e9)
         out[mode] = {"launch_share": launch / (launch + traffic),
                      "traffic_share": traffic / (launch + traffic),
-                     "model_s": launch + traffic}
+                     "model_s": launch + traffic, "regime": regime, "bandwidth_gbps": bw}
     return out
 
 
@@ -752,12 +773,15 @@ def print_text(r, out):
     if "na" in fit:
         w("model: %s\n" % fit["na"])
     else:
-        w("model: L = %.3g s per launch, B = %.3g GB/s (fitted by fusebench to %s): %s\n" % (
-            fit["launch_s"], fit["bandwidth_gbps"], fit["source"], "; ".join(
-                "%s %s (launches %.1f%%, traffic %.1f%%)" % (
-                    m, fmt_time({"median_s": fit[m]["model_s"]}).split(" +-")[0],
-                    100 * fit[m]["launch_share"], 100 * fit[m]["traffic_share"])
-                for m in MODES)))
+        w("model: t = launches x L + bytes / bandwidth, L = %.3g s, B = %.3g GB/s, B_c = %s GB/s "
+          "(fitted by fusebench to %s)\n" % (
+              fit["launch_s"], fit["bandwidth_gbps"], "%.3g" % fit["cache_bandwidth_gbps"]
+              if fit["cache_bandwidth_gbps"] is not None else "?", fit["source"]))
+        for m in MODES:
+            f = fit[m]
+            w("  %-9s %s at %.3g GB/s (%s): launches %.1f%%, traffic %.1f%%\n" % (
+                m, fmt_time({"median_s": f["model_s"]}).split(" +-")[0], f["bandwidth_gbps"],
+                f["regime"], 100 * f["launch_share"], 100 * f["traffic_share"]))
     w("check: %s\n" % r["check"])
     for mode in MODES:
         w("verdict %s\n" % r["modes"][mode]["verdict"])

@@ -145,10 +145,13 @@ class Table(unittest.TestCase):
             rc, r = audit("add_relu", "--output", out, "--model", model)
             self.assertEqual(rc, 0)
             # the launch share of the model fitted to the checked-in sweep: 2 launches x L
-            # against 2 L + the predicted bytes / B
+            # against 2 L + the predicted bytes / B_c (80 KB: cache-resident)
             fit = r["fit"]
             self.assertEqual(fit["source"], model)
-            launch, traffic = 2 * fit["launch_s"], 5 * 4096 * 4 / (fit["bandwidth_gbps"] * 1e9)
+            self.assertEqual(fit["eager"]["regime"], "cache-resident")
+            self.assertEqual(fit["eager"]["bandwidth_gbps"], fit["cache_bandwidth_gbps"])
+            launch = 2 * fit["launch_s"]
+            traffic = 5 * 4096 * 4 / (fit["cache_bandwidth_gbps"] * 1e9)
             self.assertAlmostEqual(fit["eager"]["launch_share"], launch / (launch + traffic))
             self.assertAlmostEqual(fit["compiled"]["traffic_share"] + fit["compiled"][
                 "launch_share"], 1.0)
