@@ -405,9 +405,12 @@ def audit(args, out=sys.stdout):
     if lib is None:
         raise UsageError("%s: no fusebench binary there (build it: meson compile -C %s; or "
                          "give --build DIR)" % (fusebench, args.build))
-    args.model_fit = None
+    args.model_fit = args.model_cache = None
     if args.model:
-        fit = tp.derive(fusebench, [args.model]).get("fit") or {}
+        model = tp.derive(fusebench, [args.model])
+        fit = model.get("fit") or {}
+        # the regimes are the fit's own: the cache its sweep's metadata names
+        args.model_cache = (model.get("files") or [{}])[0].get("meta", {}).get("cache_bytes")
         if fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None:
             raise UsageError("--model %s: fusebench fitted no model to it (L %s, B %s): a "
                              "sweep over sizes is needed" % (args.model, fit.get("launch_s"),
@@ -613,7 +616,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
     fit, source = derived.get("fit") or {}, "this run"
     cache = derived["files"][0]["meta"].get("cache_bytes") if derived.get("files") else None
     if (fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None) and args.model_fit:
-        fit, source = args.model_fit, args.model
+        fit, source, cache = args.model_fit, args.model, args.model_cache
     try:
         cache = float(cache) if cache else None
     except ValueError:
@@ -666,7 +669,8 @@ def fit_of(fit, pred, counted, source="this run", cache_bytes=None):
     mode, with the counted kernels and the predicted bytes, and the shares of launches and of
     traffic in it, where L and B were fitted (by this run, or by the sweep of --model), else
     why not. The bandwidth is B_c for a call whose bytes are cache-resident (cache_bytes: the
-    run's metadata), else B; between the two regimes the model is said not to hold."""
+    metadata of the run the fit is of), else B; between the two regimes the model is said not
+    to hold."""
     L, B, Bc = fit.get("launch_s"), fit.get("bandwidth_gbps"), fit.get("cache_bandwidth_gbps")
     if L is None or B is None:
         return {"na": "no fit (fusebench fits L and B to %d launch-bound and %d memory-bound "
