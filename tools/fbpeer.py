@@ -8,7 +8,7 @@ torch, through the array module's buffers.
 import ctypes
 import os
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 # fb_status (src/common/error.h)
 OK, ERR_RUNTIME, ERR_USAGE, ERR_VERIFY, ERR_UNAVAILABLE, ERR_INTERRUPTED = 0, -1, -2, -3, -4, -5
 
@@ -57,7 +57,11 @@ def load(path):
         "fbp_input": (ctypes.POINTER(ctypes.c_float), [c_p, c_int]),
         "fbp_add_ours": (c_int, [c_p, c_s]),
         "fbp_add_peer": (c_int, [c_p, c_s, c_s, c_s, c_s, c_i64, c_p, CALLS_FN, c_p]),
+        "fbp_add_peer_unmirrored": (c_int, [c_p, c_s, c_s, c_s, c_s, c_i64, c_d, CALLS_FN,
+                                            c_p]),
         "fbp_add_failed": (c_int, [c_p, c_s, c_s, c_s, c_s, c_s]),
+        "fbp_measure_traffic": (c_int, [c_p, CALLS_FN, c_p, ctypes.POINTER(c_d),
+                                        ctypes.POINTER(c_d)]),
         "fbp_set_kernel_time": (c_int, [c_p, c_int, c_d]),
         "fbp_time_round_robin": (c_int, [c_p]),
         "fbp_result": (c_int, [c_p, c_int, ctypes.POINTER(c_d), ctypes.POINTER(c_d),
@@ -182,6 +186,26 @@ class Session:
         if rc == ERR_USAGE or rc == ERR_RUNTIME:
             raise PeerError(rc, self.error())
         return rc
+
+    def add_peer_unmirrored(self, backend, name, role, pair, launches, model_bytes, calls):
+        """A contestant no variant of ours mirrors: role "eager" or "fused", launches per call
+        (None: unknown), model_bytes per call (> 0) are the caller's, and so is the check of
+        its output (the row says so). calls(n_calls) -> None as for add_peer. Its index."""
+        cb = self._trampoline(calls)
+        self._callbacks.append(cb)
+        return self._check(self.lib.fbp_add_peer_unmirrored(
+            self.s, _b(backend), _b(name), _b(role), _b(pair or ""),
+            -1 if launches is None else launches, float(model_bytes), cb, None))
+
+    def measure_traffic(self, calls):
+        """(dram_read_bytes, dram_write_bytes) of one call, calls(1), as the GPU's counters
+        (fusebench's CUPTI range profiler) saw it. PeerError with code ERR_UNAVAILABLE and the
+        reason as its message where nothing is counted (the CPU backend, counters refused)."""
+        cb = self._trampoline(calls)
+        rd, wr = ctypes.c_double(), ctypes.c_double()
+        self._check(self.lib.fbp_measure_traffic(self.s, cb, None, ctypes.byref(rd),
+                                                 ctypes.byref(wr)))
+        return rd.value, wr.value
 
     def add_failed(self, backend, name, mirror, pair, reason):
         self._check(self.lib.fbp_add_failed(self.s, _b(backend), _b(name), _b(mirror),

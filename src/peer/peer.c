@@ -12,6 +12,8 @@
 
 #include "backends/open.h"
 #include "common/error.h"
+#include "cupti/cupti_session.h"
+#include "cupti/traffic.h"
 #include "measure/pairing.h"
 #include "measure/reference.h"
 #include "measure/runner.h"
@@ -28,6 +30,7 @@ struct contestant {
     struct fb_record r;
     bool timed;    /* verified: takes part in the rounds */
     bool measured; /* its rounds are done */
+    bool unmirrored; /* fbp_add_peer_unmirrored: its output was checked by the peer, not here */
     fbp_calls_fn calls;
     void *user;
 };
@@ -326,9 +329,10 @@ const float *fbp_input(const struct fbp_session *s, int which)
     return which == 0 ? s->sb.host_a : s->sb.host_b;
 }
 
-/* The record of a variant at the open size, named as fusebench names its rows
- * (runner.c's init_record), for `backend` and `name` (ours: the backend's and v's). */
-static void init_record(const struct fbp_session *s, const struct fb_variant *v,
+/* The record of a contestant at the open size, named as fusebench names its rows
+ * (runner.c's init_record), for `backend` and `name` (ours: the backend's and the variant's),
+ * with its role's name and model bytes per call. */
+static void init_record(const struct fbp_session *s, const char *role, int64_t bytes_model,
                         const char *backend, const char *name, const char *pair,
                         struct fb_record *r)
 {
@@ -336,13 +340,19 @@ static void init_record(const struct fbp_session *s, const struct fb_variant *v,
     snprintf(r->backend, sizeof r->backend, "%s", backend);
     snprintf(r->device, sizeof r->device, "%s", s->dev.name);
     snprintf(r->variant, sizeof r->variant, "%s", name);
-    snprintf(r->role, sizeof r->role, "%s", fb_variant_role_name(v->role));
+    snprintf(r->role, sizeof r->role, "%s", role);
     snprintf(r->pair, sizeof r->pair, "%s", pair);
     snprintf(r->dtype, sizeof r->dtype, "%s", fb_dtype_name(s->format.dtype));
     snprintf(r->stores, sizeof r->stores, "%s", fb_store_kind_name(s->format.stores));
     snprintf(r->cache, sizeof r->cache, "%s", fb_cache_mode_name(s->plan->measure.cache));
     r->n = s->n;
-    r->bytes_model = (int64_t)v->elements_moved * (int64_t)fb_dtype_size(s->format.dtype) * s->n;
+    r->bytes_model = bytes_model;
+}
+
+/* The model bytes of our variant v per call at the open size. */
+static int64_t variant_bytes(const struct fbp_session *s, const struct fb_variant *v)
+{
+    return (int64_t)v->elements_moved * (int64_t)fb_dtype_size(s->format.dtype) * s->n;
 }
 
 /* The enabled variant of ours named `name`, or NULL with the error set. */
@@ -398,7 +408,8 @@ int fbp_add_ours(struct fbp_session *s, const char *variant)
     const struct fb_variant *v = c ? enabled_variant(s, variant) : NULL;
     if (!v)
         return FB_ERR_USAGE;
-    init_record(s, v, s->ops->name, v->name, v->pair, &c->r);
+    init_record(s, fb_variant_role_name(v->role), variant_bytes(s, v), s->ops->name, v->name,
+                v->pair, &c->r);
     c->r.host_launches = v->host_launches;
     c->call = (struct fb_call){s->ops, s->backend, v, s->sb.dev, s->n, s->format, NULL, NULL};
     if (v->one_launch && !s->ops->run_group)
@@ -426,9 +437,9 @@ static int peer_calls(void *user, int64_t calls, struct fb_error *err)
                              "(its callback returned %d)", c->r.variant, c->call.n, rc);
 }
 
-/* A peer contestant's slot with its record (names, model of the mirror), or NULL. */
-static struct contestant *peer_slot(struct fbp_session *s, const char *backend,
-                                    const char *name, const char *mirror, const char *pair)
+/* A peer contestant's new slot after its names are checked, or NULL with the error set. */
+static struct contestant *peer_named_slot(struct fbp_session *s, const char *backend,
+                                          const char *name, const char *pair)
 {
     if (!backend || !backend[0] || !name || !name[0] || strlen(backend) >= 32 ||
         strlen(name) >= 48 || (pair && strlen(pair) >= 48)) {
@@ -439,11 +450,19 @@ static struct contestant *peer_slot(struct fbp_session *s, const char *backend,
         usage(s, "a peer's rows need a backend name of their own (not ours)");
         return NULL;
     }
-    struct contestant *c = next_slot(s);
+    return next_slot(s);
+}
+
+/* A peer contestant's slot with its record (names, model of the mirror), or NULL. */
+static struct contestant *peer_slot(struct fbp_session *s, const char *backend,
+                                    const char *name, const char *mirror, const char *pair)
+{
+    struct contestant *c = peer_named_slot(s, backend, name, pair);
     const struct fb_variant *m = c ? enabled_variant(s, mirror) : NULL;
     if (!m)
         return NULL;
-    init_record(s, m, backend, name, pair ? pair : "", &c->r);
+    init_record(s, fb_variant_role_name(m->role), variant_bytes(s, m), backend, name,
+                pair ? pair : "", &c->r);
     snprintf(c->r.mirror, sizeof c->r.mirror, "%s", m->name);
     return c;
 }
@@ -482,6 +501,39 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
     }
     c->r.verified = true;
     c->timed = true;
+    return s->count++;
+}
+
+/* What an unmirrored row says in its reason (its verified column is 0: fusebench had no
+ * reference to check it against). */
+static const char unmirrored_note[] = "output checked by the peer, not by fusebench (no variant "
+                                      "of ours mirrors it)";
+
+int fbp_add_peer_unmirrored(struct fbp_session *s, const char *backend, const char *name,
+                            const char *role, const char *pair, int64_t launches,
+                            double model_bytes, fbp_calls_fn calls, void *user)
+{
+    if (may_act(s, "fbp_add_peer_unmirrored") != FB_OK)
+        return FB_ERR_USAGE;
+    /* The arguments first, so that a bad one takes no slot. The bytes go into an int64_t
+     * column: at most 2^62, far beyond any array this runs. */
+    if (!role || (strcmp(role, "eager") != 0 && strcmp(role, "fused") != 0))
+        return usage(s, "fbp_add_peer_unmirrored: the role must be \"eager\" or \"fused\"");
+    if (!(model_bytes > 0 && model_bytes <= 0x1p62))
+        return usage(s, "fbp_add_peer_unmirrored: model_bytes must be > 0 (and finite)");
+    if (!calls)
+        return usage(s, "fbp_add_peer_unmirrored: no calls function");
+    struct contestant *c = peer_named_slot(s, backend, name, pair);
+    if (!c)
+        return FB_ERR_USAGE;
+    init_record(s, role, (int64_t)llround(model_bytes), backend, name, pair ? pair : "", &c->r);
+    c->r.launches = launches >= 0 ? launches : -1;
+    snprintf(c->r.reason, sizeof c->r.reason, "%s", unmirrored_note);
+    c->unmirrored = true;
+    c->calls = calls;
+    c->user = user;
+    c->call = (struct fb_call){s->ops, s->backend, NULL, NULL, s->n, s->format, peer_calls, c};
+    c->timed = true; /* verified stays false: not by us */
     return s->count++;
 }
 
@@ -542,6 +594,13 @@ int fbp_time_round_robin(struct fbp_session *s)
         struct fb_record *r = &s->c[index[i]].r;
         *r = records[i];
         s->c[index[i]].measured = true;
+        /* A noisy row's reason is the runner's: the peer's check goes first (the runner's
+         * reason may fill the column). */
+        if (s->c[index[i]].unmirrored && !strstr(r->reason, unmirrored_note)) {
+            char why[sizeof r->reason];
+            snprintf(why, sizeof why, "%s; %s", unmirrored_note, r->reason);
+            snprintf(r->reason, sizeof r->reason, "%s", why);
+        }
         /* The peer's kernel time (fbp_set_kernel_time): the rest of a call is its launch
          * overhead, as for ours (runner.c, probe_point). */
         if (!isnan(r->kernel_time_s) && r->status != FB_POINT_FAILED)
@@ -621,4 +680,84 @@ double fbp_empty_call_s(struct fbp_session *s, fbp_calls_fn calls, void *user)
     fb_stats_sort(t, SAMPLES);
     s->empty_call_s = fb_stats_percentile_sorted(t, SAMPLES, 50);
     return s->empty_call_s;
+}
+
+/* One call of the peer for the range profiler: its callback, then a wait for the backend's
+ * queue it enqueued on (the profiler's ranges close on kernels that have run). */
+struct traffic_call {
+    struct fbp_session *s;
+    fbp_calls_fn calls;
+    void *user;
+};
+
+static int traffic_run(void *ctx, struct fb_error *err)
+{
+    const struct traffic_call *t = ctx;
+    int rc = t->calls(t->user, 1);
+    if (rc != 0)
+        return fb_fail(err, FB_ERR_RUNTIME, "fbp_measure_traffic: the peer's call failed (its "
+                       "callback returned %d)", rc);
+    return t->s->ops->synchronize(t->s->backend, err);
+}
+
+/* Cold mode, before a pass: the backend's L2 flush, waited for outside the profiled range
+ * (as measure/probe.c's flush_synced), so the flush's own bytes are not counted. */
+static int traffic_flush(void *ctx, struct fb_error *err)
+{
+    const struct traffic_call *t = ctx;
+    int rc = t->s->ops->flush_cache(t->s->backend, err);
+    return rc == FB_OK ? t->s->ops->synchronize(t->s->backend, err) : rc;
+}
+
+int fbp_measure_traffic(struct fbp_session *s, fbp_calls_fn calls, void *user,
+                        double *dram_read_bytes, double *dram_write_bytes)
+{
+    if (may_act(s, "fbp_measure_traffic") != FB_OK)
+        return FB_ERR_USAGE;
+    if (!calls || !dram_read_bytes || !dram_write_bytes)
+        return usage(s, "fbp_measure_traffic: no calls function or no place for the bytes");
+    *dram_read_bytes = *dram_write_bytes = NAN;
+    /* A backend without a queue is the CPU's (measure/probe.c: CUPTI not applicable). */
+    if (!s->ops->stream) {
+        snprintf(s->error, sizeof s->error, "the %s backend has no DRAM counters",
+                 strcmp(s->ops->name, "cpu") == 0 ? "CPU" : s->ops->name);
+        return FB_ERR_UNAVAILABLE;
+    }
+    if (!s->plan->cupti_counters) {
+        snprintf(s->error, sizeof s->error, "DRAM counters off ([cupti] counters = false)");
+        return FB_ERR_UNAVAILABLE;
+    }
+    /* A CUPTI session of its own, closed again before returning: one CUPTI client per
+     * process (cupti_session.h), and the peer's profiler (torch.profiler's Kineto) may want
+     * CUPTI between two of these calls. Opening it tries the counters once and says why not
+     * (FB_ERR_UNAVAILABLE with CUPTI's words, or the stub's in a build without CUPTI). */
+    struct fb_error err = {{0}};
+    struct fb_cupti_session *cupti = NULL;
+    int rc = fb_cupti_session_open(&cupti, s->plan->device, false, true, &err);
+    struct traffic_call t = {s, calls, user};
+    struct fb_traffic traffic;
+    fb_traffic_init(&traffic);
+    const bool cold = s->plan->measure.cache == FB_CACHE_COLD;
+    s->in_callback = true;
+    /* Warm mode: one call first, so that the counted one finds the data where calls leave it
+     * (runner.c, rewarm_for_probe); cold mode flushes before each pass instead. */
+    if (rc == FB_OK && !cold)
+        rc = traffic_run(&t, &err);
+    if (rc == FB_OK)
+        rc = fb_cupti_measure_traffic(cupti, cold ? traffic_flush : NULL, traffic_run, &t,
+                                      &traffic, &err);
+    s->in_callback = false;
+    fb_cupti_session_close(cupti);
+    if (s->close_asked) {
+        fbp_close(s);
+        return FB_ERR_INTERRUPTED;
+    }
+    if (rc == FB_OK && (traffic.dram_read_bytes < 0 || traffic.dram_write_bytes < 0))
+        rc = fb_fail(&err, FB_ERR_UNAVAILABLE, "the range profiler has no DRAM metric on this "
+                     "chip");
+    if (rc != FB_OK)
+        return fail(s, rc, &err);
+    *dram_read_bytes = (double)traffic.dram_read_bytes;
+    *dram_write_bytes = (double)traffic.dram_write_bytes;
+    return FB_OK;
 }

@@ -3,11 +3,15 @@
  * verified against the same reference and timed in the same interleaved rounds, under the same
  * stop rule and timer, by the runner's own code (measure/runner.h: fb_call_verify,
  * fb_sweep_time_calls), and written to one results file whose derived columns fusebench
- * computes (measure/pairing.h: speedup, and ours_ratio for the peer's rows).
+ * computes (measure/pairing.h: speedup, and ours_ratio for the peer's rows). A peer's function
+ * that no variant of ours mirrors (tools/torch_audit.py: a user's function) is timed in the
+ * same rounds with the model the peer gives, and its DRAM traffic counted by the same CUPTI
+ * range profiler as ours.
  *
  * Plain C types only (pointers, int, int64_t, double, char *), so that a ctypes declaration
  * is one line per function. Every function that can fail returns FBP_OK (0) or a negative
- * fb_status (common/error.h: -1 runtime, -2 usage, -3 verification, -5 interrupted) and leaves
+ * fb_status (common/error.h: -1 runtime, -2 usage, -3 verification, -4 unavailable,
+ * -5 interrupted) and leaves
  * the message in fbp_error(). One session at a time per thread; nothing here is thread-safe.
  *
  * Misuse: a NULL session makes every function return FB_ERR_USAGE (-2) (or what it says it
@@ -28,6 +32,10 @@
  *     fbp_add_ours(variant) ...               verified, or recorded failed
  *     fbp_add_peer(..., output, calls, user)  the peer's first output checked against the
  *                                             reference of the variant it mirrors
+ *     fbp_add_peer_unmirrored(..., calls, user)  or one that mirrors none: its role, launches
+ *                                             and model bytes the peer's, its output checked
+ *                                             by the peer (the row says so)
+ *     fbp_measure_traffic(calls, user, ...)   (optional, GPU) one call's DRAM bytes, CUPTI
  *     fbp_set_kernel_time(i, seconds)         (optional) what the peer's profiler counted
  *     fbp_time_round_robin()                  all the verified ones in interleaved rounds
  *     fbp_size_end()                          rows stored (and written to NAME.partial)
@@ -44,7 +52,7 @@
 
 #define FBP_OK 0
 /* Bumped when a signature below changes; the Python side refuses another version. */
-#define FBP_ABI_VERSION 2
+#define FBP_ABI_VERSION 3
 /* The most contestants (ours and the peer's) one size may have. */
 #define FBP_MAX_CONTESTANTS 32
 
@@ -130,6 +138,21 @@ int fbp_add_peer(struct fbp_session *s, const char *backend, const char *name,
 int fbp_add_failed(struct fbp_session *s, const char *backend, const char *name,
                    const char *mirror, const char *pair, const char *reason);
 
+/* A peer's contestant that no variant of ours mirrors (a user's function audited by
+ * tools/torch_audit.py) at the open size: its role ("eager" or "fused": which kind of row it
+ * is), pair (the peer variant its speedup is taken against, "" or NULL none), launches per
+ * call (-1 unknown) and the predicted bytes per call (read + written, model_bytes > 0,
+ * rounded to whole bytes: the row's bytes_model, whence its bandwidth) are the caller's.
+ * backend and name as for fbp_add_peer. Its output is checked by the caller, not here (the
+ * library has no reference for it): the row's verified is 0 and its reason begins "output
+ * checked by the peer, not by fusebench", whatever else it says; it has no mirror, so no
+ * ours_ratio. Timed with the others by fbp_time_round_robin; fbp_set_kernel_time applies.
+ * Returns its index (>= 0), or FB_ERR_USAGE for a bad argument (another role, model_bytes not
+ * > 0 or not finite, a NULL calls, a bad name), no size open or a full size. */
+int fbp_add_peer_unmirrored(struct fbp_session *s, const char *backend, const char *name,
+                            const char *role, const char *pair, int64_t launches,
+                            double model_bytes, fbp_calls_fn calls, void *user);
+
 /* The kernel time per call the peer measured for its contestant i of the open size (e.g. its
  * profiler's summed kernel durations on a GPU), before fbp_time_round_robin: written as the
  * row's kernel_time_s, and launch_overhead_s = time_median_s - kernel_time_s once timed (as
@@ -163,5 +186,19 @@ void fbp_interrupt(struct fbp_session *s);
  * once by the first call. Negative on failure (a NULL session or calls, a failed call, or from
  * inside a callback). */
 double fbp_empty_call_s(struct fbp_session *s, fbp_calls_fn calls, void *user);
+
+/* DRAM bytes read and written by one call (calls(user, 1), waited for) as the GPU counted
+ * them with fusebench's CUPTI range profiler (cupti/cupti_session.h,
+ * fb_cupti_measure_traffic), outside any timing and in the config's cache mode (cold: an L2
+ * flush before the call; warm: one call before it). It opens CUPTI for this call only and
+ * closes it again, so no other CUPTI client (torch.profiler) may be active during it. Needs
+ * no open size. FB_OK with both set; FB_ERR_UNAVAILABLE (-4) with the reason in fbp_error()
+ * where nothing can be counted ("the CPU backend has no DRAM counters"; [cupti] counters =
+ * false; CUPTI's own reason where it is absent or refuses, or no DRAM metric on the chip):
+ * the caller prints NA with that reason; FB_ERR_RUNTIME when the peer's call or a CUDA or
+ * CUPTI call failed (its message names it); FB_ERR_USAGE for a NULL calls or output, or from
+ * inside a callback. Both outputs are NaN on any failure but FB_ERR_USAGE. */
+int fbp_measure_traffic(struct fbp_session *s, fbp_calls_fn calls, void *user,
+                        double *dram_read_bytes, double *dram_write_bytes);
 
 #endif

@@ -385,6 +385,136 @@ static void the_results_file_holds_both_and_ours_ratio_of_the_peer_rows(void **s
     free(out);
 }
 
+/* A peer's function that mirrors none of ours (tools/torch_audit.py's user function): timed
+ * in the same rounds as ours, its row with the caller's role, launches and model bytes (whence
+ * its bandwidth), its speedup against its pair, no mirror and so no ours_ratio, and verified 0
+ * with a reason that says the peer checked the output. */
+static void an_unmirrored_peer_is_timed_with_ours_and_its_row_is_the_callers(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    assert_int_equal(fbp_results_open(s, f->csv, 0), FBP_OK);
+    const int64_t n = 1000;
+    assert_int_equal(fbp_size_begin(s, n), FBP_OK);
+    float *out = malloc((size_t)n * sizeof *out);
+    struct c_peer p = peer_for(s, n, out), q = peer_for(s, n, out);
+    assert_int_equal(fbp_add_ours(s, "fused_add_relu"), 0);
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "cpeer_user_eager", "eager",
+                                             "cpeer_user_fused", 3, 7.0 * 4 * n, c_peer_calls,
+                                             &p), 1);
+    /* not whole bytes: rounded; no pair, launches unknown */
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "cpeer_user_fused", "fused", NULL,
+                                             -7, 12000.4, c_peer_calls, &q), 2);
+    assert_int_equal(fbp_set_kernel_time(s, 2, 1e-7), FBP_OK);
+    assert_int_equal(p.calls + q.calls, 0); /* nothing is run to check them */
+    assert_int_equal(fbp_time_round_robin(s), FBP_OK);
+    assert_true(p.samples > 0 && q.samples > 0);
+    double median, noise;
+    int64_t reps, batch;
+    assert_int_equal(fbp_result(s, 1, &median, &noise, &reps, &batch), FBP_OK);
+    assert_true(median > 0 && reps >= 1);
+    assert_true(p.calls >= reps * batch);
+    assert_int_equal(fbp_size_end(s), FBP_OK);
+    assert_int_equal(fbp_results_finish(s), FBP_OK);
+    fbp_close(s);
+
+    struct fb_csv_table t;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_csv_read(f->csv, &t, &err), FB_OK);
+    const struct fb_record *ue = find_row(&t, "cpeer_user_eager", n);
+    const struct fb_record *uf = find_row(&t, "cpeer_user_fused", n);
+    const struct fb_record *mine = find_row(&t, "fused_add_relu", n);
+    assert_non_null(ue);
+    assert_non_null(uf);
+    assert_non_null(mine);
+    assert_string_equal(ue->backend, "cpeer");
+    assert_string_equal(ue->role, "eager");
+    assert_string_equal(uf->role, "fused");
+    assert_string_equal(ue->pair, "cpeer_user_fused");
+    assert_string_equal(uf->pair, "");
+    assert_int_equal(ue->launches, 3);
+    assert_int_equal(uf->launches, -1);
+    assert_int_equal(ue->bytes_model, 7 * 4 * n);
+    assert_int_equal(uf->bytes_model, 12000);
+    assert_true(mine->verified);
+    const struct fb_record *rows[2] = {ue, uf};
+    for (int i = 0; i < 2; i++) {
+        const struct fb_record *r = rows[i];
+        assert_string_equal(r->mirror, "");
+        assert_false(r->verified);
+        assert_true(strncmp(r->reason, "output checked by the peer, not by fusebench", 44) == 0);
+        assert_true(isnan(r->ours_ratio));
+        assert_true(r->status == FB_POINT_OK || r->status == FB_POINT_NOISY);
+        /* the file keeps 4 decimals of GB/s */
+        if (r->status == FB_POINT_OK)
+            assert_true(fabs(r->bandwidth_gbps - (double)r->bytes_model / r->time_median_s /
+                             1e9) <= 1e-4 + 1e-6 * r->bandwidth_gbps);
+    }
+    assert_true(fabs(uf->kernel_time_s - 1e-7) <= 1e-15);
+    if (ue->status == FB_POINT_OK && uf->status == FB_POINT_OK)
+        assert_true(fabs(ue->speedup - ue->time_median_s / uf->time_median_s) <=
+                    1e-7 * ue->speedup);
+    fb_csv_table_free(&t);
+    free(out);
+}
+
+/* A bad argument takes no slot: the next good contestant gets the next index. */
+static void bad_unmirrored_contestants_are_refused(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    struct c_peer p = {0};
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", "eager", "", 1, 8.0,
+                                             c_peer_calls, &p), -2); /* no size open */
+    assert_int_equal(fbp_size_begin(s, 10), FBP_OK);
+    const char *roles[] = {NULL, "", "copy_ceiling", "platform_reference", "Eager"};
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++) {
+        assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", roles[i], "", 1, 8.0,
+                                                 c_peer_calls, &p), -2);
+        assert_non_null(strstr(fbp_error(s), "role"));
+    }
+    const double bytes[] = {0.0, -8.0, NAN, INFINITY, 1e300};
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
+        assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", "eager", "", 1, bytes[i],
+                                                 c_peer_calls, &p), -2);
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", "eager", "", 1, 8.0, NULL, &p),
+                     -2);
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpu", "u", "eager", "", 1, 8.0, c_peer_calls,
+                                             &p), -2); /* our backend's name */
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", NULL, "eager", "", 1, 8.0,
+                                             c_peer_calls, &p), -2);
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "", "eager", "", 1, 8.0,
+                                             c_peer_calls, &p), -2);
+    assert_int_equal(fbp_add_peer_unmirrored(NULL, "cpeer", "u", "eager", "", 1, 8.0,
+                                             c_peer_calls, &p), -2);
+    for (int i = 0; i < FBP_MAX_CONTESTANTS; i++)
+        assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", "fused", "", 1, 8.0,
+                                                 c_peer_calls, &p), i);
+    assert_int_equal(fbp_add_peer_unmirrored(s, "cpeer", "u", "fused", "", 1, 8.0,
+                                             c_peer_calls, &p), -2); /* full */
+    assert_non_null(strstr(fbp_error(s), "more than"));
+    fbp_close(s);
+}
+
+/* The CPU has no DRAM counters: unavailable, with the reason for the caller's NA, and the
+ * peer never called; bad arguments are usage errors. */
+static void measure_traffic_on_the_cpu_is_unavailable_with_the_reason(void **state)
+{
+    struct fixture *f = *state;
+    struct fbp_session *s = open_session(f, NULL, 0);
+    struct c_peer p = {0};
+    double rd = 1.0, wr = 1.0;
+    assert_int_equal(fbp_measure_traffic(s, c_peer_calls, &p, &rd, &wr), -4);
+    assert_string_equal(fbp_error(s), "the CPU backend has no DRAM counters");
+    assert_true(isnan(rd) && isnan(wr));
+    assert_int_equal(p.calls + p.samples, 0);
+    assert_int_equal(fbp_measure_traffic(s, NULL, &p, &rd, &wr), -2);
+    assert_int_equal(fbp_measure_traffic(s, c_peer_calls, &p, NULL, &wr), -2);
+    assert_int_equal(fbp_measure_traffic(s, c_peer_calls, &p, &rd, NULL), -2);
+    assert_int_equal(fbp_measure_traffic(NULL, c_peer_calls, &p, &rd, &wr), -2);
+    fbp_close(s);
+}
+
 /* A peer's kernel time (its profiler's, e.g. torch.profiler on a GPU) lands in its row as
  * kernel_time_s, with launch_overhead_s = median - kernel time, as the kernel pass gives ours;
  * only for a peer's verified contestant before its rounds. */
@@ -530,6 +660,10 @@ static int meddling_calls(void *user, int64_t calls)
         m->refused += fbp_add_ours(m->s, "eager_add_relu") == -2;
         m->refused += strstr(fbp_error(m->s), "not from inside a peer's callback") != NULL;
         m->refused += fbp_empty_call_s(m->s, c_peer_calls, &m->peer) < 0;
+        m->refused += fbp_measure_traffic(m->s, c_peer_calls, &m->peer, &(double){0},
+                                          &(double){0}) == -2;
+        m->refused += fbp_add_peer_unmirrored(m->s, "cpeer", "u", "eager", "", 1, 8.0,
+                                              c_peer_calls, &m->peer) == -2;
         m->answered += fbp_input(m->s, 0) == m->peer.a;
         m->answered += strcmp(fbp_backend(m->s), "cpu") == 0;
         if (m->close)
@@ -549,7 +683,7 @@ static void calls_from_inside_a_callback_are_refused(void **state)
     assert_int_equal(fbp_add_peer(s, "cpeer", "cpeer_add_relu", "fused_add_relu", "", 1, out,
                                   meddling_calls, &m), 0);
     assert_int_equal(fbp_time_round_robin(s), FBP_OK);
-    assert_int_equal(m.refused, 6);
+    assert_int_equal(m.refused, 8);
     assert_int_equal(m.answered, 2);
     assert_true(m.entered > 1);
     /* the session is whole: its row is there and the next size runs */
@@ -613,6 +747,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_stop_rule_caps_the_peer_like_ours, setup, teardown),
         cmocka_unit_test_setup_teardown(a_peers_kernel_time_gives_its_launch_overhead, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            an_unmirrored_peer_is_timed_with_ours_and_its_row_is_the_callers, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_unmirrored_contestants_are_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            measure_traffic_on_the_cpu_is_unavailable_with_the_reason, setup, teardown),
         cmocka_unit_test_setup_teardown(null_sessions_and_outputs_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(calls_from_inside_a_callback_are_refused, setup,
                                         teardown),

@@ -244,6 +244,62 @@ class PeerThroughCtypes(unittest.TestCase):
             else:
                 self.assertIsNone(row["ours_ratio"])
 
+    def test_an_unmirrored_peer_is_timed_with_ours_and_its_row_is_the_callers(self):
+        """tools/torch_audit.py's contestant: no mirror; its role, launches and model bytes
+        the caller's, its bandwidth derived from them, the peer named as its checker."""
+        path = os.path.join(self.tmp.name, "audit.csv")
+        with self.session() as s:
+            s.results_open(path)
+            s.size_begin(64)
+            p = PyPeer(s, 64)
+            self.assertEqual(s.add_ours("fused_add_relu"), 0)
+            self.assertEqual(s.add_peer_unmirrored("pypeer", "pypeer_user", "eager", "", 2,
+                                                   5 * 4 * 64, p.calls_fn), 1)
+            for role, model_bytes in (("copy_ceiling", 8), ("eager", 0), ("fused", math.nan)):
+                with self.assertRaises(fbpeer.PeerError) as e:
+                    s.add_peer_unmirrored("pypeer", "bad", role, "", 1, model_bytes, p.calls_fn)
+                self.assertEqual(e.exception.code, fbpeer.ERR_USAGE)
+            self.assertEqual(p.calls, 0)
+            s.time_round_robin()
+            status, med, _, reps, batch = s.result(1)
+            self.assertEqual(status, fbpeer.OK)
+            self.assertTrue(med > 0 and reps >= 1)
+            self.assertGreaterEqual(p.calls, reps * batch)
+            s.size_end()
+            s.results_finish()
+        with open(path) as f:
+            rows = {r["variant"]: r for r in csv.DictReader(l for l in f
+                                                            if not l.startswith("#"))}
+        self.assertEqual(sorted(rows), ["fused_add_relu", "pypeer_user"])
+        r = rows["pypeer_user"]
+        self.assertEqual((r["backend"], r["role"], r["launches"], r["bytes_model"], r["mirror"],
+                          r["verified"], r["ours_ratio"]),
+                         ("pypeer", "eager", "2", "1280", "", "0", ""))
+        self.assertTrue(r["reason"].startswith("output checked by the peer, not by fusebench"),
+                        r["reason"])
+        self.assertIn(r["status"], ("ok", "noisy"))
+        if r["status"] == "ok":
+            self.assertAlmostEqual(float(r["bandwidth_gbps"]),
+                                   1280 / float(r["time_median_s"]) / 1e9, delta=1e-4)
+        if FUSEBENCH:  # what tools read (--derive): the same row, unverified by fusebench
+            derived = json.loads(subprocess.run([FUSEBENCH, "--derive", path], check=True,
+                                                capture_output=True, text=True).stdout)
+            row = [d for d in derived["rows"] if d["variant"] == "pypeer_user"][0]
+            self.assertEqual((row["role"], row["launches"], row["bytes_model"], row["verified"]),
+                             ("eager", 2, 1280, False))
+            if r["status"] == "ok":
+                self.assertAlmostEqual(row["bandwidth_gbps"], float(r["bandwidth_gbps"]),
+                                       delta=1e-4)
+
+    def test_measure_traffic_on_the_cpu_is_unavailable_with_the_reason(self):
+        with self.session() as s:
+            counts = []
+            with self.assertRaises(fbpeer.PeerError) as e:
+                s.measure_traffic(counts.append)
+            self.assertEqual(e.exception.code, fbpeer.ERR_UNAVAILABLE)
+            self.assertEqual(str(e.exception), "the CPU backend has no DRAM counters")
+            self.assertEqual(counts, [])
+
 
 if __name__ == "__main__":
     unittest.main()
