@@ -491,24 +491,13 @@ def audit(args, out=sys.stdout):
               "torch": torch.__version__,
               "inputs": {n: list(x.shape) for n, x in zip(names, inputs)},
               "chain": chain, "unmapped": unmapped, "check": check, "modes": {}}
-    if not chain and not hasattr(fbpeer.Session, "add_peer_unmirrored"):
-        # A libfbpeer before ABI 3 (no fbp_add_peer_unmirrored): a function that is not one
-        # of fusebench's chains is predicted and counted but not timed.
-        why = ("this libfbpeer has no fbp_add_peer_unmirrored (ABI 3): only a function that "
-               "is one of fusebench's chains is timed")
-        for mode in MODES:
-            result["modes"][mode] = {"row": NAMES[mode], "time": {"reason": why},
-                                     "measured_dram": measure_traffic(None, None, device)}
-        result["ratio"], result["fit"], result["output"] = None, {"na": why}, None
-        rc = 0
-    else:
-        tmp = tempfile.mkdtemp(prefix="torch-audit-")
-        output = args.output or os.path.join(tmp, "audit.csv")
-        try:
-            rc = run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs,
-                             names, order, chain, pred, counted, result)
-        finally:
-            shutil.rmtree(tmp, True)
+    tmp = tempfile.mkdtemp(prefix="torch-audit-")
+    output = args.output or os.path.join(tmp, "audit.csv")
+    try:
+        rc = run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, names,
+                         order, chain, pred, counted, result)
+    finally:
+        shutil.rmtree(tmp, True)
     for mode in MODES:
         result["modes"][mode].update(verdict(mode, pred[mode], counted[mode],
                                              result["modes"][mode]))
@@ -588,7 +577,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                     print("%s: %s failed: %s" % (PROG, name, s.error()), file=sys.stderr)
                 elif kernel_s is not None:
                     s.set_kernel_time(rc, kernel_s)
-                result["modes"][mode] = {"measured_dram": measure_traffic(s, calls, device)}
+                result["modes"][mode] = {"measured_dram": measure_traffic(s, calls)}
             s.time_round_robin()
             s.size_end()
             s.results_finish()
@@ -635,11 +624,8 @@ def _remove_partial(output):
         pass
 
 
-def measure_traffic(s, calls, device):
+def measure_traffic(s, calls):
     """{"read": B, "write": B} of one call through libfbpeer, or {"na": reason}."""
-    if s is None or not hasattr(s, "measure_traffic"):
-        return {"na": "the CPU backend has no DRAM counters" if device == "cpu" else
-                "this libfbpeer has no fbp_measure_traffic (libfbpeer ABI 3, branch peer-audit)"}
     try:
         r, w = s.measure_traffic(calls)
         return {"read": r, "write": w}
