@@ -83,7 +83,7 @@ check "summary_counts_fused_launches_as_1" grep -qE '^  fused_add_relu +1$' "$S"
 check "summary_has_the_speedup_at_8" \
     grep -qE '^  8 +[a-z_]+ +[a-z_]+ +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +([0-9.]+x|n/a  \(noisy)' "$S"
 check "sweep_csv_has_3_sizes_x_7_variants" test "$(grep -v '^#' "$TMP/out/sweep-cpu.csv" | tail -n +2 | wc -l)" -eq 21
-check "at_most_9_files_in_outdir" test "$(find "$TMP/out" -type f | wc -l)" -le 9
+check "at_most_11_files_in_outdir" test "$(find "$TMP/out" -type f | wc -l)" -le 11
 check "log_is_written" grep -q 'gpu-check: passed in' "$TMP/out/gpu-check.log"
 if command -v gnuplot >/dev/null; then
     check "charts_drawn_where_gnuplot_is" grep -qE '^  charts +ok ' "$S"
@@ -93,6 +93,9 @@ check "torch_step_ran_or_said_why" grep -qE '^  torch +(ok|skipped) +[^ ]' "$S"
 # the in-process peer: run where torch imports, else skipped saying so
 check "torch_inprocess_step_ran_or_said_why" \
     grep -qE '^  torch-inprocess +(ok +[0-9]+ s(/[0-9]+ *)?  torch_eager_add_relu|skipped +[0-9]+ s(/[0-9]+ *)?  .*cannot import torch)' "$S"
+# the audit of add+relu: its verdicts where torch imports, else skipped saying so
+check "torch_audit_step_ran_or_said_why" \
+    grep -qE '^  torch-audit +(ok +[0-9]+ s(/[0-9]+ *)?  verdict eager: predicted 2 kernels = counted 2|skipped +[0-9]+ s(/[0-9]+ *)?  .*cannot import torch)' "$S"
 [ $failed -eq 0 ] || show_run "$TMP/out" "$TMP/build"
 
 # A config the sweep rejects, in --quick mode: the check must fail loudly (exit 1, FAIL in the
