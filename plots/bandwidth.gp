@@ -24,7 +24,7 @@ if (have_cache) {
         tc rgb cache_colour noenhanced font small_font
 }
 
-noisy_points = NNT > 0 ? "'noisy_time.dat' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
+noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # More than 6 series (a chain-length run's 25): each key line its series' name and count
 # (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
 series_key(t) = NS > 6 ? short_key(t) : t

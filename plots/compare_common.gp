@@ -2,16 +2,15 @@
 # lists the tables: cmp_numbers.tsv, cmp_labels.tsv, cmp_runs.tsv, r<i>.dat, q<i>.dat). One
 # curve per run, in its colour and point type, titled by its device and date (read as data,
 # drawn noenhanced). The x range spans every run's sizes.
-stats 'cmp_numbers.tsv' using (NR = int(column("nr")), cmp_nmin = column("nmin"), \
+NR = rows_cmp_runs
+stats 'cmp_numbers.tsv' using (cmp_nmin = column("nmin"), \
     cmp_nmax = column("nmax"), ws_min = column("ws_min"), ws_max = column("ws_max"), \
     cache_axis = int(column("cache_axis")), threshold = column("threshold"), 0) nooutput
 stats 'cmp_labels.tsv' using (pair_title = strcol("pair"), fused_key = strcol("fused"), \
     copy_key = strcol("copy"), 0) nooutput
-array RT[max1(NR)]; array RC[max1(NR)]; array RP[max1(NR)]; array RNS[max1(NR)]
-array RNQ[max1(NR)]
+array RT[max1(NR)]; array RC[max1(NR)]; array RP[max1(NR)]
 stats 'cmp_runs.tsv' using (i = int(column("i")), RT[i] = strcol("title"), \
-    RC[i] = strcol("colour"), RP[i] = int(column("pt")), RNS[i] = int(column("ns")), \
-    RNQ[i] = int(column("nq")), 0) nooutput
+    RC[i] = strcol("colour"), RP[i] = int(column("pt")), 0) nooutput
 run_data(i) = sprintf('r%d.dat', i)
 ratio_data(i) = sprintf('q%d.dat', i)
 compare_title(what) = sprintf("%s\n%d runs: %s", what, NR, pair_title)

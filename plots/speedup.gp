@@ -22,7 +22,7 @@ if (have_fit && !overlaid) {
 # Optional clauses as macros of this script's own text (style.gp says why).
 predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, launches·L + bytes/B' : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
-noisy_points = NNX > 0 ? "'noisy_speedup.dat' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
+noisy_points = NNX > 0 ? "'noisy_speedup.tsv' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
 # past 6 pairs (style.gp's many) no model line per pair: the speedup-k chart draws each
 # length against its own
 model_lines = NSL > 0 && !many ? "for [i=1:NSL] model_line(i, x) with lines lc rgb LC[i] dt LD[i] lw 1.5 title LT[i], " : ""

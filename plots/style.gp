@@ -30,20 +30,22 @@ stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
     copy_max = column("copy_max"), speedup_max = column("speedup_max"), \
     n_launch = column("n_launch"), n_launch_fit = int(column("n_launch_fit")), \
-    noisy = int(column("noisy")), NS = int(column("ns")), NX = int(column("nx")), \
-    NF = int(column("nf")), ND = int(column("nd")), NM = int(column("nm")), \
-    NP = int(column("np")), NSL = int(column("nsl")), NCL = int(column("ncl")), \
-    NBL = int(column("nbl")), NLB = int(column("nlb")), NDT = int(column("ndt")), \
-    NCK = int(column("nck")), NFIT = int(column("nfit")), \
-    dtype_cache_x = column("dtype_cache_x"), NKO = int(column("nko")), \
-    NKWA = int(column("nkwa")), NO = int(column("no")), \
-    speedup_level = column("speedup_level"), ours_level = column("ours_level"), 0) nooutput
+    noisy = int(column("noisy")), dtype_cache_x = column("dtype_cache_x"), \
+    chain_wa = int(column("chain_wa")), speedup_level = column("speedup_level"), \
+    ours_level = column("ours_level"), 0) nooutput
 stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     cache_text = strcol("cache_text"), cache_label = strcol("cache_name"), \
-    fit1 = strcol("fit1"), fit2 = strcol("fit2"), fit3 = strcol("fit3"), \
-    fit4 = strcol("fit4"), noisy_text = strcol("noisy_text"), \
-    dtype_variant = strcol("dtype_variant"), dtype_pair = strcol("dtype_pair"), \
-    dtype_cache_text = strcol("dtype_cache_text"), 0) nooutput
+    noisy_text = strcol("noisy_text"), dtype_variant = strcol("dtype_variant"), \
+    dtype_pair = strcol("dtype_pair"), dtype_cache_text = strcol("dtype_cache_text"), \
+    0) nooutput
+# Each table's rows, which fusebench gives as rows_<table> (gnuplot -e: src/chart/table.h).
+NS = rows_series; NX = rows_pairs; NF = rows_fused; ND = rows_dram; NO = rows_ours
+NM = rows_curves; NP = rows_predicted; NSL = rows_speedup_lines; NCL = rows_copy_lines
+NBL = rows_bytes_lines; NLB = rows_launches; NDT = rows_dtypes; NCK = rows_chains
+NKO = rows_chain_others; NFIT = rows_fit; NNT = rows_noisy_time; NNX = rows_noisy_speedup
+array FIT[4] = ['', '', '', '']
+if (NFIT > 0) { stats 'fit.tsv' using (FIT[int($0) + 1] = strcol("text"), 0) nooutput }
+fit1 = FIT[1]; fit2 = FIT[2]; fit3 = FIT[3]; fit4 = FIT[4]
 
 if (fmt eq 'svg') {
     set terminal svg size int(page_w), int(page_h) dynamic enhanced background rgb 'white' \
@@ -214,13 +216,12 @@ set xrange [nmin / 1.6 : nmax * 1.6]
 have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_colour = '#6a3d9a'
 
-# Points another program disturbed (status noisy) are drawn hollow (noisy.tsv and its data,
+# Points another program disturbed (status noisy) are drawn hollow (noisy_time.tsv, noisy_speedup.tsv,
 # by the charts that have them) and counted in a footnote. The footnote gets a strip of its
 # own at the page's bottom, below the key and the axis titles: the plot, its margins and its
 # key are drawn in the rest of the page (set origin/size; multiplot layouts take foot_h as
 # their offset), so that it never sits on a legend line, a tick label or the data. Two lines,
 # split after the "; ", so that it fits a column's width.
-stats 'noisy.tsv' using (NNT = int(column("nnt")), NNX = int(column("nnx")), 0) nooutput
 # one line of the small type as a fraction of the page (png and svg: 96 px per point's inch
 # as pngcairo draws it; pdf: points over a page in inches)
 foot_line = (fmt eq 'pdf' ? smallsize / 72.0 : smallsize * 96.0 / 72.0) * 1.25 / page_h

@@ -21,7 +21,7 @@ if (have_fit) {
 # empty `for` all the same).
 curves = NM > 0 ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:2 with lines lc rgb MC[i] dt 2 lw 2 title (i == 1 ? 'fitted model' : ''), " : ""
 cache_curves = NM > 0 && have_cache_fit ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:3 with lines lc rgb MC[i] dt 3 lw 2 title (i == 1 ? 'fitted, in the '.cache_label : ''), " : ""
-noisy_points = NNT > 0 ? "'noisy_time.dat' using 1:2:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
+noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:2:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # More than 6 series (a chain-length run's 25): each key line its series' name and count
 # (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
 series_key(t) = NS > 6 ? short_key(t) : t

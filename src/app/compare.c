@@ -190,7 +190,7 @@ static int draw(struct session *s, const struct fb_app_compare_options *opt,
     const struct fb_plots_job job = {.d = s->derived[0], .charts = charts,
                                      .n_charts = n_charts, .stem = o->stem,
                                      .out_dir = opt->plot_dir, .first_csv = opt->files[0],
-                                     .write_extra = fb_compare_tables_write,
+                                     .add_tables = fb_compare_tables_add,
                                      .ctx = &s->compare, .source = &source};
     int rc = fb_plots_draw(&job);
     if (rc > 128) /* the signal is in fb_interrupted */

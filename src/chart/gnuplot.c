@@ -62,6 +62,7 @@ struct render {
     const struct fb_plot_options *opt;
     const struct fb_chart_provenance *source; /* NULL: none but the producer */
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
+    char counts[4096];           /* "rows_series=12;...": gnuplot -e (chart/table.h) */
     struct sigaction saved[N_CAUGHT];
 };
 
@@ -332,7 +333,11 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
 {
     struct fb_error err;
     const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
-    if (fb_chart_page_write(r->stage_fd, fmt->name, &page, &err)) {
+    struct fb_tables page_table = {0};
+    fb_chart_page_table(&page_table, fmt->name, &page);
+    int written = fb_tables_write_tsv(r->stage_fd, &page_table, &err);
+    fb_tables_free(&page_table);
+    if (written != FB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return FB_PLOTS_FAILED;
     }
@@ -346,8 +351,8 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
     }
     unlinkat(r->stage_fd, output, 0);
     char paths[4][PATH_MAX + 32];
-    char *argv[6] = {(char *)r->gnuplot};
-    int argc = 1;
+    char *argv[8] = {(char *)r->gnuplot, "-e", r->counts};
+    int argc = 3;
     for (int i = 0; i < 4 && (i == 0 || c->scripts[i - 1]); i++) {
         const char *name = i == 0 ? "style.gp" : c->scripts[i - 1];
         if (snprintf(paths[i], sizeof paths[i], "%s/%s", r->scripts, name) >=
@@ -640,12 +645,19 @@ int fb_plots_draw(const struct fb_plots_job *job)
     int rc = open_dirs(&r);
     if (rc == FB_PLOTS_OK)
         rc = check_gnuplot(&r);
-    if (rc == FB_PLOTS_OK && (fb_chart_tables_write(r.stage_fd, job->d, &err) != FB_OK ||
-                            (job->write_extra &&
-                             job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
+    struct fb_tables ts = {0};
+    fb_chart_tables_fill(job->d, &ts);
+    if (job->add_tables)
+        job->add_tables(&ts, job->ctx);
+    if (rc == FB_PLOTS_OK && (fb_tables_write_tsv(r.stage_fd, &ts, &err) != FB_OK ||
+                              (fb_tables_row_counts(&ts, r.counts, sizeof r.counts) != 0 &&
+                               fb_fail(&err, FB_ERR_RUNTIME, "charts: too many tables")) ||
+                              (job->write_extra &&
+                               job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
         fprintf(stderr, "%s\n", err.msg);
         rc = FB_PLOTS_FAILED;
     }
+    fb_tables_free(&ts);
     if (rc == FB_PLOTS_OK)
         rc = draw_all(&r, job);
     return finish(&r, rc);

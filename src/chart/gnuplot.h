@@ -25,6 +25,7 @@
 
 #include "chart/charts.h"
 #include "chart/derive.h"
+#include "chart/table.h"
 #include "common/error.h"
 
 /* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
@@ -59,8 +60,10 @@ struct fb_plots_job {
     const char *stem;                 /* charts are <stem>-<chart>.<format> */
     const char *out_dir;              /* NULL or "": the directory of first_csv */
     const char *first_csv;            /* named in messages */
-    /* More tables for the charts' scripts, written into the staging directory dirfd after
-     * d's (NULL: none); returns FB_OK or an error naming the table. */
+    /* More tables for the charts' scripts, added after d's (NULL: none). */
+    void (*add_tables)(struct fb_tables *ts, const void *ctx);
+    /* A file for the charts' scripts written into the staging directory dirfd (the
+     * timeline's table as --profile wrote it; NULL: none); FB_OK or an error naming it. */
     int (*write_extra)(int dirfd, const void *ctx, struct fb_error *err);
     const void *ctx;
     /* [plot]'s choices (chart/options.h), NULL: the defaults; its chart choice applies

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "chart/label.h"
-#include "chart/tsv.h"
+#include <errno.h>
 #include "results/atomic_file.h"
 
 /* Okabe-Ito (colour-blind safe), black last. */
@@ -100,13 +100,6 @@ static double us(uint64_t ns, uint64_t origin)
     return ns > origin ? (double)(ns - origin) * 1e-3 : 0.0;
 }
 
-/* Number cells separated by TABs, then `end` ("\n", or "\t" before text cells). */
-static void put_numbers(struct fb_tsv *t, const double *v, size_t n, const char *end)
-{
-    for (size_t i = 0; i < n; i++)
-        fb_tsv_num(t, v[i], i + 1 < n ? "\t" : end);
-}
-
 /* "2 kernels, 2 host launches per call", from the records of every call of the track (the
  * calls are 0 .. the largest call number). */
 static void track_note(const struct fb_kernel_trace *t, char *out, size_t size)
@@ -135,21 +128,15 @@ static void track_note(const struct fb_kernel_trace *t, char *out, size_t size)
         snprintf(out + len, size - (size_t)len, " per call");
 }
 
-/* One table of the file: two blank lines before it (gnuplot's index blocks), a comment saying
- * what it is, and its header row. */
-static void begin_block(struct fb_tsv *t, const char *what, const char *header)
-{
-    fb_tsv_printf(t, "\n\n# %s\n%s\n", what, header);
-}
-
-int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *tracks, size_t count,
-                            const struct fb_trace_info *info)
+/* The five tables (timeline.h), in order. */
+static void add_tables(struct fb_tables *ts, const struct fb_trace_track *tracks, size_t count,
+                       const struct fb_trace_info *info)
 {
     struct kinds kinds = {.count = 0};
-    size_t n_bars = 0, n_launches = 0;
     double xmax = 0.0;
-    fb_tsv_printf(t, "%s\n", FB_TIMELINE_SIGNATURE);
-    begin_block(t, "index 0: a kernel or platform record drawn (\xC2\xB5s)", "x0\tx1\ty\tk");
+    struct fb_table *bars = fb_table_add(ts, "x0 x1 y k", "a kernel or platform record drawn "
+                                                          "(\xC2\xB5s)");
+    struct fb_table *launches = fb_table_add(ts, "x y", "a host launch drawn (\xC2\xB5s)");
     for (size_t i = 0; i < count; i++) {
         const struct fb_kernel_trace *tr = tracks[i].trace;
         const double y = (double)(count - i);
@@ -157,56 +144,54 @@ int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *track
         const uint64_t origin = origin_of(tr, call);
         for (size_t j = 0; j < tr->count; j++) {
             const struct fb_kernel_record *r = &tr->items[j];
-            if (!drawn(tr, r, call) || r->kind == FB_TRACE_LAUNCH)
+            if (!drawn(tr, r, call))
                 continue;
-            const double x1 = us(r->end_ns, origin);
+            const double x0 = us(r->start_ns, origin), x1 = us(r->end_ns, origin);
             xmax = x1 > xmax ? x1 : xmax;
-            put_numbers(t, (const double[]){us(r->start_ns, origin), x1, y,
-                                            (double)kind_of(&kinds, r->name)}, 4, "\n");
-            n_bars++;
+            if (r->kind == FB_TRACE_LAUNCH)
+                fb_table_nums(launches, (const double[]){x0, y}, 2);
+            else
+                fb_table_nums(bars, (const double[]){x0, x1, y, kind_of(&kinds, r->name)}, 4);
         }
     }
-    begin_block(t, "index 1: a host launch drawn (\xC2\xB5s)", "x\ty");
-    for (size_t i = 0; i < count; i++) {
-        const struct fb_kernel_trace *tr = tracks[i].trace;
-        const long call = median_call(tr);
-        const uint64_t origin = origin_of(tr, call);
-        for (size_t j = 0; j < tr->count; j++) {
-            const struct fb_kernel_record *r = &tr->items[j];
-            if (!drawn(tr, r, call) || r->kind != FB_TRACE_LAUNCH)
-                continue;
-            const double x1 = us(r->end_ns, origin);
-            xmax = x1 > xmax ? x1 : xmax;
-            put_numbers(t, (const double[]){us(r->start_ns, origin), (double)(count - i)}, 2,
-                        "\n");
-            n_launches++;
-        }
-    }
-    begin_block(t, "index 2: the kernel names, in order of first appearance", "k\tname\tcolour");
+    struct fb_table *t = fb_table_add(ts, "k name colour", "the kernel names, in order of first "
+                                                           "appearance");
     for (size_t k = 0; k < kinds.count; k++) {
-        put_numbers(t, (const double[]){(double)(k + 1)}, 1, "\t");
-        fb_tsv_text(t, kinds.name[k], "\t");
-        fb_tsv_text(t, kind_colours[k % N_COLOURS], "\n");
+        fb_table_num(t, (double)(k + 1));
+        fb_table_text(t, kinds.name[k]);
+        fb_table_text(t, kind_colours[k % N_COLOURS]);
     }
-    begin_block(t, "index 3: the lanes, the first at the top", "i\ty\tname\tnote");
+    t = fb_table_add(ts, "i y name note", "the lanes, the first at the top");
     for (size_t i = 0; i < count; i++) {
         char note[160];
         track_note(tracks[i].trace, note, sizeof note);
-        put_numbers(t, (const double[]){(double)(i + 1), (double)(count - i)}, 2, "\t");
-        fb_tsv_text(t, tracks[i].name, "\t");
-        fb_tsv_text(t, note, "\n");
+        fb_table_nums(t, (const double[]){i + 1, count - i}, 2);
+        fb_table_text(t, tracks[i].name);
+        fb_table_text(t, note);
     }
     char title[256];
     snprintf(title, sizeof title, "n = %lld elements, the median call of %d per variant",
              (long long)info->n, info->calls);
-    begin_block(t, "index 4: the chart",
-                "ntracks\tnkinds\tnbars\tnlaunches\txmax\tdevice\ttitle\ttiming");
-    put_numbers(t, (const double[]){(double)count, (double)kinds.count, (double)n_bars,
-                                    (double)n_launches, xmax}, 5, "\t");
-    fb_tsv_text(t, info->device, "\t");
-    fb_tsv_text(t, title, "\t");
-    fb_tsv_text(t, info->timing, "\n");
-    return t->failed;
+    t = fb_table_add(ts, "ntracks nkinds nbars nlaunches xmax device title timing", "the chart");
+    fb_table_nums(t, (const double[]){count, kinds.count, fb_table_rows(bars),
+                                      fb_table_rows(launches), xmax}, 5);
+    fb_table_text(t, info->device);
+    fb_table_text(t, title);
+    fb_table_text(t, info->timing);
+}
+
+int fb_chart_timeline_print(FILE *f, const struct fb_trace_track *tracks, size_t count,
+                            const struct fb_trace_info *info)
+{
+    struct fb_tables ts = {0};
+    add_tables(&ts, tracks, count, info);
+    int failed = ts.failed || fprintf(f, "%s\n", FB_TIMELINE_SIGNATURE) < 0;
+    /* gnuplot's index blocks: two blank lines before each, a comment saying what it is */
+    for (size_t i = 0; i < ts.n && !failed; i++)
+        failed = fprintf(f, "\n\n# index %zu: %s\n", i, ts.v[i]->name) < 0 ||
+                 fb_table_print_tsv(f, ts.v[i]) != 0;
+    fb_tables_free(&ts);
+    return failed ? (errno ? errno : EIO) : 0;
 }
 
 struct saved {
@@ -218,8 +203,7 @@ struct saved {
 static int print_to(FILE *f, void *ctx)
 {
     const struct saved *s = ctx;
-    struct fb_tsv t = {.f = f, .name = "", .failed = 0};
-    return fb_chart_timeline_print(&t, s->tracks, s->count, s->info);
+    return fb_chart_timeline_print(f, s->tracks, s->count, s->info);
 }
 
 int fb_chart_timeline_save(const char *path, const struct fb_trace_track *tracks, size_t count,

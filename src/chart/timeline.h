@@ -25,7 +25,9 @@
 
 #include <stddef.h>
 
-#include "chart/tsv.h"
+#include <stdio.h>
+
+#include "chart/table.h"
 #include "common/error.h"
 #include "output/trace_json.h"
 #include "output/trace_output.h"
@@ -37,9 +39,9 @@
  * hundred KB). */
 #define FB_TIMELINE_MAX_BYTES ((long long)64 << 20)
 
-/* Prints the table above to t (open) for tracks[0..count-1] (records numbered by call:
+/* Prints the table above to f for tracks[0..count-1] (records numbered by call:
  * correlation_id, measure/host_trace.h). Returns 0, or the errno of its first failed write. */
-int fb_chart_timeline_print(struct fb_tsv *t, const struct fb_trace_track *tracks, size_t count,
+int fb_chart_timeline_print(FILE *f, const struct fb_trace_track *tracks, size_t count,
                             const struct fb_trace_info *info);
 
 /* Writes the table to path (a regular file or a new name) atomically (results/atomic_file.h).

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chart/label.h"
-#include "chart/tsv.h"
+#include "chart/table.h"
 #include "compare/runs.h"
 
 /* One colour per run, told apart in print and by most colour-blind readers (Tableau 10's
@@ -38,96 +37,49 @@ static const struct fb_chart_speedup *speedup_at(const struct fb_compare_run *r,
 }
 
 /* r<i>.dat: one row per n of the run's fused series (chart/derive.h: one point per n). */
-static int write_run(int dirfd, const struct fb_compare *c, size_t i, size_t *rows,
-                     struct fb_error *err)
+static void add_run(struct fb_tables *ts, const struct fb_compare *c, size_t i)
 {
-    const struct fb_compare_run *r = &c->runs[i];
-    const struct fb_chart_derived *d = r->d;
-    char name[32];
-    snprintf(name, sizeof name, "r%zu.dat", i + 1);
-    struct fb_tsv t;
-    int rc = fb_tsv_open(&t, dirfd, name, false, err);
-    if (rc)
-        return rc;
-    fb_tsv_printf(&t, "n\tws\tspeedup\tlo\thi\tcopy_fraction\tcopy_gbps\tfused_gbps\n");
+    const struct fb_chart_derived *d = c->runs[i].d;
+    struct fb_table *t = fb_table_add(ts, "n ws speedup lo hi copy_fraction copy_gbps fused_gbps",
+                                      "r%zu.dat", i + 1);
     size_t fused = fb_chart_find_series(d, 0, c->fused_key);
-    *rows = 0;
     for (size_t k = 0; fused != SIZE_MAX && k < d->series[fused].n_points; k++) {
         const struct fb_chart_point *f = &d->series[fused].points[k];
-        const struct fb_chart_speedup *s = speedup_at(r, f->n);
-        const struct fb_chart_point *copy = point_at(d, r->copy, f->n);
-        fb_tsv_num(&t, f->n, "\t");
-        fb_tsv_num(&t, d->n_cache > 0 ? f->n / d->n_cache : NAN, "\t");
-        fb_tsv_num(&t, s ? s->speedup : NAN, "\t");
-        fb_tsv_num(&t, s ? s->lo : NAN, "\t");
-        fb_tsv_num(&t, s ? s->hi : NAN, "\t");
-        fb_tsv_num(&t, f->copy_fraction * 100, "\t");
-        fb_tsv_num(&t, copy ? copy->bandwidth_gbps : NAN, "\t");
-        fb_tsv_num(&t, f->bandwidth_gbps, "\n");
-        ++*rows;
+        const struct fb_chart_speedup *s = speedup_at(&c->runs[i], f->n);
+        const struct fb_chart_point *copy = point_at(d, c->runs[i].copy, f->n);
+        fb_table_nums(t, (const double[]){f->n, d->n_cache > 0 ? f->n / d->n_cache : NAN,
+            s ? s->speedup : NAN, s ? s->lo : NAN, s ? s->hi : NAN, f->copy_fraction * 100,
+            copy ? copy->bandwidth_gbps : NAN, f->bandwidth_gbps}, 8);
     }
-    return fb_tsv_close(&t, FB_OK, err);
 }
 
-/* q<i>.dat: run i's fused time over the first run's. */
-static int write_ratio(int dirfd, const struct fb_compare_run *r, size_t i, struct fb_error *err)
-{
-    char name[32];
-    snprintf(name, sizeof name, "q%zu.dat", i + 1);
-    struct fb_tsv t;
-    int rc = fb_tsv_open(&t, dirfd, name, false, err);
-    if (rc)
-        return rc;
-    fb_tsv_printf(&t, "n\tratio\tlo\thi\n");
-    for (size_t k = 0; k < r->n_ratio; k++) {
-        fb_tsv_num(&t, r->ratio[k].n, "\t");
-        fb_tsv_num(&t, r->ratio[k].ratio, "\t");
-        fb_tsv_num(&t, r->ratio[k].lo, "\t");
-        fb_tsv_num(&t, r->ratio[k].hi, "\n");
-    }
-    return fb_tsv_close(&t, FB_OK, err);
-}
-
-int fb_compare_tables_write(int dirfd, const void *compare, struct fb_error *err)
+void fb_compare_tables_add(struct fb_tables *ts, const void *compare)
 {
     const struct fb_compare *c = compare;
-    size_t rows[FB_CHART_MAX_FILES] = {0};
-    int rc = FB_OK;
-    for (size_t i = 0; rc == FB_OK && i < c->n_runs; i++) {
-        rc = write_run(dirfd, c, i, &rows[i], err);
-        if (rc == FB_OK && i > 0)
-            rc = write_ratio(dirfd, &c->runs[i], i, err);
+    for (size_t i = 0; i < c->n_runs; i++) {
+        add_run(ts, c, i);
+        if (i == 0)
+            continue;
+        /* q<i>.dat: run i's fused time over the first run's */
+        struct fb_table *q = fb_table_add(ts, "n ratio lo hi", "q%zu.dat", i + 1);
+        for (size_t k = 0; k < c->runs[i].n_ratio; k++)
+            fb_table_nums(q, (const double[]){c->runs[i].ratio[k].n, c->runs[i].ratio[k].ratio,
+                                              c->runs[i].ratio[k].lo, c->runs[i].ratio[k].hi}, 4);
     }
-    struct fb_tsv t;
-    if (rc == FB_OK && (rc = fb_tsv_open(&t, dirfd, "cmp_runs.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&t, "i\ttitle\tcolour\tpt\tns\tnq\n");
-        for (size_t i = 0; i < c->n_runs; i++) {
-            fb_tsv_printf(&t, "%zu\t", i + 1);
-            fb_tsv_text(&t, c->runs[i].label, "\t");
-            fb_tsv_printf(&t, "#%06x\t%d\t%zu\t%zu\n", run_colours[i], run_points[i], rows[i],
-                c->runs[i].n_ratio);
-        }
-        rc = fb_tsv_close(&t, FB_OK, err);
+    struct fb_table *t = fb_table_add(ts, "i title colour pt", "cmp_runs.tsv");
+    for (size_t i = 0; i < c->n_runs; i++) {
+        fb_table_num(t, (double)(i + 1));
+        fb_table_text(t, c->runs[i].label);
+        fb_table_colour(t, run_colours[i]);
+        fb_table_num(t, run_points[i]);
     }
-    if (rc == FB_OK && (rc = fb_tsv_open(&t, dirfd, "cmp_labels.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&t, "pair\tfused\tcopy\n");
-        fb_tsv_text(&t, c->pair_title, "\t");
-        fb_tsv_text(&t, c->fused_key, "\t");
-        fb_tsv_text(&t, c->copy_key, "\n");
-        rc = fb_tsv_close(&t, FB_OK, err);
-    }
-    if (rc == FB_OK && (rc = fb_tsv_open(&t, dirfd, "cmp_numbers.tsv", false, err)) == FB_OK) {
-        fb_tsv_printf(&t, "nr\tnmin\tnmax\tws_min\tws_max\tcache_axis\tthreshold\n");
-        fb_tsv_printf(&t, "%zu\t", c->n_runs);
-        fb_tsv_num(&t, c->nmin, "\t");
-        fb_tsv_num(&t, c->nmax, "\t");
-        fb_tsv_num(&t, c->cache_axis ? c->ws_min : -1, "\t");
-        fb_tsv_num(&t, c->cache_axis ? c->ws_max : -1, "\t");
-        fb_tsv_printf(&t, "%d\t", c->cache_axis ? 1 : 0);
-        fb_tsv_num(&t, c->verdict ? c->threshold : -1, "\n");
-        rc = fb_tsv_close(&t, FB_OK, err);
-    }
-    return rc;
+    t = fb_table_add(ts, "pair fused copy", "cmp_labels.tsv");
+    fb_table_text(t, c->pair_title);
+    fb_table_text(t, c->fused_key);
+    fb_table_text(t, c->copy_key);
+    t = fb_table_add(ts, "nmin nmax ws_min ws_max cache_axis threshold", "cmp_numbers.tsv");
+    fb_table_nums(t, (const double[]){c->nmin, c->nmax, c->cache_axis ? c->ws_min : -1,
+        c->cache_axis ? c->ws_max : -1, c->cache_axis, c->verdict ? c->threshold : -1}, 6);
 }
 
 size_t fb_compare_charts(const struct fb_compare *c, struct fb_chart *charts)

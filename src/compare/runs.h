@@ -80,18 +80,18 @@ int fb_compare_markdown(FILE *out, const struct fb_compare *c);
 /* The markdown's first bytes: what tells a comparison fusebench wrote from a foreign file. */
 #define FB_COMPARE_MD_SIGNATURE "## Headline numbers per run"
 
-/* The compare charts' tables (plots/compare_*.gp), as TAB-separated files in dirfd beside
- * chart/tables.h's (text through chart/label.h, numbers %.10g, NaN undrawn):
- *   cmp_numbers.tsv  nr (runs), nmin, nmax, ws_min, ws_max, cache_axis (0/1), threshold
- *                    (the verdict's fraction; -1 without one)
+/* The compare charts' tables (plots/compare_*.gp), added to ts (chart/table.h) after
+ * chart/tables.h's:
+ *   cmp_numbers.tsv  nmin, nmax, ws_min, ws_max, cache_axis (0/1), threshold (the verdict's
+ *                    fraction; -1 without one)
  *   cmp_labels.tsv   pair (the main pair's title), fused (its fused series), copy (the copy
  *                    ceiling's)
- *   cmp_runs.tsv     i, title, colour (#rrggbb), pt, ns (points of r<i>.dat), nq (of q<i>.dat)
+ *   cmp_runs.tsv     i, title, colour (#rrggbb), pt: one row per run
  *   r<i>.dat         n, ws (n / n_cache), speedup, lo, hi, copy_fraction (percent), copy_gbps,
  *                    fused_gbps: one row per n of the run's main pair or copy ceiling
- *   q<i>.dat         n, ratio, lo, hi: run i's fused time against the first run's (i >= 2)
- * Returns FB_OK, or FB_ERR_RUNTIME naming the table that could not be written. */
-int fb_compare_tables_write(int dirfd, const void *compare, struct fb_error *err);
+ *   q<i>.dat         n, ratio, lo, hi: run i's fused time against the first run's (i >= 2) */
+struct fb_tables;
+void fb_compare_tables_add(struct fb_tables *ts, const void *compare);
 
 /* The charts of a comparison (names and scripts, chart/gnuplot.h draws them): speedup,
  * speedup-cache (only with cache_axis), copy_fraction, bandwidth, ratio. Fills charts (room
