@@ -2,6 +2,9 @@
 # + dram__bytes_write over n, in elements of the row's dtype: dram_bytes_per_element). The
 # model lines (bytes_lines.tsv) are each series' arrays moved per call. Below the cache size
 # the measured value falls under the model: the data never leaves the cache.
+ND = rows_dram; NBL = rows_bytes_lines
+array DI[max1(ND)]
+if (ND > 0) { stats 'dram.tsv' using (DI[int(column("j"))] = int(column("i")), 0) nooutput }
 set title chart_title('DRAM traffic per element: model vs measured (CUPTI)') noenhanced
 set ylabel 'DRAM traffic per element (elements)'
 set yrange [0 : *]

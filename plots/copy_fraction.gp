@@ -3,6 +3,9 @@
 # bytes; a peer's fused rows against the charted run's copy ceiling). The model lines
 # (copy_lines.tsv: where both kernels move at one memory rate, with and without
 # write-allocate, and the target) come with their values and titles.
+NF = rows_fused; NCL = rows_copy_lines
+array FI[max1(NF)]
+if (NF > 0) { stats 'fused.tsv' using (FI[int(column("j"))] = int(column("i")), 0) nooutput }
 set title chart_title('Fused bandwidth / copy bandwidth (model bytes)') noenhanced
 set ylabel 'fraction of the copy ceiling'
 set yrange [0 : *]

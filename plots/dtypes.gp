@@ -3,10 +3,13 @@
 #   left:  against n, one line per dtype;
 #   right: against the bytes of one tensor (n x the element size): if what fusion saves is
 #          bytes and launches, the dtypes' curves line up here. The cache mark is where the
-#          eager chain's arrays fill the cache (labels.tsv's dtype_cache_text), named in the
+#          eager chain's arrays fill the cache (dtype_labels.tsv's cache_text), named in the
 #          key, not in the panel, whose lower left the curves and the axis title fill.
 # Each panel is half the page: at a column's width the words shorten, the ticks go every
 # other decade, and the y axis is titled once.
+NDT = rows_dtypes
+stats 'dtype_labels.tsv' using (dtype_variant = strcol("variant"), dtype_pair = strcol("pair"), \
+    dtype_cache_x = column("cache_x"), dtype_cache_text = strcol("cache_text"), 0) nooutput
 set xrange [*:*]
 array DT[max1(NDT)]; array DC[max1(NDT)]; array DP[max1(NDT)]
 stats 'dtypes.tsv' using (i = int(column("i")), DT[i] = strcol("dtype"), \

@@ -3,6 +3,7 @@
 # copy ceiling 1, eager one per op, the platform's copy 0; none for overlays) as a black
 # mark. A bar that disagrees with its mark means the variant did not do what its model says.
 # The bars lie flat, the series' labels (in words) beside them, read without tilting the head.
+NLB = rows_launches
 set title chart_title('Kernel launches per call (counted) vs model') noenhanced
 set xlabel 'launches per call'
 unset logscale x

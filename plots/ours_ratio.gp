@@ -4,6 +4,9 @@
 # interval (measure/pairing.h: from both medians' 95% intervals, >= 90% together). Below 1
 # ours is faster: the chart says so. The sizes are few and decades apart, so the points are
 # not joined (a line would invent the ratio between them).
+NO = rows_ours
+array OI[max1(NO)]
+if (NO > 0) { stats 'ours.tsv' using (OI[int(column("j"))] = int(column("i")), 0) nooutput }
 set title chart_title('Ours / the peer in one process: time ratio vs size') noenhanced
 # short enough for a column's height; the bars are said in the key
 set ylabel 'median time ratio, ours / the peer''s'

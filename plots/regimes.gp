@@ -5,6 +5,20 @@
 #   launch-bound    n <= n_launch: a call costs its launches
 #   cache-resident  n_launch < n <= n_cache: bytes matter, but the temporaries stay cached
 #   memory-bound    n > n_cache: DRAM traffic decides
+# The pairs' model lines (speedup_lines.tsv): value, title ("" for none), colour, dash type,
+# and the n from and to which the model applies (model_line(i, x): there, nothing elsewhere).
+NSL = rows_speedup_lines
+array LV[max1(NSL)]; array LT[max1(NSL)]; array LC[max1(NSL)]; array LD[max1(NSL)]
+array LF[max1(NSL)]; array LTO[max1(NSL)]
+if (NSL > 0) {
+    stats 'speedup_lines.tsv' using (i = int(column("i")), LV[i] = column("value"), \
+        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), \
+        LF[i] = column("from"), LTO[i] = column("to"), 0) nooutput
+}
+model_line(i, x) = x >= LF[i] && x <= LTO[i] ? LV[i] : NaN
+# the model lines with a key entry
+n_line_keys = 0
+do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
 xlo = nmin / 1.6; xhi = nmax * 1.6
 b1 = (n_launch > xlo && n_launch < xhi) ? n_launch : xlo
 b2 = have_cache ? n_cache : xhi

@@ -5,6 +5,9 @@
 # come with their values and titles, as does the speedup the fit predicts (predicted.tsv,
 # p<i>.dat: dashed with B, dotted with B_c where the eager chain's bytes fit the cache).
 # Noisy points (noisy_speedup.dat: a side of the pair was disturbed) are drawn hollow.
+NP = rows_predicted
+array PC[max1(NP)]
+if (NP > 0) { stats 'predicted.tsv' using (PC[int(column("i"))] = strcol("colour"), 0) nooutput }
 set title chart_title('Fusion speedup vs size: eager / fused') noenhanced
 # The fit's numbers in the band under speedup 1, at the left, on two lines so that they fit
 # it at a column's size; its formula is in the key, on the predicted curve's line. The band

@@ -38,11 +38,10 @@ stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     noisy_text = strcol("noisy_text"), dtype_variant = strcol("dtype_variant"), \
     dtype_pair = strcol("dtype_pair"), dtype_cache_text = strcol("dtype_cache_text"), \
     0) nooutput
-# Each table's rows, which fusebench gives as rows_<table> (gnuplot -e: src/chart/table.h).
-NS = rows_series; NX = rows_pairs; NF = rows_fused; ND = rows_dram; NO = rows_ours
-NM = rows_curves; NP = rows_predicted; NSL = rows_speedup_lines; NCL = rows_copy_lines
-NBL = rows_bytes_lines; NLB = rows_launches; NDT = rows_dtypes; NCK = rows_chains
-NKO = rows_chain_others; NFIT = rows_fit; NNT = rows_noisy_time; NNX = rows_noisy_speedup
+# Each table's rows, which fusebench gives as rows_<table> (gnuplot -e: src/chart/table.h):
+# the run's here, each chart's own in its script.
+NS = rows_series; NX = rows_pairs; NFIT = rows_fit; NNT = rows_noisy_time
+NNX = rows_noisy_speedup
 array FIT[4] = ['', '', '', '']
 if (NFIT > 0) { stats 'fit.tsv' using (FIT[int($0) + 1] = strcol("text"), 0) nooutput }
 fit1 = FIT[1]; fit2 = FIT[2]; fit3 = FIT[3]; fit4 = FIT[4]
@@ -87,27 +86,6 @@ if (NX > 0) {
         XC[i] = strcol("colour"), XP[i] = int(column("pt")), XD[i] = int(column("dt")), \
         0) nooutput
 }
-array FI[max1(NF)]
-if (NF > 0) { stats 'fused.tsv' using (FI[int(column("j"))] = int(column("i")), 0) nooutput }
-array DI[max1(ND)]
-if (ND > 0) { stats 'dram.tsv' using (DI[int(column("j"))] = int(column("i")), 0) nooutput }
-array OI[max1(NO)]
-if (NO > 0) { stats 'ours.tsv' using (OI[int(column("j"))] = int(column("i")), 0) nooutput }
-array MC[max1(NM)]
-if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
-array PC[max1(NP)]
-if (NP > 0) { stats 'predicted.tsv' using (PC[int(column("i"))] = strcol("colour"), 0) nooutput }
-# Model lines: value, title ("" for none), colour, dash type, and the n from and to which
-# the model applies (model_line(i, x): the line there, nothing elsewhere).
-array LV[max1(NSL)]; array LT[max1(NSL)]; array LC[max1(NSL)]; array LD[max1(NSL)]
-array LF[max1(NSL)]; array LTO[max1(NSL)]
-if (NSL > 0) {
-    stats 'speedup_lines.tsv' using (i = int(column("i")), LV[i] = column("value"), \
-        LT[i] = strcol("title"), LC[i] = strcol("colour"), LD[i] = int(column("dt")), \
-        LF[i] = column("from"), LTO[i] = column("to"), 0) nooutput
-}
-model_line(i, x) = x >= LF[i] && x <= LTO[i] ? LV[i] : NaN
-
 series(i) = sprintf('s%d.dat', i)
 pair_data(i) = sprintf('x%d.dat', i)
 have_fit = (NFIT > 0)
@@ -171,9 +149,6 @@ key_auto(longest, entries) = key_cols(longest) >= 2 ? \
 # On a wide page (a slide, a figure across two columns) a key of one column took half the
 # height: there key_title cuts its lines to half the page, so that they take two columns.
 if (page_w > 1.5 * page_h) { key_chars = key_chars2 }
-# the model lines with a key entry
-n_line_keys = 0
-do for [i=1:NSL] { n_line_keys = n_line_keys + (strlen(LT[i]) > 0) }
 # A series' or a pair's label in short, for a key of more than 6 ("eager add_k3: add, relu,
 # ... (4 kernels) / fused (1 kernel)" -> "eager add_k3 (4 kernels)"): a chain's name and its
 # count; a built-in variant, whose "how" is one word ("eager: add, relu (2 kernels)"), keeps

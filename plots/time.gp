@@ -2,6 +2,9 @@
 # ceiling (series.tsv's copy column) is drawn thick. With a fit (# fit_* lines of the run),
 # the fitted model of each eager and fused series the fit covers (curves.tsv, m<i>.dat:
 # t with B, dashed; t with B_c where the bytes fit the cache, dotted), in its colour.
+NM = rows_curves
+array MC[max1(NM)]
+if (NM > 0) { stats 'curves.tsv' using (MC[int(column("i"))] = strcol("colour"), 0) nooutput }
 set title chart_title('Time per call vs size') noenhanced
 set ylabel 'time per call (median; bars: p10..p90)'
 set logscale y 10

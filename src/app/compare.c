@@ -183,7 +183,7 @@ static int plan_outputs(struct session *s, const struct fb_app_compare_options *
 static int draw(struct session *s, const struct fb_app_compare_options *opt,
                 const struct outputs *o)
 {
-    struct fb_chart charts[8];
+    const struct fb_chart *charts[8];
     size_t n_charts = fb_compare_charts(&s->compare, charts);
     struct fb_chart_provenance source = {{0}};
     fb_chart_provenance_of(s->tables, opt->files, s->n, &source);

@@ -29,7 +29,7 @@ static void choices(char *out, size_t size, const char *(*name)(size_t), size_t 
         len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", name(i));
 }
 
-static const char *chart_name(size_t i) { return fb_charts[i].name; }
+static const char *chart_name(size_t i) { return fb_charts[i]->name; }
 static const char *format_name(size_t i) { return fb_chart_formats[i].name; }
 static const char *size_name(size_t i) { return fb_chart_sizes[i].name; }
 
@@ -42,7 +42,7 @@ static int check_charts(struct fb_plot_options *o, const struct fb_config *cfg, 
     bool on[FB_PLOT_MAX_CHARTS] = {false};
     for (size_t k = 0; k < p->n_charts; k++) {
         size_t i = 0;
-        while (i < fb_chart_count && strcmp(fb_charts[i].name, p->charts[k]) != 0)
+        while (i < fb_chart_count && strcmp(fb_charts[i]->name, p->charts[k]) != 0)
             i++;
         if (i < fb_chart_count && i < FB_PLOT_MAX_CHARTS) {
             on[i] = true;

@@ -143,7 +143,7 @@ int fb_app_report(const char *csv, const char *out_dir, bool force)
     size_t n_charts = 0;
     for (size_t i = 0; rc == FB_OK && i < fb_chart_count && n_charts < 32; i++) {
         snprintf(chart_names[n_charts], sizeof chart_names[n_charts], "%s-%s.png", stem,
-                 fb_charts[i].name);
+                 fb_charts[i]->name);
         if (faccessat(dirfd, chart_names[n_charts], F_OK, 0) == 0) {
             charts[n_charts] = chart_names[n_charts];
             n_charts++;

@@ -1,24 +1,32 @@
-/* The charts fusebench draws, as data: one entry per chart, with the scripts that draw it
- * (plots/, run after plots/style.gp, in order), its page (size and type; the formats are
- * chart/chart_file.h's) and when it is left out. A chart is drawn once per format into
+/* The charts fusebench draws, one file each (src/chart/<chart>.c: what it derives, the tables
+ * it adds, when it is left out; plots/<script>.gp draws it), registered in one table as
+ * dav1d registers its muxers. A chart is drawn once per format into
  * <stem>-<name>.<format> (stem: the first results file's name less ".csv", then
- * "-vs-<stem>" for each overlay). */
+ * "-vs-<stem>" for each overlay), from the run's tables (chart/tables.h) and its own. */
 #ifndef FB_CHART_CHARTS_H
 #define FB_CHART_CHARTS_H
 
 #include <stddef.h>
 
 #include "chart/derive.h"
+#include "chart/table.h"
 
 struct fb_chart {
     const char *name;
-    const char *scripts[3]; /* NULL-terminated when fewer */
+    const char *scripts[3]; /* run after plots/style.gp, in order; NULL-terminated when fewer */
     int width, height, font; /* pixels, and points of the main text */
-    /* NULL when the chart has something to draw, else why not (for the message) */
+    /* NULL when the chart has something to draw, else why not (for the message); NULL: drawn */
     const char *(*skip)(const struct fb_chart_derived *d);
+    /* Adds the chart's own tables; NULL: none. */
+    void (*tables)(const struct fb_chart_derived *d, struct fb_tables *ts);
 };
 
-extern const struct fb_chart fb_charts[];
+extern const struct fb_chart fb_chart_time, fb_chart_speedup, fb_chart_bandwidth,
+    fb_chart_copy_fraction, fb_chart_bytes, fb_chart_launches, fb_chart_summary,
+    fb_chart_dtypes, fb_chart_speedup_k, fb_chart_ours_ratio, fb_chart_glance;
+
+/* Every chart of a results file, in the order they are drawn. */
+extern const struct fb_chart *const fb_charts[];
 extern const size_t fb_chart_count;
 
 /* The longest chart name plus ".<format>" and the '-' before it, for file name checks. */

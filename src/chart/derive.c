@@ -13,18 +13,6 @@
 #include "common/format.h"
 #include "measure/pairing.h"
 
-/* Model line colours (a series' own comes from chart/identity.h). */
-enum { GREY = 0x555555, BROWN = 0x8c564b, TARGET_RED = 0xb2182b, EAGER_MODEL = 0xD55E00,
-       FUSED_MODEL = 0x0072B2 };
-/* The dtype chart's colours and points: fp32, fp16, bf16 (Okabe-Ito blue, vermillion,
- * bluish green). */
-static const unsigned dtype_colours[] = {0x0072B2, 0xD55E00, 0x009E73};
-static const int dtype_points[] = {7, 5, 9};
-/* Dash types of the model lines: launches, traffic, traffic with write-allocate. */
-enum { DASH_LAUNCH = 2, DASH_TRAFFIC = 4, DASH_WA = 3 };
-/* Fused over copy: the bandwidth target (DESIGN.md: fused >= 90% of copy), in percent. */
-#define COPY_TARGET_PERCENT 90.0
-
 /* Working state. */
 struct builder {
     struct fb_chart_derived *d;
@@ -244,8 +232,7 @@ static const struct fb_chart_point *point_at(const struct fb_chart_series *s, do
     return lo < s->n_points && s->points[lo].n == n ? &s->points[lo] : NULL;
 }
 
-
-static double stores_of(const struct fb_chart_series *s)
+double fb_chart_stores(const struct fb_chart_series *s)
 {
     if (isfinite(s->launches))
         return s->launches;
@@ -297,8 +284,8 @@ static int add_pairs(struct builder *b)
         p->traffic_ratio = es->elements / fs->elements;
         p->traffic_ratio_wa =
             es->write_allocate && fs->write_allocate
-                ? fb_model_traffic(es->elements, stores_of(es), true) /
-                      fb_model_traffic(fs->elements, stores_of(fs), true)
+                ? fb_model_traffic(es->elements, fb_chart_stores(es), true) /
+                      fb_model_traffic(fs->elements, fb_chart_stores(fs), true)
                 : NAN;
         size_t shared = 0;
         for (size_t o = 0; o < d->n_series; o++)
@@ -307,204 +294,6 @@ static int add_pairs(struct builder *b)
         p->chain = shared == 1;
     }
     return FB_OK;
-}
-
-/* --- model lines ------------------------------------------------------------------------ */
-
-/* A fraction of two whole numbers of arrays as text ("5/3"), or the value (%.3g). */
-static void fraction_text(double num, double den, char *out, size_t size)
-{
-    if (num == floor(num) && den == floor(den) && num > 0 && den > 0 && num < 1e6 && den < 1e6)
-        snprintf(out, size, "%.0f/%.0f", num, den);
-    else
-        snprintf(out, size, "%.3g", num / den);
-}
-
-/* The line of `value` and `dash` among lines[0..*n-1], adding it when new. A line shared by
- * pairs of other colours turns grey. */
-static struct fb_chart_line *add_line(struct fb_chart_line *lines, size_t *n, size_t cap,
-                                      double value, int dash, const char *title, unsigned colour)
-{
-    if (!isfinite(value))
-        return NULL;
-    for (size_t i = 0; i < *n; i++)
-        if (lines[i].dash == dash && fabs(lines[i].value - value) <= 1e-9 * fabs(value)) {
-            if (lines[i].colour != colour)
-                lines[i].colour = GREY;
-            return &lines[i];
-        }
-    if (*n == cap)
-        return NULL;
-    struct fb_chart_line *l = &lines[(*n)++];
-    l->value = value;
-    l->dash = dash;
-    l->from = 0;
-    l->to = INFINITY;
-    l->colour = colour;
-    snprintf(l->title, sizeof l->title, "%s", title);
-    return l;
-}
-
-/* One model line per kind is grey when it is the only one of its kind; with more than 3 of
- * a kind, only the first keeps a legend entry, saying the colours are the pairs'. */
-static void settle_lines(struct fb_chart_line *lines, size_t n, int dash, const char *many)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        count += lines[i].dash == dash;
-    bool first = true;
-    for (size_t i = 0; i < n; i++) {
-        if (lines[i].dash != dash)
-            continue;
-        if (count == 1)
-            lines[i].colour = GREY;
-        if (count > 3) {
-            snprintf(lines[i].title, sizeof lines[i].title, "%s", first ? many : "");
-            first = false;
-        }
-    }
-}
-
-static void add_speedup_lines(struct fb_chart_derived *d)
-{
-    bool streaming = false, normal = false;
-    for (size_t i = 0; i < d->n_pairs; i++) {
-        const struct fb_chart_series *e = &d->series[d->pairs[i].eager];
-        if (strcmp(e->stores, "streaming") == 0)
-            streaming = true;
-        else
-            normal = true;
-    }
-    bool cpu_both = strcmp(d->backend, "cpu") == 0 && streaming && normal;
-    const size_t cap = sizeof d->speedup_lines / sizeof d->speedup_lines[0];
-    for (size_t i = 0; i < d->n_pairs; i++) {
-        const struct fb_chart_pair *p = &d->pairs[i];
-        const struct fb_chart_series *e = &d->series[p->eager], *f = &d->series[p->fused];
-        char title[FB_CHART_TEXT_MAX], frac[48];
-        if (isfinite(p->launch_limit) && p->launch_limit != 1.0) {
-            /* what the line is, as the speedup of the launch-bound regime sits near it
-             * (above it where an eager launch costs more than the fused one) */
-            if (e->host_launches > 0 && f->host_launches > 0)
-                snprintf(title, sizeof title, "model: launch limit %.3g (launches: %.0f / %.0f)",
-                         p->launch_limit, e->host_launches, f->host_launches);
-            else
-                snprintf(title, sizeof title, "model: launch limit %.3g", p->launch_limit);
-            add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->launch_limit, DASH_LAUNCH,
-                     title, e->colour);
-        }
-        fraction_text(p->elements_eager, p->elements_fused, frac, sizeof frac);
-        /* with both store kinds on a CPU, this is the streaming stores' model (the normal
-         * stores' is the write-allocate line) */
-        snprintf(title, sizeof title, "model: traffic ratio %s%s", frac,
-                 cpu_both ? " (streaming stores)" : "");
-        add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->traffic_ratio, DASH_TRAFFIC,
-                 title, e->colour);
-        if (isfinite(p->traffic_ratio_wa)) {
-            fraction_text(fb_model_traffic(e->elements, stores_of(e), true),
-                          fb_model_traffic(f->elements, stores_of(f), true), frac, sizeof frac);
-            snprintf(title, sizeof title, "model: %s %s",
-                     cpu_both ? "write-allocate (normal stores)"
-                              : "traffic with write-allocate (CPU)", frac);
-            add_line(d->speedup_lines, &d->n_speedup_lines, cap, p->traffic_ratio_wa, DASH_WA,
-                     title, e->colour);
-        }
-    }
-    settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_LAUNCH,
-                 "models: launch limits (pairs' colours)");
-    settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_TRAFFIC,
-                 "models: traffic ratios (pairs' colours)");
-    settle_lines(d->speedup_lines, d->n_speedup_lines, DASH_WA,
-                 "models: write-allocate traffic (pairs' colours)");
-}
-
-static long gcd(long a, long b)
-{
-    while (b) {
-        long t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* The fused series on the copy-fraction chart (of every file: a peer's fused rows are set
- * against the charted run's copy ceiling) and the model lines: 1 (both move their model
- * bytes), the write-allocate ratio where stores read their lines, the 90% target. */
-static int add_copy_fraction(struct builder *b)
-{
-    struct fb_chart_derived *d = b->d;
-    const struct fb_chart_series *copy = NULL;
-    for (size_t i = 0; i < d->n_series && !copy; i++)
-        if (d->series[i].file == 0 && strcmp(d->series[i].role, "copy_ceiling") == 0)
-            copy = &d->series[i];
-    d->fused_on_copy_chart = malloc((d->n_series ? d->n_series : 1) * sizeof(size_t));
-    if (!d->fused_on_copy_chart)
-        return oom(b);
-    bool cpu = strcmp(d->backend, "cpu") == 0, streaming = false;
-    const size_t cap = sizeof d->copy_lines / sizeof d->copy_lines[0];
-    for (size_t i = 0; i < d->n_series; i++) {
-        const struct fb_chart_series *f = &d->series[i];
-        if (strcmp(f->role, "fused") != 0 || !f->has_copy_fraction)
-            continue;
-        d->fused_on_copy_chart[d->n_fused_on_copy_chart++] = i;
-        streaming |= strcmp(f->stores, "streaming") == 0;
-        if (copy && f->write_allocate && copy->write_allocate) {
-            double tf = fb_model_traffic(f->elements, stores_of(f), true);
-            double tc = fb_model_traffic(copy->elements, stores_of(copy), true);
-            /* (ef / tf) / (ec / tc) = ef tc / (tf ec) */
-            double num = f->elements * tc, den = tf * copy->elements;
-            char title[FB_CHART_TEXT_MAX], frac[48];
-            if (num == floor(num) && den == floor(den) && num > 0 && den > 0 && num < 1e9) {
-                long g = gcd((long)num, (long)den);
-                snprintf(frac, sizeof frac, "%ld/%ld", (long)num / g, (long)den / g);
-            } else {
-                snprintf(frac, sizeof frac, "%.3g", num / den);
-            }
-            snprintf(title, sizeof title, "%s: model, normal stores (write-allocate)", frac);
-            add_line(d->copy_lines, &d->n_copy_lines, cap, 100.0 * num / den, DASH_WA, title,
-                     BROWN);
-        }
-    }
-    const char *plain = !cpu ? "1: traffic model"
-                        : streaming ? "1: model, streaming stores (no write-allocate)"
-                                    : "1: model without write-allocate";
-    add_line(d->copy_lines, &d->n_copy_lines, cap, 100.0, DASH_TRAFFIC, plain, GREY);
-    char target[64];
-    snprintf(target, sizeof target, "target %.0f%%", COPY_TARGET_PERCENT);
-    add_line(d->copy_lines, &d->n_copy_lines, cap, COPY_TARGET_PERCENT, DASH_LAUNCH, target,
-             TARGET_RED);
-    return FB_OK;
-}
-
-/* DRAM elements per element: one model line per role and elements among the series with
- * measured DRAM bytes. */
-static void add_bytes_lines(struct fb_chart_derived *d)
-{
-    const size_t cap = sizeof d->bytes_lines / sizeof d->bytes_lines[0];
-    for (size_t i = 0; i < d->n_series; i++) {
-        const struct fb_chart_series *s = &d->series[i];
-        if (!s->has_dram || !isfinite(s->elements))
-            continue;
-        const char *role = strcmp(s->role, "copy_ceiling") == 0 ? "copy" : s->role;
-        unsigned colour = strcmp(s->role, "eager") == 0   ? EAGER_MODEL
-                          : strcmp(s->role, "fused") == 0 ? FUSED_MODEL
-                                                          : 0x000000;
-        char title[FB_CHART_TEXT_MAX];
-        snprintf(title, sizeof title, "model %s: %g", role[0] ? role : "?", s->elements);
-        /* keyed by value and role: dash 2 for eager and fused, 3 for the rest */
-        int dash = strcmp(s->role, "eager") == 0 || strcmp(s->role, "fused") == 0 ? 2 : 3;
-        struct fb_chart_line *l = NULL;
-        for (size_t k = 0; k < d->n_bytes_lines && !l; k++)
-            if (d->bytes_lines[k].value == s->elements && strcmp(d->bytes_lines[k].title, title) == 0)
-                l = &d->bytes_lines[k];
-        if (!l && d->n_bytes_lines < cap) {
-            l = &d->bytes_lines[d->n_bytes_lines++];
-            l->value = s->elements;
-            l->dash = dash;
-            l->colour = colour;
-            snprintf(l->title, sizeof l->title, "%s", title);
-        }
-    }
 }
 
 /* --- fit, regimes ---------------------------------------------------------------------- */
@@ -522,9 +311,7 @@ static void gbps_text(double g, char *out, size_t size)
     snprintf(out, size, g >= 100 ? "%.0f GB/s" : "%.3g GB/s", g);
 }
 
-/* The samples of the curves: FB_CHART_CURVE_POINTS sizes, log-spaced over the drawn range
- * (the x axis spans nmin / 1.6 .. nmax * 1.6). */
-static double curve_n(const struct fb_chart_derived *d, size_t i)
+double fb_chart_curve_n(const struct fb_chart_derived *d, size_t i)
 {
     double lo = log(d->nmin / 1.6), hi = log(d->nmax * 1.6);
     return exp(lo + (hi - lo) * (double)i / (FB_CHART_CURVE_POINTS - 1));
@@ -543,11 +330,20 @@ static bool one_kernel_per_launch(const struct fb_chart_series *s)
            s->launches == s->host_launches;
 }
 
-static int add_fit(struct builder *b, const struct fb_csv_table *t0)
+bool fb_chart_has_fit(const struct fb_chart_derived *d)
 {
-    struct fb_chart_derived *d = b->d;
-    bool have_fit = positive(d->fit_launch_s) && positive(d->fit_gbps);
-    bool have_cache_fit = have_fit && positive(d->fit_cache_gbps) && positive(d->cache_bytes);
+    return positive(d->fit_launch_s) && positive(d->fit_gbps);
+}
+
+bool fb_chart_has_cache_fit(const struct fb_chart_derived *d)
+{
+    return fb_chart_has_fit(d) && positive(d->fit_cache_gbps) && positive(d->cache_bytes);
+}
+
+static void add_fit(struct fb_chart_derived *d, const struct fb_csv_table *t0)
+{
+    bool have_fit = fb_chart_has_fit(d);
+    bool have_cache_fit = fb_chart_has_cache_fit(d);
     const char *cache_label = d->cache_name[0] ? d->cache_name : "cache";
     if (have_fit) {
         char l[32], bw[32], bc[32];
@@ -564,78 +360,22 @@ static int add_fit(struct builder *b, const struct fb_csv_table *t0)
             d->n_fit_text = 4;
         }
     }
-    if (!have_fit)
-        return FB_OK;
     /* The fit is of the run's first format (# fit_format: "dtype fp32, stores normal"): its
      * curves are drawn for the series of that format only. */
-    char fit_dtype[16] = "fp32", fit_stores[16] = "normal";
+    snprintf(d->fit_dtype, sizeof d->fit_dtype, "fp32");
+    snprintf(d->fit_stores, sizeof d->fit_stores, "normal");
     const char *ff = meta(t0, "fit_format");
-    if (*ff && sscanf(ff, "dtype %15[^,], stores %15s", fit_dtype, fit_stores) != 2)
-        snprintf(fit_stores, sizeof fit_stores, "normal");
-    double L = d->fit_launch_s, B = d->fit_gbps * 1e9, Bc = d->fit_cache_gbps * 1e9;
-    d->time_curves = calloc(d->n_series ? d->n_series : 1, sizeof *d->time_curves);
-    d->predicted_curves = calloc(d->n_pairs ? d->n_pairs : 1, sizeof *d->predicted_curves);
-    if (!d->time_curves || !d->predicted_curves)
-        return oom(b);
-    bool *curved = calloc(d->n_series ? d->n_series : 1, sizeof *curved);
-    if (!curved)
-        return oom(b);
-    for (size_t i = 0; i < d->n_pairs; i++) {
-        const struct fb_chart_pair *p = &d->pairs[i];
-        const struct fb_chart_series *e = &d->series[p->eager], *f = &d->series[p->fused];
-        if (!p->primary || strcmp(e->dtype, fit_dtype) != 0 || strcmp(e->stores, fit_stores) != 0)
-            continue;
-        if (!positive(e->elements) || !positive(f->elements) || !positive(e->host_launches) ||
-            !positive(f->host_launches))
-            continue;
-        /* The fit prices a launch, not a kernel: a side that runs more kernels than it
-         * launches (a graph) pays for kernels the model does not see (the graph pair's data
-         * sits at 1.7-1.9 where the model says 1.0), so neither its curve nor the pair's
-         * prediction is drawn. */
-        if (!one_kernel_per_launch(e) || !one_kernel_per_launch(f))
-            continue;
-        double size = (double)fb_model_element_size(e->dtype);
-        size_t sides[2] = {p->eager, p->fused};
-        for (int k = 0; k < 2; k++) {
-            const struct fb_chart_series *s = &d->series[sides[k]];
-            if (curved[sides[k]])
-                continue;
-            curved[sides[k]] = true;
-            struct fb_chart_curve *c = &d->time_curves[d->n_time_curves++];
-            c->colour = s->colour;
-            for (size_t j = 0; j < FB_CHART_CURVE_POINTS; j++) {
-                double n = curve_n(d, j), bytes = s->elements * size * n;
-                c->n[j] = n;
-                c->y[j] = fb_model_time(s->host_launches, L, bytes, B);
-                c->y_cache[j] = have_cache_fit && bytes <= d->cache_bytes
-                                    ? fb_model_time(s->host_launches, L, bytes, Bc) : NAN;
-            }
-        }
-        bool repeat = false;
-        for (size_t k = 0; k < i && !repeat; k++) {
-            const struct fb_chart_pair *q = &d->pairs[k];
-            const struct fb_chart_series *qe = &d->series[q->eager], *qf = &d->series[q->fused];
-            repeat = q->primary && qe->elements == e->elements && qf->elements == f->elements &&
-                     qe->host_launches == e->host_launches && qf->host_launches == f->host_launches &&
-                     strcmp(qe->dtype, fit_dtype) == 0 && strcmp(qe->stores, fit_stores) == 0;
-        }
-        if (repeat)
-            continue;
-        struct fb_chart_curve *c = &d->predicted_curves[d->n_predicted_curves++];
-        c->colour = e->colour;
-        for (size_t j = 0; j < FB_CHART_CURVE_POINTS; j++) {
-            double n = curve_n(d, j), be = e->elements * size * n, bf = f->elements * size * n;
-            c->n[j] = n;
-            c->y[j] = fb_model_time(e->host_launches, L, be, B) /
-                      fb_model_time(f->host_launches, L, bf, B);
-            c->y_cache[j] = have_cache_fit && be <= d->cache_bytes
-                                ? fb_model_time(e->host_launches, L, be, Bc) /
-                                      fb_model_time(f->host_launches, L, bf, Bc)
-                                : NAN;
-        }
-    }
-    free(curved);
-    return FB_OK;
+    if (*ff && sscanf(ff, "dtype %15[^,], stores %15s", d->fit_dtype, d->fit_stores) != 2)
+        snprintf(d->fit_stores, sizeof d->fit_stores, "normal");
+}
+
+bool fb_chart_fit_covers(const struct fb_chart_derived *d, const struct fb_chart_pair *p)
+{
+    const struct fb_chart_series *e = &d->series[p->eager], *f = &d->series[p->fused];
+    return p->primary && strcmp(e->dtype, d->fit_dtype) == 0 &&
+           strcmp(e->stores, d->fit_stores) == 0 && positive(e->elements) &&
+           positive(f->elements) && positive(e->host_launches) && positive(f->host_launches) &&
+           one_kernel_per_launch(e) && one_kernel_per_launch(f);
 }
 
 /* Regime bounds and the cache line (derive.h). */
@@ -673,116 +413,6 @@ static void add_regimes(struct fb_chart_derived *d)
     for (size_t i = 0; i < f->n_points; i++)
         if (f->points[i].time_s <= 2 * t0)
             d->n_launch = f->points[i].n;
-}
-
-/* --- the storage-type and chain-length charts -------------------------------------------- */
-
-/* Each speedup model line where its model applies (derive.h): a launch limit is what the
- * speedup tends to where launches dominate, a traffic ratio where DRAM traffic does. */
-static void limit_speedup_lines(struct fb_chart_derived *d)
-{
-    for (size_t i = 0; i < d->n_speedup_lines; i++) {
-        struct fb_chart_line *l = &d->speedup_lines[i];
-        if (l->dash == DASH_LAUNCH && positive(d->n_launch))
-            l->to = d->n_launch;
-        else if (l->dash != DASH_LAUNCH && positive(d->n_cache))
-            l->from = d->n_cache;
-    }
-}
-
-static int dtype_index(const char *dtype)
-{
-    enum fb_dtype d;
-    return fb_dtype_parse(dtype, &d) ? (int)d : -1;
-}
-
-static void add_dtypes(struct fb_chart_derived *d)
-{
-    /* The first eager variant of the charted run with pairs in several dtypes. */
-    for (size_t i = 0; i < d->n_pairs && d->n_dtype_lines < 2; i++) {
-        const struct fb_chart_series *e = &d->series[d->pairs[i].eager];
-        if (!d->pairs[i].primary || strcmp(e->stores, "normal") != 0 || e->cold)
-            continue;
-        d->n_dtype_lines = 0;
-        for (int dt = 0; dt < FB_DTYPE_COUNT; dt++) {
-            for (size_t k = 0; k < d->n_pairs; k++) {
-                const struct fb_chart_pair *p = &d->pairs[k];
-                const struct fb_chart_series *pe = &d->series[p->eager];
-                if (!p->primary || strcmp(pe->variant, e->variant) != 0 || pe->cold ||
-                    strcmp(pe->stores, "normal") != 0 || dtype_index(pe->dtype) != dt)
-                    continue;
-                struct fb_chart_dtype_line *l = &d->dtype_lines[d->n_dtype_lines++];
-                snprintf(l->dtype, sizeof l->dtype, "%s", pe->dtype);
-                l->colour = dtype_colours[dt];
-                l->point_type = dtype_points[dt];
-                size_t elem = fb_model_element_size(pe->dtype);
-                l->n_points = 0;
-                for (size_t j = 0; j < p->n_points && l->n_points < 256; j++) {
-                    l->n[l->n_points] = p->points[j].n;
-                    l->bytes_per_tensor[l->n_points] = p->points[j].n * (double)elem;
-                    l->speedup[l->n_points] = p->points[j].speedup;
-                    l->n_points++;
-                }
-                if (dt == FB_DTYPE_FP32 || d->dtype_arrays == 0) {
-                    int kernels = isfinite(pe->launches) ? (int)pe->launches : pe->model_launches;
-                    d->dtype_arrays = fb_model_eager_arrays(pe->elements, kernels);
-                }
-                snprintf(d->dtype_variant, sizeof d->dtype_variant, "%s", pe->variant);
-                snprintf(d->dtype_pair, sizeof d->dtype_pair, "%s", d->series[p->fused].variant);
-                break;
-            }
-        }
-    }
-    if (d->n_dtype_lines < 2)
-        d->n_dtype_lines = 0;
-}
-
-static int add_chains(struct builder *b)
-{
-    struct fb_chart_derived *d = b->d;
-    const struct fb_chart_series *format = NULL;
-    size_t total = 0;
-    for (size_t i = 0; i < d->n_pairs; i++)
-        if (d->pairs[i].primary && d->pairs[i].chain)
-            total += d->pairs[i].n_points;
-    d->chain_points = malloc((total ? total : 1) * sizeof *d->chain_points);
-    if (!d->chain_points)
-        return oom(b);
-    double seen[64];
-    size_t n_seen = 0;
-    for (size_t i = 0; i < d->n_pairs; i++) {
-        const struct fb_chart_pair *p = &d->pairs[i];
-        const struct fb_chart_series *e = &d->series[p->eager];
-        if (!p->primary || !p->chain)
-            continue;
-        /* one format: the first chain's */
-        if (!format)
-            format = e;
-        if (strcmp(e->dtype, format->dtype) || strcmp(e->stores, format->stores) ||
-            e->cold != format->cold)
-            continue;
-        double kernels = isfinite(e->launches) ? e->launches : e->model_launches;
-        if (!(kernels >= 1))
-            continue;
-        bool first = true;
-        for (size_t k = 0; k < n_seen && first; k++)
-            first = seen[k] != kernels;
-        if (first && n_seen < 64)
-            seen[n_seen++] = kernels;
-        for (size_t j = 0; j < p->n_points; j++) {
-            struct fb_chart_chain_point *c = &d->chain_points[d->n_chain_points++];
-            c->kernels = kernels;
-            c->n = p->points[j].n;
-            c->speedup = p->points[j].speedup;
-            c->launch_limit = p->launch_limit;
-            c->traffic_ratio = p->traffic_ratio;
-            c->traffic_ratio_wa = p->traffic_ratio_wa;
-            c->first_at_k = first;
-            snprintf(c->name, sizeof c->name, "%s", e->variant);
-        }
-    }
-    d->chain_lengths = n_seen;
-    return FB_OK;
 }
 
 /* --- the whole ------------------------------------------------------------------------- */
@@ -851,22 +481,12 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     }
     add_scalars(out, &tables[0]);
     int rc = add_pairs(&b);
-    if (rc == FB_OK)
-        rc = add_copy_fraction(&b);
     if (rc != FB_OK)
         return rc;
-    add_speedup_lines(out);
-    add_bytes_lines(out);
     add_regimes(out);
-    limit_speedup_lines(out);
-    add_dtypes(out);
-    rc = add_fit(&b, &tables[0]);
-    if (rc == FB_OK)
-        rc = add_chains(&b);
+    add_fit(out, &tables[0]);
     fb_chart_derive_titles(out, NULL, 0);
-    if (rc == FB_OK)
-        rc = fb_chart_add_noisy(out, &tables[0], err);
-    return rc;
+    return fb_chart_add_noisy(out, &tables[0], err);
 }
 
 /* The name given for variant, or NULL. */
@@ -939,10 +559,6 @@ void fb_chart_derived_free(struct fb_chart_derived *d)
         free(d->pairs[i].points);
     free(d->series);
     free(d->pairs);
-    free(d->fused_on_copy_chart);
-    free(d->time_curves);
-    free(d->predicted_curves);
-    free(d->chain_points);
     free(d->noisy_times);
     free(d->noisy_speedups);
     memset(d, 0, sizeof *d);

@@ -1,8 +1,8 @@
-/* Everything a chart shows, derived once from results files: the series to draw, the
- * eager/fused pairs and their speedups, each pair's model lines (launch limit, traffic ratio,
- * with and without write-allocate: chart/model.h), the regime bounds, the fitted model's
- * curves and the copy-fraction and DRAM-byte model lines. The chart scripts (plots/ (one .gp per chart))
- * only draw these numbers (chart/tables.h writes them); --derive prints them as JSON.
+/* What every chart shows, derived once from results files: the series to draw, the
+ * eager/fused pairs and their speedups and model ratios (launch limit, traffic ratio, with and
+ * without write-allocate: chart/model.h), the regime bounds and the fit. Each chart derives
+ * the rest from these (src/chart/<chart>.c: its model lines, curves, its own tables); the
+ * chart scripts (plots/) only draw the tables; --derive prints them as JSON.
  *
  * Inputs: results files read with output/csv.h, the first being the run charted, the others
  * overlaid (the PyTorch peer's, another run's). Per file, before anything is derived:
@@ -94,45 +94,6 @@ struct fb_chart_pair {
     size_t n_points;
 };
 
-/* A horizontal model line (speedup, copy fraction, DRAM elements per element). */
-struct fb_chart_line {
-    double value;
-    char title[FB_CHART_TEXT_MAX]; /* "" for no legend entry */
-    unsigned colour;
-    int dash;
-    /* the n over which the model applies, drawn there only: a speedup line's launch limit
-     * up to n_launch (the launch-bound regime), its traffic ratios from n_cache (the
-     * memory-bound one); 0 and INFINITY where it applies throughout or the bound is
-     * unknown */
-    double from, to;
-};
-
-/* A curve of the fitted model over n: y[i] with B, y_cache[i] with B_c (NaN outside the
- * cache or without B_c). Time per call for a series; predicted speedup for a pair. */
-struct fb_chart_curve {
-    unsigned colour;
-    double n[FB_CHART_CURVE_POINTS], y[FB_CHART_CURVE_POINTS], y_cache[FB_CHART_CURVE_POINTS];
-};
-
-/* The storage-type chart: one eager variant's speedup per dtype (normal stores, warm). */
-struct fb_chart_dtype_line {
-    char dtype[16];
-    unsigned colour;
-    int point_type;
-    size_t n_points;
-    double n[256], bytes_per_tensor[256], speedup[256];
-};
-
-/* The chain-length chart: a chain pair of the charted run at one size. */
-struct fb_chart_chain_point {
-    double kernels;     /* ops of the chain: the eager variant's kernels */
-    double n, speedup;
-    double launch_limit, traffic_ratio, traffic_ratio_wa;
-    bool first_at_k;    /* the first chain with this many ops (drawn joined by size); the
-                           others are marked with their names */
-    char name[FB_CHART_TEXT_MAX]; /* the eager variant */
-};
-
 /* A noisy row drawn hollow (chart/noisy.h): on the time and bandwidth charts (series) or the
  * speedup chart (pair). */
 struct fb_chart_noisy_point {
@@ -150,25 +111,6 @@ struct fb_chart_derived {
     size_t n_series;
     struct fb_chart_pair *pairs;
     size_t n_pairs;
-    size_t *fused_on_copy_chart;    /* series drawn on the copy-fraction chart */
-    size_t n_fused_on_copy_chart;
-
-    struct fb_chart_line speedup_lines[32], copy_lines[8], bytes_lines[16];
-    size_t n_speedup_lines, n_copy_lines, n_bytes_lines;
-
-    struct fb_chart_curve *time_curves;      /* per series the fit covers */
-    size_t n_time_curves;
-    struct fb_chart_curve *predicted_curves; /* per distinct pair model */
-    size_t n_predicted_curves;
-
-    struct fb_chart_dtype_line dtype_lines[3];
-    size_t n_dtype_lines;
-    char dtype_variant[48], dtype_pair[48];
-    int dtype_arrays;                        /* arrays its eager chain touches */
-
-    struct fb_chart_chain_point *chain_points;
-    size_t n_chain_points, chain_lengths;    /* chain_lengths: distinct k */
-
     /* Scalars (NaN / 0 where unknown). */
     double nmin, nmax;                       /* drawn sizes */
     double cache_bytes, n_cache;             /* n_cache: where the main eager chain's arrays
@@ -177,6 +119,7 @@ struct fb_chart_derived {
     double n_launch;                         /* end of the launch-bound regime */
     bool n_launch_from_fit;                  /* else from the data (below) */
     double fit_launch_s, fit_gbps, fit_cache_gbps;
+    char fit_dtype[16], fit_stores[16];      /* the format the fit is of (# fit_format) */
     size_t noisy;                            /* noisy rows of the charted run: not points of
                                                 their series, drawn hollow (chart/noisy.h) */
     struct fb_chart_noisy_point *noisy_times, *noisy_speedups;
@@ -220,6 +163,22 @@ struct fb_chart_name {
  * variant's whole name. fb_chart_derive calls it with no names. */
 void fb_chart_derive_titles(struct fb_chart_derived *d, const struct fb_chart_name *names,
                             size_t n_names);
+
+/* Whether the run has a fit (L and B), and one in the cache too (B_c and the cache's size). */
+bool fb_chart_has_fit(const struct fb_chart_derived *d);
+bool fb_chart_has_cache_fit(const struct fb_chart_derived *d);
+
+/* Whether the fit's curves are drawn for pair p: a pair of the charted run in the fit's
+ * format, with its counts known, each side launching each of its kernels itself (the fit
+ * prices a launch, not a kernel: a graph pays for kernels the model does not see). */
+bool fb_chart_fit_covers(const struct fb_chart_derived *d, const struct fb_chart_pair *p);
+
+/* The j-th of FB_CHART_CURVE_POINTS sizes, log-spaced over the drawn range (the x axis spans
+ * nmin / 1.6 .. nmax * 1.6), at which the fit's curves are drawn. */
+double fb_chart_curve_n(const struct fb_chart_derived *d, size_t j);
+
+/* The stores of a series per call: its kernels counted, else the model's; NaN unknown. */
+double fb_chart_stores(const struct fb_chart_series *s);
 
 /* The series with `key` in `file`, or SIZE_MAX. */
 size_t fb_chart_find_series(const struct fb_chart_derived *d, size_t file, const char *key);

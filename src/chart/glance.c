@@ -1,10 +1,12 @@
-/* The at-a-glance figure's numbers (contract in glance.h). */
+/* The at-a-glance figure: its numbers and its tables (contract in glance.h). */
 #include "chart/glance.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chart/charts.h"
 #include "chart/model.h"
 
 static bool positive(double x)
@@ -166,3 +168,133 @@ void fb_glance_derive(const struct fb_chart_derived *d, struct fb_glance *g)
     pick_sizes(d, g);
     split(d, g);
 }
+
+/* --- its tables ------------------------------------------------------------------------ */
+
+static void size_text(double n, char *out_text, size_t size)
+{
+    if (n >= 1e6 && fmod(n, 1e6) == 0)
+        snprintf(out_text, size, "n = %gM", n / 1e6);
+    else if (n >= 1e3 && fmod(n, 1e3) == 0)
+        snprintf(out_text, size, "n = %gK", n / 1e3);
+    else
+        snprintf(out_text, size, "n = %g", n);
+}
+
+/* The unit a panel's times are drawn in: the largest that keeps max_s at 1 or more. */
+static void time_unit(double max_s, const char **unit, double *scale)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        {"s", 1}, {"ms", 1e3}, {"\xC2\xB5s", 1e6}, {"ns", 1e9}};
+    size_t u = 0;
+    while (u + 1 < 4 && !(isfinite(max_s) && max_s * units[u].scale >= 1))
+        u++;
+    *unit = units[u].unit;
+    *scale = units[u].scale;
+}
+
+static void add_glance_pairs(struct fb_tables *ts, const struct fb_chart_derived *d,
+                             const struct fb_glance *g)
+{
+    struct fb_table *t = fb_table_add(ts, "k title ek fk el fl ea fa ed fd ec fc ep fp edt fdt "
+                                      "fpairs ftitle name", "glance_pairs.tsv");
+    for (size_t k = 0; k < g->n_pairs; k++) {
+        const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
+        const struct fb_chart_series *es = &d->series[p->eager], *fs = &d->series[p->fused];
+        fb_table_num(t, (double)(k + 1));
+        fb_table_text(t, g->what[k]);
+        const struct fb_glance_side *e = &g->side[k][0], *f = &g->side[k][1];
+        fb_table_nums(t, (const double[]){e->kernels, f->kernels, e->launches, f->launches,
+            e->arrays, f->arrays, e->dram, f->dram, es->colour & 0xFFFFFF, fs->colour & 0xFFFFFF,
+            es->point_type, fs->point_type, es->dash, fs->dash}, 14);
+        /* A fused series that several pairs share (fused_add_relu) gets one key entry, on
+         * its first pair, naming them all: "1, 2". */
+        char pairs[FB_GLANCE_PAIRS * 4] = "";
+        bool first = true;
+        for (size_t q = 0; q < g->n_pairs; q++) {
+            if (d->pairs[g->pair[q]].fused != p->fused)
+                continue;
+            if (q < k)
+                first = false;
+            size_t len = strlen(pairs);
+            snprintf(pairs + len, sizeof pairs - len, "%s%zu", len ? ", " : "", q + 1);
+        }
+        fb_table_text(t, first ? pairs : "");
+        fb_table_text(t, fs->title);
+        fb_table_text(t, g->name[k]);
+    }
+}
+
+static void add_glance(struct fb_tables *ts, const struct fb_chart_derived *d,
+                       const struct fb_glance *g)
+{
+    add_glance_pairs(ts, d, g);
+    struct fb_table *t = fb_table_add(ts, "j title unit scale", "glance.tsv");
+    for (size_t j = 0; j < g->n_sizes; j++) {
+        double max_s = 0;
+        for (size_t k = 0; k < g->n_pairs; k++)
+            for (int s = 0; s < 2; s++) {
+                double parts = (isfinite(g->launch_s[j][k][s]) ? g->launch_s[j][k][s] : 0) +
+                               (isfinite(g->bytes_s[j][k][s]) ? g->bytes_s[j][k][s] : 0);
+                max_s = fmax(max_s, fmax(parts, isfinite(g->measured_s[j][k][s])
+                                                    ? g->measured_s[j][k][s] : 0));
+            }
+        const char *unit;
+        double scale;
+        time_unit(max_s, &unit, &scale);
+        char title[96], size[32];
+        size_text(g->n[j], size, sizeof size);
+        snprintf(title, sizeof title, "%s: %s%s%s", g->regime[j], size,
+                 g->unfitted[0] ? " " : "", g->unfitted);
+        fb_table_num(t, (double)(j + 1));
+        fb_table_text(t, title);
+        fb_table_text(t, unit);
+        fb_table_num(t, scale);
+        struct fb_table *dat = fb_table_add(ts, "x launch bytes measured colour side k pt",
+                                            "g%zu.dat", j + 1);
+        for (size_t k = 0; k < g->n_pairs; k++) {
+            const struct fb_chart_pair *p = &d->pairs[g->pair[k]];
+            for (int s = 0; s < 2; s++) {
+                /* a part the fit lacks is drawn as 0 (the panel's title says which) */
+                const double launch = g->launch_s[j][k][s], bytes = g->bytes_s[j][k][s];
+                const struct fb_chart_series *se = &d->series[s ? p->fused : p->eager];
+                /* pair k at 3k: eager at 3k - 1.6, fused at 3k - 0.6 (bars 0.9 wide) */
+                fb_table_nums(dat, (const double[]){3.0 * (double)(k + 1) - (s ? 0.6 : 1.6),
+                    isfinite(launch) ? launch * scale : 0, isfinite(bytes) ? bytes * scale : 0,
+                    g->measured_s[j][k][s] * scale, se->colour & 0xFFFFFF}, 5);
+                fb_table_text(dat, s ? "fused" : "eager");
+                fb_table_nums(dat, (const double[]){k + 1, se->point_type}, 2);
+            }
+        }
+    }
+    for (size_t m = 0; m < g->n_missing; m++) {
+        fb_table_num(t, 0);
+        fb_table_text(t, g->missing[m]);
+        fb_table_text(t, "-");
+        fb_table_num(t, 1);
+    }
+}
+
+static const char *no_glance(const struct fb_chart_derived *d)
+{
+    for (size_t i = 0; i < d->n_pairs; i++)
+        if (d->pairs[i].primary)
+            return NULL;
+    return "no eager/fused pair in the charted run";
+}
+
+static void tables(const struct fb_chart_derived *d, struct fb_tables *ts)
+{
+    struct fb_glance *g = malloc(sizeof *g);
+    if (!g) {
+        ts->failed = true;
+        return;
+    }
+    fb_glance_derive(d, g);
+    add_glance(ts, d, g);
+    free(g);
+}
+
+/* what each side launches and moves, and where a call's time goes, in four panels */
+const struct fb_chart fb_chart_glance = {"glance", {"glance.gp"}, 2000, 1000, 20, no_glance,
+                                         tables};

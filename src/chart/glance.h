@@ -1,7 +1,7 @@
 /* The at-a-glance figure: per pair, what each side launches and moves, and at one size in
  * each regime each call's time split into its launch part and its bytes part by the fit,
- * beside the measured time. Derived here from the charts' numbers (chart/derive.h), written
- * by chart/tables.h as tables for plots/glance.gp:
+ * beside the measured time. Derived here from the charts' numbers (chart/derive.h) and added
+ * as the chart's tables (chart/charts.h: fb_chart_glance) for plots/glance.gp:
  *
  *   glance_pairs.tsv  k, title (the eager series' title, "eager: add, relu (2 kernels)"), ek, fk (kernels
  *                     counted per call, eager and fused), el, fl (host launches), ea, fa

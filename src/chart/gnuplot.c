@@ -62,7 +62,8 @@ struct render {
     const struct fb_plot_options *opt;
     const struct fb_chart_provenance *source; /* NULL: none but the producer */
     char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
-    char counts[4096];           /* "rows_series=12;...": gnuplot -e (chart/table.h) */
+    /* "rows_series=12;...": gnuplot -e (chart/table.h), of the run's tables and the chart's */
+    char run_counts[2048], counts[4096];
     struct sigaction saved[N_CAUGHT];
 };
 
@@ -426,7 +427,24 @@ static const char *left_out(const struct render *r, const struct fb_plots_job *j
 {
     if (!chosen(r, job, i))
         return "not in [plot] charts";
-    return job->charts[i].skip ? job->charts[i].skip(job->d) : NULL;
+    return job->charts[i]->skip ? job->charts[i]->skip(job->d) : NULL;
+}
+
+/* Writes chart c's own tables beside the run's, and the row counts of both. */
+static int chart_tables(struct render *r, const struct fb_plots_job *job, const struct fb_chart *c)
+{
+    struct fb_tables own = {0};
+    struct fb_error err;
+    if (c->tables)
+        c->tables(job->d, &own);
+    size_t len = (size_t)snprintf(r->counts, sizeof r->counts, "%s", r->run_counts);
+    int rc = fb_tables_write_tsv(r->stage_fd, &own, &err);
+    if (rc == FB_OK && fb_tables_row_counts(&own, r->counts + len, sizeof r->counts - len) != 0)
+        rc = fb_fail(&err, FB_ERR_RUNTIME, "charts: too many tables for %s", c->name);
+    fb_tables_free(&own);
+    if (rc != FB_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    return rc;
 }
 
 static int draw_all(struct render *r, const struct fb_plots_job *job)
@@ -443,17 +461,21 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
     for (size_t i = 0; i < job->n_charts; i++) {
         const char *why = chosen(r, job, i) ? left_out(r, job, i) : NULL;
         if (why)
-            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", job->charts[i].name,
+            fprintf(stderr, "%s%s (%s)", any ? ", " : "charts: left out: ", job->charts[i]->name,
                     why);
         any |= why != NULL;
     }
     if (any)
         fprintf(stderr, " in %s\n", shown_csv);
     for (size_t i = 0; i < job->n_charts; i++) {
-        const struct fb_chart *c = &job->charts[i];
+        const struct fb_chart *c = job->charts[i];
         if (left_out(r, job, i))
             continue;
         fprintf(stderr, "charts: %zu/%zu %s\n", ++done, wanted, c->name);
+        if (chart_tables(r, job, c) != FB_OK) {
+            result = FB_PLOTS_FAILED;
+            continue;
+        }
         for (size_t f = 0; f < fb_chart_format_count; f++) {
             if (f >= FB_PLOT_MAX_FORMATS || !r->opt->format_on[f])
                 continue;
@@ -650,7 +672,7 @@ int fb_plots_draw(const struct fb_plots_job *job)
     if (job->add_tables)
         job->add_tables(&ts, job->ctx);
     if (rc == FB_PLOTS_OK && (fb_tables_write_tsv(r.stage_fd, &ts, &err) != FB_OK ||
-                              (fb_tables_row_counts(&ts, r.counts, sizeof r.counts) != 0 &&
+                              (fb_tables_row_counts(&ts, r.run_counts, sizeof r.run_counts) != 0 &&
                                fb_fail(&err, FB_ERR_RUNTIME, "charts: too many tables")) ||
                               (job->write_extra &&
                                job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
@@ -664,7 +686,9 @@ int fb_plots_draw(const struct fb_plots_job *job)
 }
 
 /* The timeline: drawn from --profile's records, not from a results CSV. */
-static const struct fb_chart timeline_chart = {"timeline", {"timeline.gp"}, 1600, 900, 20, NULL};
+static const struct fb_chart timeline_chart = {"timeline", {"timeline.gp"}, 1600, 900, 20, NULL,
+                                               NULL};
+static const struct fb_chart *const timeline_charts[] = {&timeline_chart};
 
 /* The timeline's table, opened and judged before anything is staged: only a regular file
  * (never a FIFO waited on), at most FB_TIMELINE_MAX_BYTES, that starts with
@@ -756,7 +780,7 @@ int fb_plots_render_timeline(const char *table_path, const char *out_dir,
     }
     d->nmin = 1;
     d->nmax = 10;
-    const struct fb_plots_job job = {.d = d, .charts = &timeline_chart, .n_charts = 1,
+    const struct fb_plots_job job = {.d = d, .charts = timeline_charts, .n_charts = 1,
                                      .stem = stem, .out_dir = out_dir, .first_csv = table_path,
                                      .write_extra = copy_timeline_table, .ctx = &fd,
                                      .opt = opt};

@@ -55,7 +55,7 @@ int fb_plots_render(const char *const *csv_files, int n, const char *out_dir,
 struct fb_plots_job {
     const struct fb_chart_derived *d; /* its tables are written (chart/tables.h); each
                                          chart's skip() is asked of it (NULL skip: drawn) */
-    const struct fb_chart *charts;
+    const struct fb_chart *const *charts;
     size_t n_charts;
     const char *stem;                 /* charts are <stem>-<chart>.<format> */
     const char *out_dir;              /* NULL or "": the directory of first_csv */

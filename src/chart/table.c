@@ -102,6 +102,14 @@ size_t fb_table_rows(const struct fb_table *t)
     return t->n_columns ? t->n_cells / t->n_columns : 0;
 }
 
+const struct fb_cell *fb_table_cell(const struct fb_table *t, size_t row, const char *column)
+{
+    for (size_t c = 0; t && c < t->n_columns && row < fb_table_rows(t); c++)
+        if (strcmp(t->columns[c], column) == 0)
+            return &t->cells[row * t->n_columns + c];
+    return NULL;
+}
+
 const struct fb_table *fb_tables_find(const struct fb_tables *ts, const char *name)
 {
     for (size_t i = 0; i < ts->n; i++)

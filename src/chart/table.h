@@ -63,6 +63,9 @@ void fb_table_nums(struct fb_table *t, const double *x, size_t n);
 /* Rows (whole ones: a row is n_columns cells). */
 size_t fb_table_rows(const struct fb_table *t);
 
+/* The cell in row `row` (from 0) of column `column`, or NULL. */
+const struct fb_cell *fb_table_cell(const struct fb_table *t, size_t row, const char *column);
+
 /* The table named `name`, or NULL. */
 const struct fb_table *fb_tables_find(const struct fb_tables *ts, const char *name);
 

@@ -82,20 +82,20 @@ void fb_compare_tables_add(struct fb_tables *ts, const void *compare)
         c->cache_axis ? c->ws_max : -1, c->cache_axis, c->verdict ? c->threshold : -1}, 6);
 }
 
-size_t fb_compare_charts(const struct fb_compare *c, struct fb_chart *charts)
+size_t fb_compare_charts(const struct fb_compare *c, const struct fb_chart **charts)
 {
     static const struct fb_chart all[] = {
-        {"speedup", {"compare_common.gp", "compare_speedup.gp"}, 1600, 1000, 20, NULL},
+        {"speedup", {"compare_common.gp", "compare_speedup.gp"}, 1600, 1000, 20, NULL, NULL},
         {"speedup-cache", {"compare_common.gp", "compare_speedup_cache.gp"}, 1600, 1000, 20,
-         NULL},
+         NULL, NULL},
         {"copy_fraction", {"compare_common.gp", "compare_copy_fraction.gp"}, 1600, 1000, 20,
-         NULL},
-        {"bandwidth", {"compare_common.gp", "compare_bandwidth.gp"}, 1600, 1000, 20, NULL},
-        {"ratio", {"compare_common.gp", "compare_ratio.gp"}, 1600, 1000, 20, NULL},
+         NULL, NULL},
+        {"bandwidth", {"compare_common.gp", "compare_bandwidth.gp"}, 1600, 1000, 20, NULL, NULL},
+        {"ratio", {"compare_common.gp", "compare_ratio.gp"}, 1600, 1000, 20, NULL, NULL},
     };
     size_t n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (c->cache_axis || strcmp(all[i].name, "speedup-cache") != 0)
-            charts[n++] = all[i];
+            charts[n++] = &all[i];
     return n;
 }

@@ -96,6 +96,6 @@ void fb_compare_tables_add(struct fb_tables *ts, const void *compare);
 /* The charts of a comparison (names and scripts, chart/gnuplot.h draws them): speedup,
  * speedup-cache (only with cache_axis), copy_fraction, bandwidth, ratio. Fills charts (room
  * for 5) and returns how many. */
-size_t fb_compare_charts(const struct fb_compare *c, struct fb_chart *charts);
+size_t fb_compare_charts(const struct fb_compare *c, const struct fb_chart **charts);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/glance.h"
 #include "chart/model.h"
@@ -73,12 +74,50 @@ static double speedup_at(const struct fb_chart_pair *p, double n)
     return NAN;
 }
 
+/* Chart c's own tables of d (chart/charts.h), freed by the caller (fb_tables_free). */
+static struct fb_tables tables_of(const struct fb_chart *c, const struct fb_chart_derived *d)
+{
+    struct fb_tables ts = {0};
+    c->tables(d, &ts);
+    assert_false(ts.failed);
+    return ts;
+}
+
+static size_t rows(const struct fb_tables *ts, const char *table)
+{
+    const struct fb_table *t = fb_tables_find(ts, table);
+    if (!t)
+        fail_msg("no table %s", table);
+    return fb_table_rows(t);
+}
+
+/* A cell of a table, by row and column name: its number, or its text. */
+static double num(const struct fb_tables *ts, const char *table, size_t row, const char *col)
+{
+    const struct fb_cell *c = fb_table_cell(fb_tables_find(ts, table), row, col);
+    if (!c)
+        fail_msg("%s: no row %zu, column %s", table, row, col);
+    return c->number;
+}
+
+static const char *text(const struct fb_tables *ts, const char *table, size_t row,
+                        const char *col)
+{
+    const struct fb_cell *c = fb_table_cell(fb_tables_find(ts, table), row, col);
+    if (!c || c->kind != FB_CELL_TEXT)
+        fail_msg("%s: no text in row %zu, column %s", table, row, col);
+    return c->text;
+}
+
+/* Whether the speedup charts draw a model line at value (speedup_lines.tsv). */
 static bool has_line(const struct fb_chart_derived *d, double value)
 {
-    for (size_t i = 0; i < d->n_speedup_lines; i++)
-        if (fabs(d->speedup_lines[i].value - value) < 1e-9)
-            return true;
-    return false;
+    struct fb_tables ts = tables_of(&fb_chart_speedup, d);
+    bool found = false;
+    for (size_t i = 0; i < rows(&ts, "speedup_lines.tsv"); i++)
+        found |= fabs(num(&ts, "speedup_lines.tsv", i, "value") - value) < 1e-9;
+    fb_tables_free(&ts);
+    return found;
 }
 
 static void test_every_eager_chain_is_paired_with_its_own_fused_one(void **state)
@@ -263,13 +302,16 @@ static void test_the_regimes_and_the_fit_come_from_the_run(void **state)
     assert_int_equal(d->n_fit_text, 4);
     assert_string_equal(d->fit_text[2], "B = 16.6 GB/s beyond the L3");
     /* the time curves: eager and fused of the pairs in the fit's format, t = l L + b n / B */
-    assert_true(d->n_time_curves >= 2);
-    const struct fb_chart_curve *c = &d->time_curves[0];
+    struct fb_tables ts = tables_of(&fb_chart_time, d);
+    assert_true(rows(&ts, "curves.tsv") >= 2);
     size_t s = fb_chart_find_series(d, 0, "eager_add_relu");
-    double n = c->n[FB_CHART_CURVE_POINTS / 2];
-    assert_true(fabs(c->y[FB_CHART_CURVE_POINTS / 2] -
+    double n = num(&ts, "m1.dat", FB_CHART_CURVE_POINTS / 2, "n");
+    assert_true(fabs(num(&ts, "m1.dat", FB_CHART_CURVE_POINTS / 2, "t") -
                      (2 * 1.597e-06 + r->d.series[s].elements * 4 * n / 16.59e9)) < 1e-15);
-    assert_true(d->n_predicted_curves >= 1);
+    fb_tables_free(&ts);
+    ts = tables_of(&fb_chart_speedup, d);
+    assert_true(rows(&ts, "predicted.tsv") >= 1);
+    fb_tables_free(&ts);
     done(r);
 }
 
@@ -280,7 +322,9 @@ static void test_an_older_run_gets_built_in_pairs_and_regimes_from_the_data(void
     assert_non_null(pair_of(&r->d, "eager_add_relu"));
     assert_false(r->d.n_launch_from_fit);
     assert_int_equal(r->d.n_fit_text, 0);
-    assert_int_equal(r->d.n_time_curves, 0);
+    struct fb_tables ts = tables_of(&fb_chart_time, &r->d);
+    assert_int_equal(rows(&ts, "curves.tsv"), 0);
+    fb_tables_free(&ts);
     done(r);
 }
 
@@ -297,8 +341,10 @@ static void test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling(void **s
     size_t compiled = fb_chart_find_series(d, 1, "torch_compile_add_relu");
     assert_true(compiled != SIZE_MAX);
     bool on_copy_chart = false;
-    for (size_t i = 0; i < d->n_fused_on_copy_chart; i++)
-        on_copy_chart |= d->fused_on_copy_chart[i] == compiled;
+    struct fb_tables ts = tables_of(&fb_chart_copy_fraction, d);
+    for (size_t i = 0; i < rows(&ts, "fused.tsv"); i++)
+        on_copy_chart |= num(&ts, "fused.tsv", i, "i") == (double)compiled + 1;
+    fb_tables_free(&ts);
     assert_true(on_copy_chart);
     assert_true(d->series[compiled].has_copy_fraction);
     /* the overlay's series are titled apart from the run's where a name repeats, and are
@@ -332,17 +378,24 @@ static void test_dtypes_and_chain_lengths(void **state)
 {
     (void)state;
     struct run *r = derive_files("sample-dtypes.csv", NULL);
-    assert_int_equal(r->d.n_dtype_lines, 3);
-    assert_string_equal(r->d.dtype_lines[1].dtype, "fp16");
-    assert_int_equal(r->d.dtype_arrays, 4);
+    assert_null((fb_chart_dtypes.skip)(&r->d));
+    struct fb_tables ts = tables_of(&fb_chart_dtypes, &r->d);
+    assert_int_equal(rows(&ts, "dtypes.tsv"), 3);
+    assert_string_equal(text(&ts, "dtypes.tsv", 1, "dtype"), "fp16");
+    /* eager add, relu touches 4 tensors: the cache's quarter */
+    assert_true(num(&ts, "dtype_labels.tsv", 0, "cache_x") == r->d.cache_bytes / 4);
+    fb_tables_free(&ts);
+    assert_non_null((fb_chart_speedup_k.skip)(&r->d));
     done(r);
     r = derive_files("sample-chain-length.csv", NULL);
-    assert_true(r->d.chain_lengths >= 8);
+    assert_null((fb_chart_speedup_k.skip)(&r->d));
+    ts = tables_of(&fb_chart_speedup_k, &r->d);
+    assert_true(rows(&ts, "chain_model.tsv") >= 8); /* a row per length */
     bool trans_marked = false;
-    for (size_t i = 0; i < r->d.n_chain_points; i++)
-        if (strcmp(r->d.chain_points[i].name, "eager_add_trans4") == 0)
-            trans_marked = !r->d.chain_points[i].first_at_k;
+    for (size_t i = 0; i < rows(&ts, "chain_others.tsv"); i++)
+        trans_marked |= strcmp(text(&ts, "chain_others.tsv", i, "name"), "eager_add_trans4") == 0;
     assert_true(trans_marked); /* a second chain of 5 ops: marked, not joined */
+    fb_tables_free(&ts);
     done(r);
 }
 
@@ -487,15 +540,21 @@ static void test_no_fitted_curve_where_kernels_outnumber_launches(void **state)
     assert_non_null(plain);
     const struct fb_chart_series *ge = &d->series[graph->eager];
     assert_true(ge->launches > ge->host_launches);
-    unsigned graph_colour = ge->colour, plain_colour = d->series[plain->eager].colour;
+    char graph_colour[8], plain_colour[8];
+    snprintf(graph_colour, sizeof graph_colour, "#%06x", ge->colour);
+    snprintf(plain_colour, sizeof plain_colour, "#%06x", d->series[plain->eager].colour);
     bool plain_predicted = false;
-    for (size_t i = 0; i < d->n_predicted_curves; i++) {
-        assert_int_not_equal(d->predicted_curves[i].colour, graph_colour);
-        plain_predicted |= d->predicted_curves[i].colour == plain_colour;
+    struct fb_tables ts = tables_of(&fb_chart_speedup, d);
+    for (size_t i = 0; i < rows(&ts, "predicted.tsv"); i++) {
+        assert_string_not_equal(text(&ts, "predicted.tsv", i, "colour"), graph_colour);
+        plain_predicted |= strcmp(text(&ts, "predicted.tsv", i, "colour"), plain_colour) == 0;
     }
+    fb_tables_free(&ts);
     assert_true(plain_predicted);
-    for (size_t i = 0; i < d->n_time_curves; i++)
-        assert_int_not_equal(d->time_curves[i].colour, graph_colour);
+    ts = tables_of(&fb_chart_time, d);
+    for (size_t i = 0; i < rows(&ts, "curves.tsv"); i++)
+        assert_string_not_equal(text(&ts, "curves.tsv", i, "colour"), graph_colour);
+    fb_tables_free(&ts);
     done(r);
 }
 
@@ -507,21 +566,25 @@ static void test_model_lines_are_models_where_they_apply(void **state)
     (void)state;
     struct run *r = derive_files("sample-cpu.csv", NULL);
     const struct fb_chart_derived *d = &r->d;
-    assert_true(d->n_speedup_lines >= 3);
+    struct fb_tables ts = tables_of(&fb_chart_speedup, d);
+    const char *lines = "speedup_lines.tsv";
+    assert_true(rows(&ts, lines) >= 3);
     bool launch = false, traffic = false;
-    for (size_t i = 0; i < d->n_speedup_lines; i++) {
-        const struct fb_chart_line *l = &d->speedup_lines[i];
-        if (l->title[0])
-            assert_memory_equal(l->title, "model", 5);
-        if (strstr(l->title, "launch limit")) {
+    for (size_t i = 0; i < rows(&ts, lines); i++) {
+        const char *title = text(&ts, lines, i, "title");
+        double from = num(&ts, lines, i, "from"), to = num(&ts, lines, i, "to");
+        if (title[0])
+            assert_memory_equal(title, "model", 5);
+        if (strstr(title, "launch limit")) {
             launch = true;
-            assert_string_equal(l->title, "model: launch limit 2 (launches: 2 / 1)");
-            assert_true(l->from == 0 && l->to == d->n_launch);
+            assert_string_equal(title, "model: launch limit 2 (launches: 2 / 1)");
+            assert_true(from == 0 && to == d->n_launch);
         } else {
             traffic = true;
-            assert_true(l->from == d->n_cache && isinf(l->to));
+            assert_true(from == d->n_cache && to == 1e300); /* no bound: gnuplot has no inf */
         }
     }
+    fb_tables_free(&ts);
     assert_true(launch && traffic);
     done(r);
 }

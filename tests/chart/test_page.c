@@ -18,9 +18,9 @@ static void each_page(void (*check)(const struct fb_chart *, const struct fb_cha
                                     double dpi))
 {
     for (size_t c = 0; c < fb_chart_count; c++) {
-        check(&fb_charts[c], NULL, 200); /* the own page: 200 pixels per inch (page.h) */
+        check(fb_charts[c], NULL, 200); /* the own page: 200 pixels per inch (page.h) */
         for (size_t s = 0; s < fb_chart_size_count; s++)
-            check(&fb_charts[c], &fb_chart_sizes[s], fb_chart_sizes[s].dpi);
+            check(fb_charts[c], &fb_chart_sizes[s], fb_chart_sizes[s].dpi);
     }
 }
 

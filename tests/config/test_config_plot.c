@@ -120,7 +120,7 @@ static void test_valid_options_choose_charts_formats_size_and_names(void **state
     assert_int_equal(rc, FB_OK);
     assert_string_equal(diag, "");
     for (size_t i = 0; i < fb_chart_count; i++)
-        assert_int_equal(o.chart_on[i], strcmp(fb_charts[i].name, "speedup") == 0);
+        assert_int_equal(o.chart_on[i], strcmp(fb_charts[i]->name, "speedup") == 0);
     assert_true(o.chart_asked);
     assert_true(o.format_on[0] && !o.format_on[1] && o.format_on[2]);
     assert_string_equal(o.size->name, "slide");
