@@ -30,14 +30,11 @@ stats 'numbers.tsv' using (nmin = column("nmin"), nmax = column("nmax"), \
     peak_gbps = column("peak_gbps"), bandwidth_max = column("bandwidth_max"), \
     copy_max = column("copy_max"), speedup_max = column("speedup_max"), \
     n_launch = column("n_launch"), n_launch_fit = int(column("n_launch_fit")), \
-    noisy = int(column("noisy")), dtype_cache_x = column("dtype_cache_x"), \
-    chain_wa = int(column("chain_wa")), speedup_level = column("speedup_level"), \
+    noisy = int(column("noisy")), speedup_level = column("speedup_level"), \
     ours_level = column("ours_level"), 0) nooutput
 stats 'labels.tsv' using (device = strcol("device"), day = strcol("day"), \
     cache_text = strcol("cache_text"), cache_label = strcol("cache_name"), \
-    noisy_text = strcol("noisy_text"), dtype_variant = strcol("dtype_variant"), \
-    dtype_pair = strcol("dtype_pair"), dtype_cache_text = strcol("dtype_cache_text"), \
-    0) nooutput
+    noisy_text = strcol("noisy_text"), 0) nooutput
 # Each table's rows, which fusebench gives as rows_<table> (gnuplot -e: src/chart/table.h):
 # the run's here, each chart's own in its script.
 NS = rows_series; NX = rows_pairs; NFIT = rows_fit; NNT = rows_noisy_time
