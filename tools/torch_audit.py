@@ -578,6 +578,9 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                 elif kernel_s is not None:
                     s.set_kernel_time(rc, kernel_s)
                 result["modes"][mode] = {"measured_dram": measure_traffic(s, calls)}
+                for key, value in audit_meta(mode, pred[mode],
+                                             result["modes"][mode]["measured_dram"]):
+                    s.set_meta(key, value)
             s.time_round_robin()
             s.size_end()
             s.results_finish()
@@ -633,6 +636,21 @@ def measure_traffic(s, calls):
         if e.code != fbpeer.ERR_UNAVAILABLE:
             raise
         return {"na": str(e)}
+
+
+def audit_meta(mode, kernels, dram):
+    """The metadata lines of one mode for the audit chart (fusebench --plot FILE --charts
+    audit, src/chart/audit.c): its predicted kernels, array-sized transfers and bytes per
+    call, and its measured DRAM bytes per call (read + written), or why there are none."""
+    arrays, nbytes = ag.transfers(kernels)
+    meta = [("audit_predicted_kernels_" + mode, len(kernels)),
+            ("audit_predicted_transfers_" + mode, arrays),
+            ("audit_predicted_bytes_" + mode, nbytes)]
+    if "read" in dram:
+        meta.append(("audit_dram_bytes_" + mode, "%.0f" % (dram["read"] + dram["write"])))
+    else:
+        meta.append(("audit_dram_na_" + mode, dram.get("na") or "not measured"))
+    return meta
 
 
 def row_time(row):

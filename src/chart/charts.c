@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "chart/audit.h"
+
 static const char *no_series(const struct fb_chart_derived *d)
 {
     return d->n_series ? NULL : "no series";
@@ -74,5 +76,6 @@ const struct fb_chart fb_charts[] = {
     {"ours_ratio", {"ours_ratio.gp"}, 1600, 1000, 20, no_ours_ratio},
     /* what each side launches and moves, and where a call's time goes, in four panels */
     {"glance", {"glance.gp"}, 2000, 1000, 20, no_glance},
+    {"audit", {"audit.gp"}, 2000, 1000, 20, fb_audit_skip},
 };
 const size_t fb_chart_count = sizeof fb_charts / sizeof fb_charts[0];

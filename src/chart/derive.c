@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/audit.h"
 #include "chart/identity.h"
 #include "chart/model.h"
 #include "chart/noisy.h"
@@ -866,6 +867,8 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     fb_chart_derive_titles(out, NULL, 0);
     if (rc == FB_OK)
         rc = fb_chart_add_noisy(out, &tables[0], err);
+    if (rc == FB_OK)
+        rc = fb_audit_derive(out, &tables[0], err);
     return rc;
 }
 
@@ -945,5 +948,6 @@ void fb_chart_derived_free(struct fb_chart_derived *d)
     free(d->chain_points);
     free(d->noisy_times);
     free(d->noisy_speedups);
+    fb_audit_free(d->audit);
     memset(d, 0, sizeof *d);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/audit.h"
 #include "chart/glance.h"
 #include "chart/label.h"
 #include "chart/tsv.h"
@@ -575,6 +576,7 @@ int fb_chart_tables_write(int dirfd, const struct fb_chart_derived *d, struct fb
         rc = write_glance(dirfd, d, err);
     if (rc == FB_OK)
         rc = write_noisy(dirfd, d, err);
+    rc = rc == FB_OK ? fb_audit_tables_write(dirfd, d, err) : rc;
     if (rc == FB_OK) {
         const size_t counts[14] = {d->n_series, d->n_pairs, d->n_fused_on_copy_chart, n_dram,
                                    d->n_time_curves, d->n_predicted_curves, d->n_speedup_lines,
