@@ -41,6 +41,7 @@
  *                 highest point, "" on the others); chain_model.dat: kernels, launch_limit,
  *                 traffic_ratio, traffic_ratio_wa
  *   glance_pairs.tsv, glance.tsv, g<j>.dat: the at-a-glance figure's (chart/glance.h);
+ *   audit.tsv, audit_labels.tsv: the audit chart's, for an audit's file (chart/audit.h);
  *   noisy.tsv     one row: noisy (rows of the charted run), nnt, nnx (rows of the two tables
  *                 below); noisy_time.dat: n, time_s, bandwidth_gbps, colour (an integer), pt
  *                 (open); noisy_speedup.dat: n, speedup, colour, pt: the noisy rows drawn
