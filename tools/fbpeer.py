@@ -8,7 +8,7 @@ torch, through the array module's buffers.
 import ctypes
 import os
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 # fb_status (src/common/error.h)
 OK, ERR_RUNTIME, ERR_USAGE, ERR_VERIFY, ERR_UNAVAILABLE, ERR_INTERRUPTED = 0, -1, -2, -3, -4, -5
 
@@ -69,6 +69,9 @@ def load(path):
         "fbp_size_end": (c_int, [c_p]),
         "fbp_empty_call_s": (c_d, [c_p, CALLS_FN, c_p]),
         "fbp_interrupt": (None, [c_p]),
+        "fbp_fit_model": (c_int, [c_d, c_d, c_d, c_d, c_d, c_d] + [ctypes.POINTER(c_d)] * 4
+                          + [ctypes.POINTER(c_int)]),
+        "fbp_fit_regime_name": (c_s, [c_int]),
     }
     for name, (res, args) in decl.items():
         fn = getattr(lib, name)
@@ -77,6 +80,28 @@ def load(path):
         raise PeerError(ERR_USAGE, "%s: ABI version %d, this binding is %d: rebuild"
                         % (path, lib.fbp_abi_version(), ABI_VERSION))
     return lib
+
+
+def fit_model(lib, launches, nbytes, launch_s, bandwidth, cache_bandwidth=None,
+              cache_bytes=None):
+    """fusebench's fitted model of one call (fbp_fit_model): launches, bytes per call, L
+    (seconds), B and B_c (bytes per second; None: not fitted), the cache (bytes; None: not
+    known). {"model_s", "launch_share", "traffic_share", "bandwidth" (bytes per second),
+    "regime" (its words)}; PeerError(ERR_USAGE) for an input out of range."""
+    nan = float("nan")
+    out = [ctypes.c_double() for _ in range(4)]
+    regime = ctypes.c_int()
+    rc = lib.fbp_fit_model(float(launches), float(nbytes), float(launch_s), float(bandwidth),
+                           nan if cache_bandwidth is None else float(cache_bandwidth),
+                           nan if cache_bytes is None else float(cache_bytes),
+                           *[ctypes.byref(x) for x in out], ctypes.byref(regime))
+    if rc != OK:
+        raise PeerError(rc, "fbp_fit_model: an input out of range (launches %r, bytes %r, "
+                            "L %r, B %r, B_c %r)" % (launches, nbytes, launch_s, bandwidth,
+                                                     cache_bandwidth))
+    return {"model_s": out[0].value, "launch_share": out[1].value,
+            "traffic_share": out[2].value, "bandwidth": out[3].value,
+            "regime": lib.fbp_fit_regime_name(regime.value).decode()}
 
 
 def _b(text):

@@ -578,6 +578,9 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
                 elif kernel_s is not None:
                     s.set_kernel_time(rc, kernel_s)
                 result["modes"][mode] = {"measured_dram": measure_traffic(s, calls)}
+                for key, value in audit_meta(mode, pred[mode],
+                                             result["modes"][mode]["measured_dram"]):
+                    s.set_meta(key, value)
             s.time_round_robin()
             s.size_end()
             s.results_finish()
@@ -610,7 +613,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
         cache = float(cache) if cache else None
     except ValueError:
         cache = None
-    result["fit"] = fit_of(fit, pred, counted, source, cache)
+    result["fit"] = fit_of(lib, fit, pred, counted, source, cache)
     result["output"] = args.output
     return 1 if failed else 0
 
@@ -635,6 +638,21 @@ def measure_traffic(s, calls):
         return {"na": str(e)}
 
 
+def audit_meta(mode, kernels, dram):
+    """The metadata lines of one mode for the audit chart (fusebench --plot FILE --charts
+    audit, src/chart/audit.c): its predicted kernels, array-sized transfers and bytes per
+    call, and its measured DRAM bytes per call (read + written), or why there are none."""
+    arrays, nbytes = ag.transfers(kernels)
+    meta = [("audit_predicted_kernels_" + mode, len(kernels)),
+            ("audit_predicted_transfers_" + mode, arrays),
+            ("audit_predicted_bytes_" + mode, nbytes)]
+    if "read" in dram:
+        meta.append(("audit_dram_bytes_" + mode, "%.0f" % (dram["read"] + dram["write"])))
+    else:
+        meta.append(("audit_dram_na_" + mode, dram.get("na") or "not measured"))
+    return meta
+
+
 def row_time(row):
     """(median s, noise: the relative half-width of its 95% interval, status) of a row."""
     if not row:
@@ -644,19 +662,13 @@ def row_time(row):
             "reason": row.get("reason") or ""}
 
 
-# fusebench's regimes of the fit (measure/fit.h): cache-resident while a call's bytes are
-# within FB_FIT_CACHE_FACTOR of the cache (bandwidth B_c), memory-bound beyond
-# FB_FIT_MEMORY_FACTOR times it (B); in between the model holds at neither end.
-FIT_CACHE_FACTOR, FIT_MEMORY_FACTOR = 0.5, 4.0
-
-
-def fit_of(fit, pred, counted, source="this run", cache_bytes=None):
+def fit_of(lib, fit, pred, counted, source="this run", cache_bytes=None):
     """The model t = launches x L + bytes / bandwidth (fusebench's fit, measure/fit.h) per
     mode, with the counted kernels and the predicted bytes, and the shares of launches and of
     traffic in it, where L and B were fitted (by this run, or by the sweep of --model), else
-    why not. The bandwidth is B_c for a call whose bytes are cache-resident (cache_bytes: the
-    metadata of the run the fit is of), else B; between the two regimes the model is said not
-    to hold."""
+    why not. Every number is libfbpeer's (fbp_fit_model): the bandwidth is B_c for a call
+    whose bytes are cache-resident (cache_bytes: the metadata of the run the fit is of), else
+    B; between the two regimes the model is said not to hold."""
     L, B, Bc = fit.get("launch_s"), fit.get("bandwidth_gbps"), fit.get("cache_bandwidth_gbps")
     if L is None or B is None:
         return {"na": "no fit (fusebench fits L and B to %d launch-bound and %d memory-bound "
@@ -665,18 +677,11 @@ def fit_of(fit, pred, counted, source="this run", cache_bytes=None):
     out = {"launch_s": L, "bandwidth_gbps": B, "cache_bandwidth_gbps": Bc, "source": source,
            "cache_bytes": cache_bytes}
     for mode in MODES:
-        nbytes = ag.transfers(pred[mode])[1]
-        regime, bw = "memory-bound", B
-        if cache_bytes:
-            if nbytes <= FIT_CACHE_FACTOR * cache_bytes and Bc is not None:
-                regime, bw = "cache-resident", Bc
-            elif nbytes < FIT_MEMORY_FACTOR * cache_bytes:
-                regime = "between the cache and memory: the model holds at neither end"
-        launch = counted[mode][0] * L
-        traffic = nbytes / (bw * 1e9)
-        out[mode] = {"launch_share": launch / (launch + traffic),
-                     "traffic_share": traffic / (launch + traffic),
-                     "model_s": launch + traffic, "regime": regime, "bandwidth_gbps": bw}
+        m = fbpeer.fit_model(lib, counted[mode][0], ag.transfers(pred[mode])[1], L, B * 1e9,
+                             None if Bc is None else Bc * 1e9, cache_bytes)
+        out[mode] = {"launch_share": m["launch_share"], "traffic_share": m["traffic_share"],
+                     "model_s": m["model_s"], "regime": m["regime"],
+                     "bandwidth_gbps": m["bandwidth"] / 1e9}
     return out
 
 

@@ -23,7 +23,7 @@ struct fb_chart {
 
 extern const struct fb_chart fb_chart_time, fb_chart_speedup, fb_chart_bandwidth,
     fb_chart_copy_fraction, fb_chart_bytes, fb_chart_launches, fb_chart_summary,
-    fb_chart_dtypes, fb_chart_speedup_k, fb_chart_ours_ratio, fb_chart_glance;
+    fb_chart_dtypes, fb_chart_speedup_k, fb_chart_ours_ratio, fb_chart_glance, fb_chart_audit;
 
 /* Every chart of a results file, in the order they are drawn. */
 extern const struct fb_chart *const fb_charts[];

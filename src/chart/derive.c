@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/audit.h"
 #include "chart/identity.h"
 #include "chart/model.h"
 #include "chart/noisy.h"
@@ -486,7 +487,8 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
     add_regimes(out);
     add_fit(out, &tables[0]);
     fb_chart_derive_titles(out, NULL, 0);
-    return fb_chart_add_noisy(out, &tables[0], err);
+    rc = fb_chart_add_noisy(out, &tables[0], err);
+    return rc == FB_OK ? fb_audit_derive(out, &tables[0], err) : rc;
 }
 
 /* The name given for variant, or NULL. */
@@ -561,5 +563,6 @@ void fb_chart_derived_free(struct fb_chart_derived *d)
     free(d->pairs);
     free(d->noisy_times);
     free(d->noisy_speedups);
+    fb_audit_free(d->audit);
     memset(d, 0, sizeof *d);
 }

@@ -43,6 +43,8 @@
 #define FB_CHART_KEY_MAX 96
 #define FB_CHART_TEXT_MAX 256
 
+struct fb_audit;
+
 /* One drawn point of a series (per call; NaN where not measured). */
 struct fb_chart_point {
     double n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements, launches, kernel_time_s,
@@ -130,6 +132,8 @@ struct fb_chart_derived {
     char cache_text[FB_CHART_TEXT_MAX];      /* "L3 32 MB" */
     char fit_text[4][FB_CHART_TEXT_MAX];     /* the fit's numbers, one line each */
     size_t n_fit_text;
+
+    struct fb_audit *audit;                  /* the audit chart's (chart/audit.h) */
 };
 
 /* Derives everything above from tables[0..n-1] (the charted run first), read from paths

@@ -142,11 +142,13 @@ int fb_table_print_tsv(FILE *f, const struct fb_table *t)
 {
     int failed = 0;
     for (size_t c = 0; c < t->n_columns; c++)
-        failed |= fprintf(f, "%s%s", t->columns[c], c + 1 < t->n_columns ? "\t" : "\n") < 0;
+        failed |= fprintf(f, "%s\t%s", t->columns[c], c + 1 < t->n_columns ? "" : "\n") < 0;
     char label[FB_CHART_LABEL_SIZE];
     for (size_t i = 0; i < t->n_cells; i++) {
         const struct fb_cell *x = &t->cells[i];
-        const char *sep = (i + 1) % t->n_columns ? "\t" : "\n";
+        /* every cell ends in a TAB, the last too: gnuplot 5.4 reads a blank last field as
+         * bytes of the line before it ("32" of "fp32") */
+        const char *sep = (i + 1) % t->n_columns ? "\t" : "\t\n";
         if (x->kind == FB_CELL_TEXT)
             failed |= fprintf(f, "%s%s", x->text[0] ? fb_chart_label(label, sizeof label, x->text)
                                                     : " ", sep) < 0;

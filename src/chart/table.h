@@ -3,7 +3,8 @@
  * columns by name: `set datafile columnheaders`, column("n"), strcol("title")) and one JSON
  * printer for --derive. A table knows its rows: nothing else passes a count.
  *
- * TSV: a header row of the column names, then one line per row, TAB-separated; a number as
+ * TSV: a header row of the column names, then one line per row, each field followed by a
+ * TAB (the last too: gnuplot 5.4 misreads a blank last field); a number as
  * %.10g, "NaN" when not finite (gnuplot leaves the point undrawn); a text through
  * fb_chart_label (chart/label.h: never gnuplot code; an empty text is " ", which strcol reads
  * as ""). JSON: an array of objects keyed by column (a record table: one object); a number in

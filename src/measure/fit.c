@@ -291,3 +291,52 @@ int fb_fit_records(const struct fb_record *records, size_t count, const char *ba
     free(pts);
     return rc;
 }
+
+const char *fb_fit_regime_name(enum fb_fit_regime regime)
+{
+    switch (regime) {
+    case FB_FIT_REGIME_MEMORY:
+        return "memory-bound";
+    case FB_FIT_REGIME_CACHE:
+        return "cache-resident";
+    case FB_FIT_REGIME_BETWEEN:
+        return "between the cache and memory: the model holds at neither end";
+    }
+    return "?";
+}
+
+int fb_fit_model_call(double launches, double bytes, double launch_s, double bandwidth,
+                      double cache_bandwidth, double cache_bytes, struct fb_fit_call *out,
+                      struct fb_error *err)
+{
+    *out = (struct fb_fit_call){NAN, NAN, NAN, NAN, FB_FIT_REGIME_MEMORY};
+    if (!(isfinite(launches) && launches >= 0))
+        return fb_fail(err, FB_ERR_USAGE, "model of a call: launches %g is not >= 0", launches);
+    if (!(isfinite(bytes) && bytes >= 0))
+        return fb_fail(err, FB_ERR_USAGE, "model of a call: bytes %g is not >= 0", bytes);
+    if (!(isfinite(launch_s) && launch_s > 0))
+        return fb_fail(err, FB_ERR_USAGE, "model of a call: L %g s is not > 0", launch_s);
+    if (!(isfinite(bandwidth) && bandwidth > 0))
+        return fb_fail(err, FB_ERR_USAGE, "model of a call: B %g B/s is not > 0", bandwidth);
+    if (!isnan(cache_bandwidth) && !(isfinite(cache_bandwidth) && cache_bandwidth > 0))
+        return fb_fail(err, FB_ERR_USAGE, "model of a call: B_c %g B/s is neither NaN nor > 0",
+                       cache_bandwidth);
+    double bw = bandwidth;
+    enum fb_fit_regime regime = FB_FIT_REGIME_MEMORY;
+    if (isfinite(cache_bytes) && cache_bytes > 0) {
+        /* within the cache without B_c: B is the only rate known, and it is the wrong end */
+        if (bytes <= FB_FIT_CACHE_FACTOR * cache_bytes && !isnan(cache_bandwidth)) {
+            regime = FB_FIT_REGIME_CACHE;
+            bw = cache_bandwidth;
+        } else if (bytes < FB_FIT_MEMORY_FACTOR * cache_bytes) {
+            regime = FB_FIT_REGIME_BETWEEN;
+        }
+    }
+    const double launch = launches * launch_s, traffic = bytes / bw, t = launch + traffic;
+    out->time_s = t;
+    out->launch_share = t > 0 ? launch / t : NAN;
+    out->traffic_share = t > 0 ? traffic / t : NAN;
+    out->bandwidth = bw;
+    out->regime = regime;
+    return FB_OK;
+}

@@ -142,4 +142,38 @@ int fb_fit_records(const struct fb_record *records, size_t count, const char *ba
                    const char *cache, const struct fb_format *format, uint64_t cache_bytes,
                    struct fb_fit *out, struct fb_error *err);
 
+/* Where one call's bytes lie against the cache, which decides the bandwidth the model of a
+ * call uses (fb_fit_model_call). The values are fixed: libfbpeer hands them out as ints. */
+enum fb_fit_regime {
+    FB_FIT_REGIME_MEMORY = 0,  /* bytes >= FB_FIT_MEMORY_FACTOR x the cache, or the cache not
+                                  known: B */
+    FB_FIT_REGIME_CACHE = 1,   /* bytes <= FB_FIT_CACHE_FACTOR x the cache and B_c fitted: B_c */
+    FB_FIT_REGIME_BETWEEN = 2, /* in between (or within the cache without B_c): B, but the
+                                  model, fitted at the two ends, holds at neither */
+};
+
+/* The fitted model of one call, t = launches x L + bytes / bandwidth. */
+struct fb_fit_call {
+    double time_s;           /* t, seconds */
+    double launch_share;     /* launches x L / t (NaN when t is 0) */
+    double traffic_share;    /* bytes / bandwidth / t (NaN when t is 0) */
+    double bandwidth;        /* bytes per second used: B_c or B, by the regime */
+    enum fb_fit_regime regime;
+};
+
+/* The model of a call of `launches` launches moving `bytes` bytes (both >= 0 and finite),
+ * from a fit's L (launch_s > 0, seconds), B (bandwidth > 0, bytes per second) and B_c
+ * (cache_bandwidth, bytes per second; NaN when not fitted), against a cache of cache_bytes
+ * (0 or NaN: not known, then the call is memory-bound). Regimes by FB_FIT_CACHE_FACTOR and
+ * FB_FIT_MEMORY_FACTOR (above), as fb_fit_decompose chose its points. Always fills *out (NaN
+ * and FB_FIT_REGIME_MEMORY on failure). Returns FB_OK, or FB_ERR_USAGE naming the argument
+ * that is out of range. */
+int fb_fit_model_call(double launches, double bytes, double launch_s, double bandwidth,
+                      double cache_bandwidth, double cache_bytes, struct fb_fit_call *out,
+                      struct fb_error *err);
+
+/* The regime in words ("cache-resident", "memory-bound", "between the cache and memory: the
+ * model holds at neither end"); "?" for a value not of the enum. Static storage. */
+const char *fb_fit_regime_name(enum fb_fit_regime regime);
+
 #endif

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "cupti/cupti_session.h"
 #include "cupti/traffic.h"
+#include "measure/fit.h"
 #include "measure/pairing.h"
 #include "measure/reference.h"
 #include "measure/runner.h"
@@ -90,6 +91,43 @@ static int may_act(struct fbp_session *s, const char *fn)
 int fbp_abi_version(void)
 {
     return FBP_ABI_VERSION;
+}
+
+/* The peer's regime numbers are measure/fit.h's: fbp_fit_model hands them through. */
+_Static_assert(FBP_REGIME_MEMORY == FB_FIT_REGIME_MEMORY &&
+                   FBP_REGIME_CACHE == FB_FIT_REGIME_CACHE &&
+                   FBP_REGIME_BETWEEN == FB_FIT_REGIME_BETWEEN,
+               "peer.h's FBP_REGIME_* differ from measure/fit.h's");
+
+int fbp_fit_model(double launches, double bytes, double launch_s, double bandwidth,
+                  double cache_bandwidth, double cache_bytes, double *model_s,
+                  double *launch_share, double *traffic_share, double *bandwidth_used,
+                  int *regime)
+{
+    struct fb_fit_call call;
+    struct fb_error err = {0};
+    int rc = fb_fit_model_call(launches, bytes, launch_s, bandwidth, cache_bandwidth,
+                               cache_bytes, &call, &err);
+    if (!model_s || !launch_share || !traffic_share || !bandwidth_used || !regime) {
+        call = (struct fb_fit_call){NAN, NAN, NAN, NAN, FB_FIT_REGIME_MEMORY};
+        rc = FB_ERR_USAGE;
+    }
+    if (model_s)
+        *model_s = call.time_s;
+    if (launch_share)
+        *launch_share = call.launch_share;
+    if (traffic_share)
+        *traffic_share = call.traffic_share;
+    if (bandwidth_used)
+        *bandwidth_used = call.bandwidth;
+    if (regime)
+        *regime = (int)call.regime;
+    return rc;
+}
+
+const char *fbp_fit_regime_name(int regime)
+{
+    return fb_fit_regime_name((enum fb_fit_regime)regime);
 }
 
 /* "key=value" texts into settings (pointing into copies kept in text). */

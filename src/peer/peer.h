@@ -52,7 +52,7 @@
 
 #define FBP_OK 0
 /* Bumped when a signature below changes; the Python side refuses another version. */
-#define FBP_ABI_VERSION 3
+#define FBP_ABI_VERSION 4
 /* The most contestants (ours and the peer's) one size may have. */
 #define FBP_MAX_CONTESTANTS 32
 
@@ -200,5 +200,27 @@ double fbp_empty_call_s(struct fbp_session *s, fbp_calls_fn calls, void *user);
  * inside a callback. Both outputs are NaN on any failure but FB_ERR_USAGE. */
 int fbp_measure_traffic(struct fbp_session *s, fbp_calls_fn calls, void *user,
                         double *dram_read_bytes, double *dram_write_bytes);
+
+/* The regimes of fbp_fit_model (measure/fit.h, enum fb_fit_regime: the same values). */
+#define FBP_REGIME_MEMORY 0  /* beyond the cache, or the cache not known: B */
+#define FBP_REGIME_CACHE 1   /* within the cache, with B_c: B_c */
+#define FBP_REGIME_BETWEEN 2 /* in between: B, and the model holds at neither end */
+
+/* fusebench's fitted model of one call, t = launches x L + bytes / bandwidth (measure/fit.h,
+ * fb_fit_model_call): the call's launches and bytes (>= 0), the fit's L (launch_s > 0,
+ * seconds), B and B_c (bytes per second; cache_bandwidth NaN when not fitted) and the cache
+ * (cache_bytes; 0 or NaN: not known). Sets *model_s (t), *launch_share and *traffic_share
+ * (each term over t; NaN when t is 0), *bandwidth_used (B_c or B, bytes per second) and
+ * *regime (FBP_REGIME_*: which bandwidth, and whether the model holds). Needs no session,
+ * so it leaves no message: FBP_OK, or FB_ERR_USAGE for an input out of range or a NULL
+ * output (the outputs that are not NULL are then NaN and FBP_REGIME_MEMORY). */
+int fbp_fit_model(double launches, double bytes, double launch_s, double bandwidth,
+                  double cache_bandwidth, double cache_bytes, double *model_s,
+                  double *launch_share, double *traffic_share, double *bandwidth_used,
+                  int *regime);
+
+/* A regime of fbp_fit_model in words ("memory-bound", "cache-resident", "between the cache
+ * and memory: the model holds at neither end"), "?" for another value. Static storage. */
+const char *fbp_fit_regime_name(int regime);
 
 #endif

@@ -70,18 +70,19 @@ static void test_each_lane_draws_its_median_call(void **state)
     assert_string_equal(
         text,
         FB_TIMELINE_SIGNATURE "\n"
-        "\n\n# index 0: a kernel or platform record drawn (\xC2\xB5s)\nx0\tx1\ty\tk\n"
-        "0\t1\t2\t1\n1.5\t5\t2\t2\n0.2\t1.7\t1\t3\n"
-        "\n\n# index 1: a host launch drawn (\xC2\xB5s)\nx\ty\n0\t2\n1.5\t2\n0\t1\n"
-        "\n\n# index 2: the kernel names, in order of first appearance\nk\tname\tcolour\n"
-        "1\tadd\t#0072B2\n2\trelu\t#E69F00\n3\tadd_relu\t#009E73\n"
+        /* every field followed by a TAB, the last too (chart/table.h) */
+        "\n\n# index 0: a kernel or platform record drawn (\xC2\xB5s)\nx0\tx1\ty\tk\t\n"
+        "0\t1\t2\t1\t\n1.5\t5\t2\t2\t\n0.2\t1.7\t1\t3\t\n"
+        "\n\n# index 1: a host launch drawn (\xC2\xB5s)\nx\ty\t\n0\t2\t\n1.5\t2\t\n0\t1\t\n"
+        "\n\n# index 2: the kernel names, in order of first appearance\nk\tname\tcolour\t\n"
+        "1\tadd\t#0072B2\t\n2\trelu\t#E69F00\t\n3\tadd_relu\t#009E73\t\n"
         /* the lane's name as data (the quote and the TAB escaped), counts over all 3 calls */
-        "\n\n# index 3: the lanes, the first at the top\ni\ty\tname\tnote\n"
-        "1\t2\teager ''x''\\\\t\t2 kernels, 2 host launches per call\n"
-        "2\t1\tfused\t1 kernel, 1 host launch per call\n"
+        "\n\n# index 3: the lanes, the first at the top\ni\ty\tname\tnote\t\n"
+        "1\t2\teager ''x''\\\\t\t2 kernels, 2 host launches per call\t\n"
+        "2\t1\tfused\t1 kernel, 1 host launch per call\t\n"
         "\n\n# index 4: the chart\n"
-        "ntracks\tnkinds\tnbars\tnlaunches\txmax\tdevice\ttitle\ttiming\n"
-        "2\t3\t3\t3\t5\tdev\tn = 1000 elements, the median call of 3 per variant\thost\n");
+        "ntracks\tnkinds\tnbars\tnlaunches\txmax\tdevice\ttitle\ttiming\t\n"
+        "2\t3\t3\t3\t5\tdev\tn = 1000 elements, the median call of 3 per variant\thost\t\n");
     /* written whole: nothing but the table is left in the directory */
     DIR *d = opendir(dir);
     assert_non_null(d);

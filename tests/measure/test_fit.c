@@ -457,6 +457,111 @@ static void records_are_fitted_on_their_host_launches(void **state)
     free(rows);
 }
 
+/* ---- the model of one call (fb_fit_model_call): L = 1 us, B = 50 GB/s, B_c = 200 GB/s,
+ * the cache 32 MiB (cache-resident up to 16 MiB, memory-bound from 128 MiB) ---- */
+
+static struct fb_fit_call model_of(double launches, double bytes, double bc, double cache)
+{
+    struct fb_fit_call c;
+    struct fb_error err = {{0}};
+    assert_int_equal(fb_fit_model_call(launches, bytes, TRUE_L, TRUE_B, bc, cache, &c, &err),
+                     FB_OK);
+    return c;
+}
+
+static void a_launch_bound_call_is_its_launches(void **state)
+{
+    (void)state;
+    /* eager add, relu at n = 4: 2 launches, 80 bytes within the cache at B_c */
+    struct fb_fit_call c = model_of(2, 80, TRUE_BC, (double)CACHE);
+    assert_int_equal(c.regime, FB_FIT_REGIME_CACHE);
+    assert_relative(c.time_s, 2.0004e-6, 1e-12);           /* 2 us + 80 / 200e9 */
+    assert_relative(c.launch_share, 2e-6 / 2.0004e-6, 1e-12);
+    assert_relative(c.traffic_share, 4e-10 / 2.0004e-6, 1e-12);
+    assert_relative(c.bandwidth, TRUE_BC, 0);
+}
+
+static void a_memory_bound_call_moves_its_bytes_at_b(void **state)
+{
+    (void)state;
+    /* eager at n = 16M: 320 MiB, over 4x the cache */
+    struct fb_fit_call c = model_of(2, 20.0 * (16 << 20), TRUE_BC, (double)CACHE);
+    assert_int_equal(c.regime, FB_FIT_REGIME_MEMORY);
+    assert_relative(c.time_s, 6.7128864e-3, 1e-12);        /* 2 us + 335544320 / 50e9 */
+    assert_relative(c.traffic_share, 6.7108864e-3 / 6.7128864e-3, 1e-12);
+    assert_relative(c.bandwidth, TRUE_B, 0);
+    /* 4x the cache exactly is memory-bound already */
+    assert_int_equal(model_of(1, 4.0 * CACHE, TRUE_BC, (double)CACHE).regime,
+                     FB_FIT_REGIME_MEMORY);
+}
+
+static void a_cache_resident_call_moves_its_bytes_at_b_c(void **state)
+{
+    (void)state;
+    /* fused at n = 1M: 12 MiB, within half the cache */
+    struct fb_fit_call c = model_of(1, 12.0 * (1 << 20), TRUE_BC, (double)CACHE);
+    assert_int_equal(c.regime, FB_FIT_REGIME_CACHE);
+    assert_relative(c.time_s, 6.391456e-5, 1e-12);         /* 1 us + 12582912 / 200e9 */
+    assert_relative(c.launch_share, 1e-6 / 6.391456e-5, 1e-12);
+    assert_string_equal(fb_fit_regime_name(c.regime), "cache-resident");
+    /* half the cache exactly is still cache-resident */
+    assert_int_equal(model_of(1, 0.5 * CACHE, TRUE_BC, (double)CACHE).regime,
+                     FB_FIT_REGIME_CACHE);
+}
+
+static void a_call_between_the_cache_and_memory_uses_b_and_says_the_model_does_not_hold(
+    void **state)
+{
+    (void)state;
+    /* fused at n = 4M: 48 MiB, over half the cache and under 4x it */
+    struct fb_fit_call c = model_of(1, 12.0 * (4 << 20), TRUE_BC, (double)CACHE);
+    assert_int_equal(c.regime, FB_FIT_REGIME_BETWEEN);
+    assert_relative(c.time_s, 1.00763296e-3, 1e-12);       /* 1 us + 50331648 / 50e9 */
+    assert_relative(c.bandwidth, TRUE_B, 0);
+    assert_string_equal(fb_fit_regime_name(c.regime),
+                        "between the cache and memory: the model holds at neither end");
+    /* within the cache but no B_c fitted: B is the wrong end, so between too */
+    c = model_of(2, 80, NAN, (double)CACHE);
+    assert_int_equal(c.regime, FB_FIT_REGIME_BETWEEN);
+    assert_relative(c.time_s, 2e-6 + 80 / TRUE_B, 1e-12);
+}
+
+static void an_unknown_cache_makes_every_call_memory_bound(void **state)
+{
+    (void)state;
+    assert_int_equal(model_of(2, 80, TRUE_BC, NAN).regime, FB_FIT_REGIME_MEMORY);
+    struct fb_fit_call c = model_of(2, 80, TRUE_BC, 0);
+    assert_int_equal(c.regime, FB_FIT_REGIME_MEMORY);
+    assert_relative(c.bandwidth, TRUE_B, 0);
+    assert_string_equal(fb_fit_regime_name(c.regime), "memory-bound");
+    /* nothing to do: no time, so no shares */
+    c = model_of(0, 0, TRUE_BC, (double)CACHE);
+    assert_true(c.time_s == 0 && isnan(c.launch_share) && isnan(c.traffic_share));
+}
+
+static void nan_or_out_of_range_inputs_are_refused_with_nan_outputs(void **state)
+{
+    (void)state;
+    const double bad[][5] = {
+        /* launches, bytes, L, B, B_c */
+        {NAN, 80, TRUE_L, TRUE_B, TRUE_BC},    {-1, 80, TRUE_L, TRUE_B, TRUE_BC},
+        {2, NAN, TRUE_L, TRUE_B, TRUE_BC},     {2, INFINITY, TRUE_L, TRUE_B, TRUE_BC},
+        {2, 80, NAN, TRUE_B, TRUE_BC},         {2, 80, 0, TRUE_B, TRUE_BC},
+        {2, 80, TRUE_L, NAN, TRUE_BC},         {2, 80, TRUE_L, -TRUE_B, TRUE_BC},
+        {2, 80, TRUE_L, TRUE_B, 0},            {2, 80, TRUE_L, TRUE_B, INFINITY},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct fb_fit_call c;
+        struct fb_error err = {{0}};
+        assert_int_equal(fb_fit_model_call(bad[i][0], bad[i][1], bad[i][2], bad[i][3],
+                                           bad[i][4], (double)CACHE, &c, &err),
+                         FB_ERR_USAGE);
+        assert_non_null(strstr(err.msg, "model of a call"));
+        assert_true(isnan(c.time_s) && isnan(c.launch_share) && isnan(c.bandwidth));
+        assert_int_equal(c.regime, FB_FIT_REGIME_MEMORY);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +578,12 @@ int main(void)
         cmocka_unit_test(too_few_points_fit_nothing),
         cmocka_unit_test(records_of_other_runs_and_failed_points_are_left_out),
         cmocka_unit_test(records_are_fitted_on_their_host_launches),
+        cmocka_unit_test(a_launch_bound_call_is_its_launches),
+        cmocka_unit_test(a_memory_bound_call_moves_its_bytes_at_b),
+        cmocka_unit_test(a_cache_resident_call_moves_its_bytes_at_b_c),
+        cmocka_unit_test(a_call_between_the_cache_and_memory_uses_b_and_says_the_model_does_not_hold),
+        cmocka_unit_test(an_unknown_cache_makes_every_call_memory_bound),
+        cmocka_unit_test(nan_or_out_of_range_inputs_are_refused_with_nan_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -722,6 +722,44 @@ static void a_close_from_inside_a_callback_closes_when_the_rounds_return(void **
     assert_int_equal(access(lockfile, F_OK), -1);
 }
 
+/* fbp_fit_model through the library as a peer loads it: the core's model of a call (its
+ * regimes are tested in tests/measure/test_fit.c), the regime as an int and in words, and
+ * NaN outputs with FB_ERR_USAGE for a NaN input or a NULL output. No session needed. */
+static void the_fit_model_of_a_call_is_the_cores(void **state)
+{
+    (void)state;
+    double t, ls, ts, bw;
+    int regime = -1;
+    /* L = 1 us, B = 50 GB/s, B_c = 200 GB/s, a 32 MiB cache: 80 bytes are cache-resident */
+    assert_int_equal(fbp_fit_model(2, 80, 1e-6, 50e9, 200e9, 32 << 20, &t, &ls, &ts, &bw,
+                                   &regime),
+                     FBP_OK);
+    assert_int_equal(regime, FBP_REGIME_CACHE);
+    assert_true(fabs(t - 2.0004e-6) <= 1e-12 * 2.0004e-6);
+    assert_true(fabs(ls - 2e-6 / 2.0004e-6) <= 1e-12);
+    assert_true(fabs(ls + ts - 1) <= 1e-12);
+    assert_true(bw == 200e9);
+    assert_string_equal(fbp_fit_regime_name(regime), "cache-resident");
+    /* 48 MiB: between; no cache known: memory-bound */
+    assert_int_equal(fbp_fit_model(1, 48 << 20, 1e-6, 50e9, 200e9, 32 << 20, &t, &ls, &ts,
+                                   &bw, &regime), FBP_OK);
+    assert_int_equal(regime, FBP_REGIME_BETWEEN);
+    assert_true(bw == 50e9);
+    assert_int_equal(fbp_fit_model(1, 80, 1e-6, 50e9, NAN, NAN, &t, &ls, &ts, &bw, &regime),
+                     FBP_OK);
+    assert_int_equal(regime, FBP_REGIME_MEMORY);
+    assert_string_equal(fbp_fit_regime_name(regime), "memory-bound");
+    assert_string_equal(fbp_fit_regime_name(7), "?");
+    /* no L fitted (NaN): refused, every output NaN */
+    assert_int_equal(fbp_fit_model(2, 80, NAN, 50e9, 200e9, 32 << 20, &t, &ls, &ts, &bw,
+                                   &regime), FB_ERR_USAGE);
+    assert_true(isnan(t) && isnan(ls) && isnan(ts) && isnan(bw));
+    assert_int_equal(regime, FBP_REGIME_MEMORY);
+    assert_int_equal(fbp_fit_model(2, 80, 1e-6, 50e9, 200e9, 32 << 20, &t, &ls, &ts, &bw,
+                                   NULL), FB_ERR_USAGE);
+    assert_true(isnan(t));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -758,6 +796,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             a_close_from_inside_a_callback_closes_when_the_rounds_return, setup, teardown),
+        cmocka_unit_test(the_fit_model_of_a_call_is_the_cores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,5 +301,37 @@ class PeerThroughCtypes(unittest.TestCase):
             self.assertEqual(counts, [])
 
 
+class FitModelThroughCtypes(unittest.TestCase):
+    """fbp_fit_model through fbpeer.fit_model, as tools/torch_audit.py's fit_of calls it: the
+    numbers are the C core's (tests/measure/test_fit.c), the regime in its words."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not LIB:
+            raise unittest.SkipTest("FB_PEER_LIB is not set (run it through meson test)")
+        cls.lib = fbpeer.load(LIB)
+
+    def test_a_memory_bound_call(self):
+        m = fbpeer.fit_model(self.lib, 2, 20 * (16 << 20), 1e-6, 50e9, 200e9, 32 << 20)
+        self.assertEqual(m["regime"], "memory-bound")
+        self.assertEqual(m["model_s"], 2 * 1e-6 + 20 * (16 << 20) / 50e9)
+        self.assertEqual(m["bandwidth"], 50e9)
+        self.assertAlmostEqual(m["launch_share"] + m["traffic_share"], 1, places=12)
+
+    def test_a_cache_resident_call_and_one_between(self):
+        m = fbpeer.fit_model(self.lib, 1, 12 << 20, 1e-6, 50e9, 200e9, 32 << 20)
+        self.assertEqual(m["regime"], "cache-resident")
+        self.assertEqual(m["model_s"], 1e-6 + (12 << 20) / 200e9)
+        m = fbpeer.fit_model(self.lib, 1, 48 << 20, 1e-6, 50e9, None, 32 << 20)
+        self.assertTrue(m["regime"].startswith("between the cache and memory"))
+        m = fbpeer.fit_model(self.lib, 1, 80, 1e-6, 50e9, 200e9, None)  # no cache known
+        self.assertEqual(m["regime"], "memory-bound")
+
+    def test_a_nan_input_is_refused(self):
+        with self.assertRaises(fbpeer.PeerError) as e:
+            fbpeer.fit_model(self.lib, 2, 80, float("nan"), 50e9)
+        self.assertEqual(e.exception.code, fbpeer.ERR_USAGE)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The words and ticks gnuplot is given to draw (the SVG's text, not its pixels): ours_ratio's
 # ticks at 1, 2, 5 x 10^k and what a ratio means; the timeline's µs; the glance figure's pair
-# names, drawn at every size preset with no gnuplot warning (a dropped key is one).
+# names, drawn at every size preset with no gnuplot warning (a dropped key is one); the audit
+# chart of tests/plots/data/audit-add-relu.csv at every preset in every format.
 # Exit 77 (meson: skipped) with a reason when gnuplot is not installed.
 set -u
 FB=${1:?usage: test_chart_text.sh FUSEBENCH}
@@ -28,6 +29,25 @@ for size in "" column double slide; do
     check "${size:-own page}: the glance of a fitted run without a gnuplot warning (no key dropped)" \
         bash -c "[ -s '$out/sample-cpu-glance.svg' ] && ! grep -qi 'warning' '$out.err'"
 done
+# the audit chart of a checked-in audit (tools/torch_audit.py --output, add, relu at 4096 on a
+# CPU) in every format at every size: drawn, no gnuplot warning, its words
+for size in "" column double slide; do
+    opt=(); [ -n "$size" ] && opt=(--size "$size")
+    out=$work/audit-${size:-own}
+    timeout 300 "$FB" --plot "$data/audit-add-relu.csv" --plot-dir "$out" --charts audit \
+        --formats png,svg,pdf "${opt[@]}" >/dev/null 2>"$out.err"
+    check "${size:-own page}: the audit chart in png, svg and pdf without a gnuplot warning" \
+        bash -c "[ -s '$out/audit-add-relu-audit.png' ] && [ -s '$out/audit-add-relu-audit.svg' ] && [ -s '$out/audit-add-relu-audit.pdf' ] && ! grep -qi 'warning' '$out.err'"
+done
+check "audit: each mode named on its ticks, the time in µs" \
+    bash -c "grep -q '>torch.compile<' '$work/audit-own/audit-add-relu-audit.svg' && grep -q 'fusebench' '$work/audit-own/audit-add-relu-audit.svg' && grep -q '(µs)' '$work/audit-own/audit-add-relu-audit.svg'"
+check "audit: says why no DRAM bytes were measured" \
+    grep -q 'measured: none (the CPU backend has no DRAM counters)' "$work/audit-own/audit-add-relu-audit.svg"
+timeout 300 "$FB" --plot "$data/sample-cpu.csv" --plot-dir "$work/audit-skip" --charts audit \
+    >"$work/audit-skip.out" 2>&1
+check "audit: a sweep is not an audit, and the chart says so instead of drawing" \
+    bash -c "grep -q 'left out: audit (not an audit' '$work/audit-skip.out' && [ ! -e '$work/audit-skip/sample-cpu-audit.svg' ]"
+
 svg=$work/own/sample-inprocess-ours_ratio.svg
 # every plain number drawn (the y ticks; the x ticks are 10 with a raised exponent) is
 # 1, 2 or 5 x 10^k

@@ -202,24 +202,29 @@ class Mapping(unittest.TestCase):
 
 class Model(unittest.TestCase):
     """tools/torch_audit.py's fit_of: the fitted model's time and shares per mode, at the
-    bandwidth of the call's regime (no torch needed to import it)."""
+    bandwidth of the call's regime, from libfbpeer's fbp_fit_model (no torch needed to import
+    it)."""
 
     def test_regimes(self):
+        import fbpeer
         import torch_audit as ta
+        build = os.path.dirname(os.environ.get("FB_FUSEBENCH") or
+                                os.path.join(SRC, "build", "fusebench"))
+        lib = fbpeer.load(fbpeer.default_path(build))
         fit = {"launch_s": 1e-6, "bandwidth_gbps": 20.0, "cache_bandwidth_gbps": 50.0}
         k = ag.Kernel("k", ("add",), "aten", (ag.Array("a", 1000, 4),),
                       (ag.Array("c", 1000, 4),), "")
         pred = {"eager": [k, k], "compiled": [k]}  # 16000 and 8000 bytes
         counted = {"eager": (2, None, []), "compiled": (1, None, [])}
-        out = ta.fit_of(fit, pred, counted, "x.csv", cache_bytes=20000)
+        out = ta.fit_of(lib, fit, pred, counted, "x.csv", cache_bytes=20000)
         self.assertEqual(out["compiled"]["regime"], "cache-resident")  # 8000 <= 10000
         self.assertAlmostEqual(out["compiled"]["model_s"], 1e-6 + 8000 / 50e9)
         self.assertTrue(out["eager"]["regime"].startswith("between"))  # 16000 < 80000
-        out = ta.fit_of(fit, pred, counted, "x.csv", cache_bytes=2000)
+        out = ta.fit_of(lib, fit, pred, counted, "x.csv", cache_bytes=2000)
         self.assertEqual(out["eager"]["regime"], "memory-bound")  # 16000 >= 8000
         self.assertAlmostEqual(out["eager"]["launch_share"],
                                2e-6 / (2e-6 + 16000 / 20e9))
-        self.assertIn("no fit", ta.fit_of({"launch_s": None}, pred, counted)["na"])
+        self.assertIn("no fit", ta.fit_of(lib, {"launch_s": None}, pred, counted)["na"])
 
 
 if __name__ == "__main__":
