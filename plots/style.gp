@@ -1,5 +1,6 @@
-# style.gp: what every fusebench chart shares. fusebench (src/chart/gnuplot.c) runs gnuplot in a
-# staging directory that holds the tables it derived (src/chart/tables.h lists them), with
+# style.gp: what every fusebench chart shares. fusebench (src/chart/runner.c) runs gnuplot in a
+# staging directory that holds the tables it derived (src/chart/tables.h lists the run's,
+# src/chart/<chart>.c each chart's own), with
 # this script first and then the chart's own. Everything drawn comes from those tables: the
 # scripts compute no number and read no results CSV, and text from the results (device,
 # variant names) is only ever read as data (strcol) and drawn noenhanced, never run.

@@ -8,22 +8,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "chart/chart_file.h"
 #include "chart/charts.h"
 #include "chart/derive.h"
 #include "chart/read.h"
-#include "chart/page.h"
 #include "chart/provenance.h"
+#include "chart/runner.h"
 #include "chart/tables.h"
 #include "chart/timeline.h"
 #include "common/error.h"
@@ -31,20 +26,12 @@
 #include "common/text.h"
 #include "fb_build_config.h"
 
-/* A chart file larger than this is not one of ours (a 1600x1000 PNG is ~100 KB, the SVG of
- * the largest accepted input some MB). */
-#define CHART_MAX_BYTES ((size_t)256 << 20)
-
-/* The signal that stops the drawing (0: none), and the process group to kill with it. */
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t child_group;
-
 static void on_signal(int sig)
 {
-    if (!stop_signal)
-        stop_signal = sig;
+    if (!fb_runner_stop)
+        fb_runner_stop = sig;
     fb_interrupt_note(sig); /* for main's exit code, and the sweep drawing its charts */
-    pid_t group = (pid_t)child_group;
+    pid_t group = (pid_t)fb_runner_child;
     if (group > 0)
         kill(-group, SIGKILL);
 }
@@ -52,173 +39,18 @@ static void on_signal(int sig)
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
-/* A drawing in progress: where it writes, what it runs. */
+/* A drawing in progress: the runner (where it writes, what it runs), its stage, and the
+ * handlers the caller had. */
 struct render {
-    const char *out_dir;
-    int out_fd, stage_fd;
-    char stage_name[32];     /* inside out_dir */
-    char stem[NAME_MAX + 1];
-    const char *gnuplot;
-    const struct fb_plot_options *opt;
-    const struct fb_chart_provenance *source; /* NULL: none but the producer */
-    char scripts[PATH_MAX - 64]; /* plots/ of the source tree */
-    /* "rows_series=12;...": gnuplot -e (chart/table.h), of the run's tables and the chart's */
-    char run_counts[2048], counts[4096];
+    struct fb_runner run;
+    char stage_name[32];     /* inside run.out_dir */
+    char run_counts[2048];   /* the run's tables' rows_<table> (chart/table.h) */
     struct sigaction saved[N_CAUGHT];
 };
 
 static void shown(char *out, size_t size, const char *text)
 {
     fb_text_escape(out, size, text);
-}
-
-/* --- children ------------------------------------------------------------------------- */
-
-/* Runs argv (argv[0] = the program, looked up on PATH) in the staging directory, in a new
- * process group that dies with this process; stderr into the stage's gnuplot.err, stdin and
- * stdout /dev/null. Returns its exit status (0-255), 127 when it could not be started, 128 +
- * N when it died of signal N or was killed by the hang guard (*hung then set), or -1 with
- * errno when it could not be set up here: its /dev/null and gnuplot.err are opened before
- * the fork, so that a failure there (EMFILE under `ulimit -n`) is said as what it is, not
- * taken for a gnuplot that is not installed. */
-static int run_child(struct render *r, char *const argv[], bool *hung)
-{
-    *hung = false;
-    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    int err = devnull < 0 ? -1
-                          : openat(r->stage_fd, "gnuplot.err",
-                                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (err < 0) {
-        int e = errno;
-        if (devnull >= 0)
-            close(devnull);
-        errno = e;
-        return -1;
-    }
-    sigset_t all, old;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        /* never outlive fusebench (a SIGKILL to it included) */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(127);
-        for (size_t i = 0; i < N_CAUGHT; i++)
-            signal(caught[i], SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        if (fchdir(r->stage_fd) != 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
-            dup2(err, 2) < 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    if (pid > 0) {
-        setpgid(pid, pid); /* also here: no window in which the group does not exist */
-        child_group = pid;
-    }
-    int fork_errno = errno;
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    close(devnull);
-    close(err);
-    if (pid < 0) {
-        errno = fork_errno;
-        return -1;
-    }
-    int status = 0;
-    struct timespec start, now, pause = {0, 10 * 1000 * 1000};
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            status = 0x7f00;
-            break;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (!*hung && now.tv_sec - start.tv_sec > FB_PLOTS_HANG_S) {
-            *hung = true;
-            kill(-pid, SIGKILL);
-        }
-        nanosleep(&pause, NULL);
-    }
-    child_group = 0;
-    kill(-pid, SIGKILL); /* anything it left behind in its group */
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-/* gnuplot's messages of the last run, printed with a prefix (control bytes escaped): a line
- * repeated right after itself is said once with its count, and past 20 lines only a count is
- * printed, that says how many warnings it holds (the tests fail on any gnuplot warning, so a
- * warning is never dropped in silence). True when they say a data file could not be opened
- * (a chart missing a series is a failure). */
-static bool pass_on_messages(struct render *r, const char *script)
-{
-    bool missing = false;
-    int fd = openat(r->stage_fd, "gnuplot.err", O_RDONLY | O_CLOEXEC);
-    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        return false;
-    }
-    char line[1024], last[1024] = "", text[1024];
-    int lines = 0, repeats = 0, more = 0, more_warnings = 0;
-    for (bool end = false; !end;) {
-        end = !fgets(line, sizeof line, f);
-        line[end ? 0 : strcspn(line, "\n")] = '\0';
-        missing |= strstr(line, "Cannot find or open file") != NULL;
-        if (!end && strcmp(line, last) == 0) {
-            repeats++;
-            continue;
-        }
-        if (last[0] && lines++ < 20)
-            fprintf(stderr, "charts: %s: %s%s\n", script, fb_text_escape(text, sizeof text, last),
-                    repeats ? " (repeated)" : "");
-        else if (last[0]) {
-            more += 1 + repeats;
-            more_warnings += strstr(last, "warning") ? 1 + repeats : 0;
-        }
-        snprintf(last, sizeof last, "%s", line);
-        repeats = 0;
-    }
-    if (more)
-        fprintf(stderr, "charts: %s: %d more lines from gnuplot (%d of them a warning)\n",
-                script, more, more_warnings);
-    fclose(f);
-    return missing;
-}
-
-/* Whether gnuplot runs and has the terminals of every format. */
-static int check_gnuplot(struct render *r)
-{
-    char *argv[] = {(char *)r->gnuplot, "-e",
-                    "set terminal pngcairo; set terminal svg; set terminal pdfcairo", NULL};
-    bool hung;
-    int rc = run_child(r, argv, &hung);
-    if (rc == 0)
-        return FB_PLOTS_OK;
-    if (stop_signal)
-        return 128 + stop_signal;
-    char name[256];
-    shown(name, sizeof name, r->gnuplot);
-    if (rc < 0)
-        fprintf(stderr, "charts: cannot start '%s': %s%s\n", name, strerror(errno),
-                errno == EMFILE || errno == ENFILE ? " (the limit on open files: ulimit -n)"
-                                                   : "");
-    else if (rc == 127)
-        fprintf(stderr, "charts: gnuplot not found ('%s'); install it (Debian/Ubuntu: "
-                        "apt-get install gnuplot-nox)\n", name);
-    else
-        fprintf(stderr, "charts: '%s' has no pngcairo, svg or pdfcairo terminal; install "
-                        "gnuplot-nox (apt-get install gnuplot-nox)\n", name);
-    return FB_PLOTS_NO_GNUPLOT;
 }
 
 /* --- staging -------------------------------------------------------------------------- */
@@ -242,12 +74,12 @@ static void empty_dir(int dirfd)
 
 static void remove_stage(struct render *r)
 {
-    if (r->stage_fd < 0)
+    if (r->run.stage_fd < 0)
         return;
-    empty_dir(r->stage_fd);
-    close(r->stage_fd);
-    r->stage_fd = -1;
-    unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
+    empty_dir(r->run.stage_fd);
+    close(r->run.stage_fd);
+    r->run.stage_fd = -1;
+    unlinkat(r->run.out_fd, r->stage_name, AT_REMOVEDIR);
 }
 
 /* Staging directories left by a fusebench that was killed with SIGKILL (the one exit it
@@ -285,10 +117,10 @@ static void remove_stale_stages(int out_fd)
 static int open_dirs(struct render *r)
 {
     char dir[512];
-    shown(dir, sizeof dir, r->out_dir);
+    shown(dir, sizeof dir, r->run.out_dir);
     char probe[PATH_MAX];
     struct fb_error err;
-    if (snprintf(probe, sizeof probe, "%s/x", r->out_dir) >= (int)sizeof probe) {
+    if (snprintf(probe, sizeof probe, "%s/x", r->run.out_dir) >= (int)sizeof probe) {
         fprintf(stderr, "charts: the chart directory '%s' is too long a path\n", dir);
         return FB_PLOTS_USAGE;
     }
@@ -297,17 +129,17 @@ static int open_dirs(struct render *r)
         fprintf(stderr, "charts: %s\n", err.msg);
         return FB_PLOTS_USAGE;
     }
-    r->out_fd = open(r->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (r->out_fd < 0) {
+    r->run.out_fd = open(r->run.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (r->run.out_fd < 0) {
         fprintf(stderr, "charts: cannot open the chart directory '%s': %s\n", dir,
                 strerror(errno));
         return FB_PLOTS_USAGE;
     }
-    remove_stale_stages(r->out_fd);
+    remove_stale_stages(r->run.out_fd);
     for (int attempt = 0; attempt < 100; attempt++) {
         snprintf(r->stage_name, sizeof r->stage_name, ".fb-charts.%ld.%d", (long)getpid(),
                  attempt);
-        if (mkdirat(r->out_fd, r->stage_name, 0700) == 0)
+        if (mkdirat(r->run.out_fd, r->stage_name, 0700) == 0)
             break;
         if (errno != EEXIST) {
             fprintf(stderr, "charts: cannot write in the chart directory '%s': %s\n", dir,
@@ -316,102 +148,14 @@ static int open_dirs(struct render *r)
         }
         r->stage_name[0] = '\0';
     }
-    r->stage_fd = r->stage_name[0] ? openat(r->out_fd, r->stage_name,
+    r->run.stage_fd = r->stage_name[0] ? openat(r->run.out_fd, r->stage_name,
                                             O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (r->stage_fd < 0) {
+    if (r->run.stage_fd < 0) {
         fprintf(stderr, "charts: cannot make a staging directory in '%s'\n", dir);
         if (r->stage_name[0])
-            unlinkat(r->out_fd, r->stage_name, AT_REMOVEDIR);
+            unlinkat(r->run.out_fd, r->stage_name, AT_REMOVEDIR);
         return FB_PLOTS_USAGE;
     }
-    return FB_PLOTS_OK;
-}
-
-/* --- drawing -------------------------------------------------------------------------- */
-
-/* Draws one chart in one format into the stage, checks it, renames it into place. */
-static int draw(struct render *r, const struct fb_chart *c, const struct fb_chart_format *fmt)
-{
-    struct fb_error err;
-    const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
-    struct fb_tables page_table = {0};
-    fb_chart_page_table(&page_table, fmt->name, &page);
-    int written = fb_tables_write_tsv(r->stage_fd, &page_table, &err);
-    fb_tables_free(&page_table);
-    if (written != FB_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return FB_PLOTS_FAILED;
-    }
-    char output[32], final[NAME_MAX + 1], shown_path[PATH_MAX];
-    /* the names and paths are checked whole: a cut one would name another file */
-    if (snprintf(output, sizeof output, "chart.%s", fmt->name) >= (int)sizeof output ||
-        snprintf(final, sizeof final, "%s-%s.%s", r->stem, c->name, fmt->name) >=
-            (int)sizeof final) {
-        fprintf(stderr, "charts: the name of chart %s (%s) is too long\n", c->name, fmt->name);
-        return FB_PLOTS_USAGE; /* the stems are checked shorter (make_stem) */
-    }
-    unlinkat(r->stage_fd, output, 0);
-    char paths[4][PATH_MAX + 32];
-    char *argv[8] = {(char *)r->gnuplot, "-e", r->counts};
-    int argc = 3;
-    for (int i = 0; i < 4 && (i == 0 || c->scripts[i - 1]); i++) {
-        const char *name = i == 0 ? "style.gp" : c->scripts[i - 1];
-        if (snprintf(paths[i], sizeof paths[i], "%s/%s", r->scripts, name) >=
-            (int)sizeof paths[i]) {
-            fprintf(stderr, "charts: the path of plots/%s is too long\n", name);
-            return FB_PLOTS_USAGE;
-        }
-        argv[argc++] = paths[i];
-    }
-    argv[argc] = NULL;
-    bool hung;
-    int rc = run_child(r, argv, &hung);
-    if (stop_signal)
-        return 128 + stop_signal;
-    const char *script = c->scripts[0];
-    for (int i = 0; i < 3 && c->scripts[i]; i++)
-        script = c->scripts[i];
-    bool missing = pass_on_messages(r, script);
-    char shown_final[NAME_MAX * 4 + 1];
-    shown(shown_final, sizeof shown_final, final);
-    char why[256] = "";
-    if (hung)
-        snprintf(why, sizeof why, "gnuplot ran past the hang guard (%d s) and was killed",
-                 FB_PLOTS_HANG_S);
-    else if (rc < 0)
-        snprintf(why, sizeof why, "gnuplot could not be started: %s", strerror(errno));
-    else if (rc != 0)
-        snprintf(why, sizeof why, "gnuplot exited %d", rc);
-    else if (missing)
-        snprintf(why, sizeof why, "gnuplot could not open one of its tables");
-    else if (!fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why)) {
-        /* provenance only on a whole file, then checked whole again as it is published */
-        struct fb_chart_provenance p = {{0}};
-        if (r->source)
-            p = *r->source;
-        snprintf(p.title, sizeof p.title, "fusebench chart %s%s%.200s%s", c->name,
-                 p.source[0] ? " (" : "", p.source, p.source[0] ? ")" : "");
-        if (fb_chart_stamp(r->stage_fd, output, fmt->name, &p, CHART_MAX_BYTES, why,
-                           sizeof why) == 0)
-            fb_chart_check_file(r->stage_fd, output, fmt, CHART_MAX_BYTES, why, sizeof why);
-    }
-    if (why[0]) {
-        fprintf(stderr, "charts: plots/%s (%s) failed: %s; %s is left as it was\n", script,
-                fmt->name, why, shown_final);
-        return FB_PLOTS_FAILED;
-    }
-    if (renameat(r->stage_fd, output, r->out_fd, final) != 0) {
-        fprintf(stderr, "charts: cannot publish %s: %s\n", shown_final, strerror(errno));
-        return FB_PLOTS_FAILED;
-    }
-    char full[PATH_MAX + sizeof final]; /* out_dir opened, so shorter than PATH_MAX */
-    if (snprintf(full, sizeof full, "%s/%s", r->out_dir, final) >= (int)sizeof full) {
-        fprintf(stderr, "charts: %s is published, its directory's name too long to show\n",
-                shown_final);
-        return FB_PLOTS_FAILED;
-    }
-    printf("%s\n", fb_text_escape(shown_path, sizeof shown_path, full));
-    fflush(stdout);
     return FB_PLOTS_OK;
 }
 
@@ -419,7 +163,7 @@ static int draw(struct render *r, const struct fb_chart *c, const struct fb_char
  * the timeline), those of fb_charts that [plot] charts names (all by default). */
 static bool chosen(const struct render *r, const struct fb_plots_job *job, size_t i)
 {
-    return job->charts != fb_charts || (i < FB_PLOT_MAX_CHARTS && r->opt->chart_on[i]);
+    return job->charts != fb_charts || (i < FB_PLOT_MAX_CHARTS && r->run.opt->chart_on[i]);
 }
 
 /* Why chart i is not drawn, or NULL. */
@@ -437,9 +181,9 @@ static int chart_tables(struct render *r, const struct fb_plots_job *job, const 
     struct fb_error err;
     if (c->tables)
         c->tables(job->d, &own);
-    size_t len = (size_t)snprintf(r->counts, sizeof r->counts, "%s", r->run_counts);
-    int rc = fb_tables_write_tsv(r->stage_fd, &own, &err);
-    if (rc == FB_OK && fb_tables_row_counts(&own, r->counts + len, sizeof r->counts - len) != 0)
+    size_t len = (size_t)snprintf(r->run.counts, sizeof r->run.counts, "%s", r->run_counts);
+    int rc = fb_tables_write_tsv(r->run.stage_fd, &own, &err);
+    if (rc == FB_OK && fb_tables_row_counts(&own, r->run.counts + len, sizeof r->run.counts - len) != 0)
         rc = fb_fail(&err, FB_ERR_RUNTIME, "charts: too many tables for %s", c->name);
     fb_tables_free(&own);
     if (rc != FB_OK)
@@ -477,9 +221,9 @@ static int draw_all(struct render *r, const struct fb_plots_job *job)
             continue;
         }
         for (size_t f = 0; f < fb_chart_format_count; f++) {
-            if (f >= FB_PLOT_MAX_FORMATS || !r->opt->format_on[f])
+            if (f >= FB_PLOT_MAX_FORMATS || !r->run.opt->format_on[f])
                 continue;
-            int rc = draw(r, c, &fb_chart_formats[f]);
+            int rc = fb_runner_draw(&r->run, c, &fb_chart_formats[f]);
             if (rc > FB_PLOTS_NO_GNUPLOT)
                 return rc; /* a signal */
             if (rc != FB_PLOTS_OK)
@@ -523,8 +267,8 @@ void fb_plots_dir_of(const char *csv, char *out, size_t size)
 
 static void catch_signals(struct render *r)
 {
-    stop_signal = 0;
-    child_group = 0;
+    fb_runner_stop = 0;
+    fb_runner_child = 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waits return at once */
@@ -546,11 +290,11 @@ static void release_signals(struct render *r)
 static int finish(struct render *r, int rc)
 {
     remove_stage(r);
-    if (r->out_fd >= 0)
-        close(r->out_fd);
-    r->out_fd = -1;
-    if (stop_signal)
-        rc = 128 + stop_signal;
+    if (r->run.out_fd >= 0)
+        close(r->run.out_fd);
+    r->run.out_fd = -1;
+    if (fb_runner_stop)
+        rc = 128 + fb_runner_stop;
     release_signals(r);
     return rc;
 }
@@ -653,29 +397,29 @@ int fb_plots_draw(const struct fb_plots_job *job)
         fb_plot_options_defaults(&defaults);
         opt = &defaults;
     }
-    struct render r = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt,
-                       .source = job->source};
-    if (snprintf(r.stem, sizeof r.stem, "%s", job->stem) >= (int)sizeof r.stem ||
+    struct render r = {.run = {.out_dir = out_dir, .out_fd = -1, .stage_fd = -1, .opt = opt,
+                               .source = job->source}};
+    if (snprintf(r.run.stem, sizeof r.run.stem, "%s", job->stem) >= (int)sizeof r.run.stem ||
         strlen(job->stem) + FB_CHART_SUFFIX_MAX > NAME_MAX) {
         fprintf(stderr, "charts: the chart file name stem is too long\n");
         return FB_PLOTS_USAGE;
     }
-    r.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
-    snprintf(r.scripts, sizeof r.scripts, "%s/plots", FB_SOURCE_DIR);
+    r.run.gnuplot = getenv("GNUPLOT") && getenv("GNUPLOT")[0] ? getenv("GNUPLOT") : "gnuplot";
+    snprintf(r.run.scripts, sizeof r.run.scripts, "%s/plots", FB_SOURCE_DIR);
     struct fb_error err;
     catch_signals(&r);
     int rc = open_dirs(&r);
     if (rc == FB_PLOTS_OK)
-        rc = check_gnuplot(&r);
+        rc = fb_runner_check(&r.run);
     struct fb_tables ts = {0};
     fb_chart_tables_fill(job->d, &ts);
     if (job->add_tables)
         job->add_tables(&ts, job->ctx);
-    if (rc == FB_PLOTS_OK && (fb_tables_write_tsv(r.stage_fd, &ts, &err) != FB_OK ||
+    if (rc == FB_PLOTS_OK && (fb_tables_write_tsv(r.run.stage_fd, &ts, &err) != FB_OK ||
                               (fb_tables_row_counts(&ts, r.run_counts, sizeof r.run_counts) != 0 &&
                                fb_fail(&err, FB_ERR_RUNTIME, "charts: too many tables")) ||
                               (job->write_extra &&
-                               job->write_extra(r.stage_fd, job->ctx, &err) != FB_OK))) {
+                               job->write_extra(r.run.stage_fd, job->ctx, &err) != FB_OK))) {
         fprintf(stderr, "%s\n", err.msg);
         rc = FB_PLOTS_FAILED;
     }

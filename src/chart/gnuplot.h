@@ -28,15 +28,9 @@
 #include "chart/table.h"
 #include "common/error.h"
 
-/* A gnuplot that takes longer than this on one chart is taken as hung (a chart of the
- * largest accepted input draws in a few seconds). */
-#define FB_PLOTS_HANG_S 600
-
-/* What fb_plots_render and fb_plots_draw return, besides 128 + N for signal N. */
-enum { FB_PLOTS_OK = 0, FB_PLOTS_FAILED = 1, FB_PLOTS_USAGE = 2, FB_PLOTS_NO_GNUPLOT = 3 };
-
 #include "chart/options.h"
 #include "chart/provenance.h"
+#include "chart/runner.h" /* FB_PLOTS_OK ... FB_PLOTS_NO_GNUPLOT, FB_PLOTS_HANG_S */
 
 /* Draws the charts of csv_files[0..n-1] (the first is the run charted, the others overlaid)
  * into out_dir (NULL or "": the directory of the first CSV): those opt asks for, in its
