@@ -76,4 +76,5 @@ if (have_cache) {
 ytop = speedup_max * (regime_lines > 1 ? 1.55 : 1.3)
 # (a line far above every point, as a long chain's launch limit, is left off the scale)
 do for [i=1:NSL] { if (LV[i] * 1.25 > ytop && LV[i] <= 2 * speedup_max) { ytop = LV[i] * 1.25 } }
-set yrange [0 : (ytop > 2.8 ? ytop : 2.8)]
+y_top = ytop > 2.8 ? ytop : 2.8
+set yrange [0 : y_top]

@@ -138,8 +138,17 @@ key_rows(longest, entries) = int(ceil(entries * 1.0 / key_cols(longest)))
 # The y axis' title: `long` where the plot is tall enough for it (a character about 0.55 em;
 # the plot: the page less about 9 em of title and x axis and the key's `rows` lines), else
 # `short`: a title longer than the plot runs off the page's top.
-y_title(long, short, rows) = 0.55 * strlen(long) <= page_h / em - 9 - 0.85 * small_k * rows ? \
+plot_room(rows) = page_h / em - 9 - 0.85 * small_k * rows
+y_title(long, short, rows) = 0.55 * strlen(long) <= plot_room(rows) ? \
     long : short
+# Ticks on a linear y axis from 0 to `top` on a plot that a long key leaves short (room for
+# less than 8 labels 1.4 em apart: a column's overlaid summary): every 1, 2 or 5 x 10^k that
+# keeps them 1.4 em apart, where gnuplot's own step (it looks at the range only) ran them
+# into each other. A plot with room keeps gnuplot's.
+nice_step(x) = (tick_p = 10 ** floor(log10(x)), x <= tick_p ? tick_p : x <= 2 * tick_p ? \
+    2 * tick_p : x <= 5 * tick_p ? 5 * tick_p : 10 * tick_p)
+y_ticks(top, rows) = plot_room(rows) >= 8 * 1.4 ? 'set ytics autofreq' : \
+    sprintf('set ytics %g', nice_step(top / (plot_room(rows) > 2.8 ? plot_room(rows) / 1.4 : 2)))
 # A key of `entries` lines up to `longest` characters: in columns where the page holds two
 # or more (a wide page: the key would otherwise take half its height), else in one.
 key_auto(longest, entries) = key_cols(longest) >= 2 ? \

@@ -7,7 +7,9 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
   level TEXT      every text that contains TEXT is drawn level (not rotated), and there is one
   count TEXT N    exactly N texts contain TEXT
   columns TEXT N  the texts below TEXT (the x axis' title: the key), the footnote aside, start
-                  at N different x or more: a key in N columns"""
+                  at N different x or more: a key in N columns
+  y-ticks-apart   the y axis' tick labels (the plain numbers drawn furthest left, at one x)
+                  lie a line of their type apart: none runs into the next"""
 import re
 import sys
 
@@ -24,7 +26,7 @@ def texts(path):
 
 
 def main():
-    check, path, arg = sys.argv[1], sys.argv[2], sys.argv[3]
+    check, path, arg = sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else ""
     all_texts = list(texts(path))
     if check == "below-all":
         start = [i for i, t in enumerate(all_texts) if t[3].startswith(arg)]
@@ -54,6 +56,14 @@ def main():
         if len(key) < int(sys.argv[4]):
             sys.exit(f"{path}: the texts below {arg!r} start at {sorted(key)}, "
                      f"not in {sys.argv[4]} columns")
+    elif check == "y-ticks-apart":
+        nums = [t for t in all_texts if not t[1] and re.fullmatch(r"\s*-?[\d.]+\s*", t[3])]
+        left = min(t[4] for t in nums) if nums else 0
+        ticks = sorted(t[0] for t in nums if abs(t[4] - left) < 1)
+        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+        size = max((t[2] for t in nums), default=0)
+        if len(ticks) < 2 or min(gaps) < size:
+            sys.exit(f"{path}: y tick labels at {ticks} ({size} type): closer than a line")
     else:
         sys.exit(f"svg_text.py: no check {check!r}")
 

@@ -71,6 +71,16 @@ check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/samp
 check "glance: kernels and transfers are named" \
     bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
 
+# an overlay at a column's width: its key (11 lines) leaves the plot short, and the y tick
+# labels gnuplot spaced by the range alone ran into each other
+timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/default.csv" \
+    "$src/results/cpu-intel-xeon/torch.csv" --plot-config "$src/configs/default.ini" \
+    --charts summary,speedup --size column --formats svg --plot-dir "$work/ov" >/dev/null 2>"$work/ov.err"
+for chart in summary speedup; do
+    check "overlay at column width ($chart): y tick labels a line apart" \
+        python3 "$src/tests/plots/svg_text.py" y-ticks-apart "$work/ov/default-vs-torch-$chart.svg"
+done
+
 # a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
 timeout 300 "$FB" "$src/configs/default.ini" --profile 1K --variants eager_add_relu,fused_add_relu \
     --trace "$work/t.json" --no-plot >"$work/profile.out" 2>&1
