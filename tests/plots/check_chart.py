@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_chart.py [--min-pt P] [--in-page] FILE...: exit 0 when every file is a complete chart of its format, checked
+"""check_chart.py [--min-pt P] [--in-page] [--edges] FILE...: exit 0 when every file is a complete chart of its format, checked
 independently of fusebench's own checks (src/chart/chart_file.c): a PNG's signature, every
 chunk's CRC (zlib), IHDR first, IEND last with nothing after; an SVG parsed by expat (well-
 formed XML, valid UTF-8) with an <svg> root; a PDF's header, its %%EOF trailer, startxref
@@ -7,7 +7,9 @@ pointing at an xref table whose entries point at their objects, and every font e
 (as many /FontFile streams as font descriptors) and, with --min-pt, no text in it under P
 points at 1:1 and, with --in-page, no word of it outside the page (pdftotext -bbox's word
 boxes, poppler-utils: gnuplot says nothing of a key line or an axis title drawn past the
-page's edge). Prints
+page's edge) and, with --edges, a PNG with nothing drawn in the two pixels at its left and
+right edges (a key's samples or a tick label run off the page: cut, which no text position
+shows). Prints
 what is wrong with each bad file."""
 import math
 import re
@@ -47,6 +49,52 @@ def svg_problem(path):
     except (ET.ParseError, UnicodeError) as e:
         return "not well-formed XML: %s" % e
     return None if root.tag.endswith("svg") else "root is not <svg>"
+
+
+def png_edges_drawn(data):
+    """The rows of an 8-bit RGB(A) PNG that have a pixel other than the top left one (the
+    background) in their two leftmost or two rightmost columns: the IDAT data inflated and
+    unfiltered (PNG's five filters)."""
+    width, height, depth, colour = struct.unpack(">IIBB", data[16:26])
+    channels = {2: 3, 6: 4}.get(colour)
+    if depth != 8 or channels is None:
+        return ["not 8-bit RGB or RGBA (%d, %d)" % (depth, colour)]
+    raw, at = b"", 8
+    chunks = []
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            chunks.append(data[at + 8:at + 8 + length])
+        at += 12 + length
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    prev = bytearray(stride)
+    rows = []
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:
+            for i in range(channels, stride):
+                line[i] = (line[i] + line[i - channels]) & 255
+        elif kind == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 255
+        elif kind == 3:
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif kind == 4:
+            for i in range(stride):
+                a = line[i - channels] if i >= channels else 0
+                b, c = prev[i], prev[i - channels] if i >= channels else 0
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    background = rows[0][:channels]
+    edges = [x * channels for x in (0, 1, width - 2, width - 1)]
+    return ["row %d" % y for y, line in enumerate(rows)
+            if any(line[x:x + channels] != background for x in edges)]
 
 
 def pdf_type_sizes(data):
@@ -138,6 +186,8 @@ def main(paths):
         min_pt, paths = float(paths[1]), paths[2:]
     if paths[:1] == ["--in-page"]:
         in_page, paths = True, paths[1:]
+    edges = paths[:1] == ["--edges"]
+    paths = paths[1:] if edges else paths
     bad = 0
     for p in paths:
         try:
@@ -154,6 +204,11 @@ def main(paths):
             outside = pdf_words_outside(data)
             if outside:
                 problem = "text outside the page: " + ", ".join(outside)
+        if not problem and edges and p.endswith(".png"):
+            drawn = png_edges_drawn(data)
+            if drawn:
+                problem = "drawn at the page's left or right edge: %s" % ", ".join(
+                    drawn[:3] + (["..."] if len(drawn) > 3 else []))
         if problem:
             print("%s: %s" % (p, problem))
             bad += 1
