@@ -18,20 +18,19 @@ if (peak_gbps > 0) {
     set label sprintf('theoretical peak %.0f GB/s', peak_gbps) at graph 0.02, \
         first peak_gbps left offset 0, 0.7 tc rgb '#b2182b' font small_font
 }
+# The cache's line is named in the key, not beside the line (time.gp says why).
+cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-    set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font small_font
 }
 
 noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
-# More than 6 series (a chain-length run's 25): each key line its series' name and count
-# (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
+# Each key line its series' whole label, but past 6 series (a chain-length run's 25) its name
+# and count (short_title); in as many columns as the page holds, within it (style.gp's
+# key_auto; time.gp says why).
 series_key(t) = NS > 6 ? short_key(t) : t
-if (NS > 6) {
-    key_longest = 0
-    do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
-    eval key_columns(key_longest, NS + 0)
-}
-plot @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
+key_longest = have_cache ? strlen(cache_text) : 0
+do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
+eval key_auto(key_longest, NS + have_cache)
+plot @cache_key @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title series_key(ST[i])

@@ -102,7 +102,10 @@ set title noenhanced
 # 0.637 em of it a character, while a character is drawn in about 0.52 em (measured in the
 # PDFs): key_width's `width` makes gnuplot's column what its text, sample and gaps take,
 # key_em(longest) in ems of the main type (small_k: the small type against 85% of the main,
-# 1 but where the 7 pt floor raised it). key_cols counts the columns the page holds
+# 1 but where the 7 pt floor raised it): 0.65 em of the main type a character of the key's
+# width as pngcairo sizes it (measured at a column's width: 0.637 left two columns of the time
+# chart's key 1.6 em wider than the page, its first samples cut at the left edge), and
+# key_width whole characters, as gnuplot takes it. key_cols counts the columns the page holds
 # (key_room: the page less the plot's right margin). gnuplot centres the key on the plot,
 # whose left margin is about 6 em wider than its right: a key wider than the page less 6 em
 # is aligned to the plot's right instead, or its last column runs past the page (key_at).
@@ -110,7 +113,7 @@ set title noenhanced
 # column's width) drops its last "(...)", the fused side's count (key_title), then if need
 # be its eager side's count.
 small_k = smallsize / (0.85 * fontsize)
-key_em(longest) = small_k * (0.444 * longest + 2.87)
+key_em(longest) = small_k * 0.5525 * (longest + 5.3 + key_width(longest))
 key_width(longest) = -int(0.18 * longest)
 key_room = page_w / em - 2
 key_at(longest, cols) = cols * key_em(longest) <= page_w / em - 6 ? 'below center' : 'below right'

@@ -11,10 +11,11 @@ set logscale y 10
 set ytics ('1 ns' 1e-9, '10 ns' 1e-8, '100 ns' 1e-7, '1 µs' 1e-6, '10 µs' 1e-5, \
            '100 µs' 1e-4, '1 ms' 1e-3, '10 ms' 1e-2, '100 ms' 1e-1, '1 s' 1, '10 s' 10)
 
+# The cache's line is named in the key, not beside the line: a vertical label there crossed
+# the data (the time rises through it at every page size).
+cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-    set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font small_font
 }
 if (have_fit) {
     set label 10 fit_text at graph 0.03, graph 0.95 left front noenhanced tc rgb '#333333' \
@@ -25,17 +26,23 @@ if (have_fit) {
 curves = NM > 0 ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:2 with lines lc rgb MC[i] dt 2 lw 2 title (i == 1 ? 'fitted model' : ''), " : ""
 cache_curves = NM > 0 && have_cache_fit ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:3 with lines lc rgb MC[i] dt 3 lw 2 title (i == 1 ? 'fitted, in the '.cache_label : ''), " : ""
 noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:2:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
-# More than 6 series (a chain-length run's 25): each key line its series' name and count
-# (short_title), in as many columns as the page holds; gnuplot would otherwise drop the key.
+# Each key line its series' whole label, but past 6 series (a chain-length run's 25) its name
+# and count (short_title); in as many columns as the page holds (style.gp's key_auto: within
+# the page, where gnuplot's own centred key ran its first column's samples past the page's
+# left edge at a column's width); gnuplot would otherwise drop a long key.
 series_key(t) = NS > 6 ? short_key(t) : t
-if (NS > 6) {
-    key_longest = 0
-    do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
-    eval key_columns(key_longest, NS + (NM > 0) + (NM > 0 && have_cache_fit))
-    # (in fewer words where the key leaves the plot short)
-    set ylabel y_title('time per call (median; bars: p10..p90)', 'time per call (median)', \
-        key_rows(key_longest, NS + (NM > 0) + (NM > 0 && have_cache_fit)))
+key_longest = have_cache ? strlen(cache_text) : 0
+do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
+key_n = NS + (NM > 0) + (NM > 0 && have_cache_fit) + have_cache
+eval key_auto(key_longest, key_n)
+# (in fewer words where the key leaves the plot short)
+set ylabel y_title('time per call (median; bars: p10..p90)', 'time per call (median)', \
+    key_rows(key_longest, key_n))
+# a plot that a long key leaves short (an overlay at a column's width: room for less than 8
+# labels 1.4 em apart) is ticked every third decade, where eleven labels touched
+if (plot_room(key_rows(key_longest, key_n)) < 8 * 1.4) {
+    set ytics ('1 ns' 1e-9, '1 µs' 1e-6, '1 ms' 1e-3, '1 s' 1)
 }
-plot @curves @cache_curves @noisy_points \
+plot @cache_key @curves @cache_curves @noisy_points \
      for [i=1:NS] series(i) using 1:2:3:4 with yerrorlines \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title series_key(ST[i])

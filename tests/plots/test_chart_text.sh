@@ -99,5 +99,20 @@ check "timeline: drawn at --size column (the --plot options reach it)" \
     bash -c "[ \"\$(head -c 1000 '$work/tlc/t-timeline.svg' | grep -o 'width=\"[0-9]*' | head -1)\" = 'width=\"1050' ]"
 check "timeline: at column width its title wraps" \
     bash -c "grep -q '>Timeline: n = 1000 elements, the median' '$work/tlc/t-timeline.svg' && ! grep -q 'the median call of 20 per variant<' '$work/tlc/t-timeline.svg' && ! grep -qi warning '$work/tlc.err'"
+# the time and bandwidth charts at a column's width, one run and an overlay: the cache's line
+# named in the key, level (a vertical label beside it crossed the data), and the key within
+# the page (gnuplot's centred key of two columns ran its samples off the page's left edge)
+for ov in "" "$src/results/cpu-intel-xeon/torch.csv"; do
+    timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/default.csv" $ov \
+        --plot-config "$src/configs/default.ini" --charts time,bandwidth --size column \
+        --formats png,svg --plot-dir "$work/tc" >/dev/null 2>"$work/tc.err"
+done
+for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-bandwidth; do
+    check "$f at column width: the cache named level, in the key" \
+        python3 "$src/tests/plots/svg_text.py" level "$work/tc/$f.svg" 'L3 48 MB'
+    check "$f at column width: nothing drawn at the page's left or right edge" \
+        python3 "$src/tests/plots/check_chart.py" --edges "$work/tc/$f.png"
+done
+check "time and bandwidth at column width: no gnuplot warning" bash -c "! grep -qi warning '$work/tc.err'"
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
