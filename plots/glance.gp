@@ -79,7 +79,13 @@ split = strstrt(foot, '; ')
 if (strlen(foot) * small_w > 0.96 && split > 0) { foot = foot[1:split]."\n".foot[split + 2:] }
 foot_lines = strlen(foot) == 0 ? 0 : (strstrt(foot, "\n") > 0 ? 2 : 1)
 foot_h = foot_lines * line_h
-miss_h = strlen(missing) > 0 ? line_h * 1.6 : 0
+# the note of a missing panel wrapped at a space, each of its lines within the page (one line
+# ran past both edges at a column's width)
+miss_chars = int(0.85 * 0.96 / small_w)  # (small_w is short of the drawn width by some 10%)
+missing = wrap(missing, miss_chars)
+miss_lines = 1
+do for [c=1:strlen(missing)] { if (missing[c:c] eq "\n") { miss_lines = miss_lines + 1 } }
+miss_h = strlen(missing) > 0 ? line_h * (0.6 + miss_lines) : 0
 title_h = 2.2 * line_h
 bottom = foot_h + key_h + miss_h
 panels_h = 1 - title_h - bottom
@@ -206,7 +212,7 @@ set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0
 unset border; unset tics; unset grid; unset ylabel
 set xrange [0 : 1]; set yrange [0 : 1]
 if (strlen(missing) > 0) {
-    set label 1 missing at screen 0.5, screen bottom - 0.6 * line_h center noenhanced \
+    set label 1 missing at screen 0.5, screen bottom - (0.1 + 0.5 * miss_lines) * line_h center noenhanced \
         font glance_font
 }
 if (foot_lines > 0) {

@@ -114,5 +114,11 @@ for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-b
         python3 "$src/tests/plots/check_chart.py" --edges "$work/tc/$f.png"
 done
 check "time and bandwidth at column width: no gnuplot warning" bash -c "! grep -qi warning '$work/tc.err'"
+# the glance of the audit (one size: no in-cache and no memory-bound panel) at a column's width:
+# the note of the missing panels wrapped within the page (one line ran past both edges)
+timeout 300 "$FB" --plot "$data/audit-add-relu.csv" --charts glance --size column \
+    --formats png --plot-dir "$work/gm" >/dev/null 2>&1
+check "glance of one size at column width: the missing panels' note within the page" \
+    python3 "$src/tests/plots/check_chart.py" --edges "$work/gm/audit-add-relu-glance.png"
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
