@@ -32,5 +32,11 @@ series_key(t) = NS > 6 ? short_key(t) : t
 key_longest = have_cache ? strlen(cache_text) : 0
 do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
 eval key_auto(key_longest, NS + have_cache)
+# (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
+# drops a key of 25 lines: at a column's width their samples still start at the page's edge)
+if (NS > 6 && key_cols(key_longest) < 2 && plot_room(NS + have_cache) < 4) {
+    eval sprintf("set key below right vertical maxrows %d width %d", int(ceil((NS + have_cache) / 2.0)), \
+        key_width(key_longest))
+}
 plot @cache_key @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title series_key(ST[i])

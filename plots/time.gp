@@ -35,6 +35,12 @@ key_longest = have_cache ? strlen(cache_text) : 0
 do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
 key_n = NS + (NM > 0) + (NM > 0 && have_cache_fit) + have_cache
 eval key_auto(key_longest, key_n)
+# (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
+# drops a key of 25 lines: at a column's width their samples still start at the page's edge)
+if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {
+    eval sprintf("set key below right vertical maxrows %d width %d", int(ceil((key_n) / 2.0)), \
+        key_width(key_longest))
+}
 # (in fewer words where the key leaves the plot short)
 set ylabel y_title('time per call (median; bars: p10..p90)', 'time per call (median)', \
     key_rows(key_longest, key_n))
