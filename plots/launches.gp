@@ -11,6 +11,9 @@ set format x '%g'
 set style fill solid 0.75 noborder
 stats 'launches.tsv' using (strlen(strcol(2))) nooutput name 'LAB'
 stats 'launches.tsv' using 3 nooutput
+# the model's count, where a series has one (an audit's or a peer's rows have none: no mark,
+# no key line, and no gnuplot warning of a clause with no point)
+stats 'launches.tsv' using 4 nooutput name 'MODEL'
 set xrange [0 : (STATS_max > 2 ? STATS_max : 2) + 1]
 set yrange [NLB + 0.7 : 0.3]
 set xtics 1
@@ -28,10 +31,8 @@ if (labels_above) {
 }
 half = labels_above ? 0.18 : 0.3
 
+labels_over = labels_above ? ", '' using (0):($1 - half - 0.2):2 with labels left noenhanced font small_font notitle" : ""
+model_marks = MODEL_max < 0 ? "" : ", 'launches.tsv' using ($4 >= 0 ? $4 : NaN):($1 - half - 0.08):(0):(2 * half + 0.16) with vectors nohead lc rgb '#000000' lw 4 title 'model (fused 1, eager 1 per op)'"
 plot 'launches.tsv' using (0):1:(0):3:($1 - half):($1 + half):5:yticlabels(2) \
         with boxxyerror lc rgb variable notitle, \
-     '' using 3:1:(sprintf(' %g', $3)) with labels left notitle, \
-     '' using (0):(labels_above ? $1 - half - 0.2 : NaN):2 with labels left noenhanced \
-        font small_font notitle, \
-     '' using ($4 >= 0 ? $4 : NaN):($1 - half - 0.08):(0):(2 * half + 0.16) with vectors nohead \
-        lc rgb '#000000' lw 4 title 'model (fused 1, eager 1 per op)'
+     '' using 3:1:(sprintf(' %g', $3)) with labels left notitle @labels_over @model_marks

@@ -39,6 +39,12 @@ for size in "" column double slide; do
     check "${size:-own page}: the audit chart in png, svg and pdf without a gnuplot warning" \
         bash -c "[ -s '$out/audit-add-relu-audit.png' ] && [ -s '$out/audit-add-relu-audit.svg' ] && [ -s '$out/audit-add-relu-audit.pdf' ] && ! grep -qi 'warning' '$out.err'"
 done
+# and every other chart of it: its rows have no model count (the launches chart's marks) and
+# no label above the bars, and a clause with no point is a gnuplot warning
+timeout 300 "$FB" --plot "$data/audit-add-relu.csv" --plot-dir "$work/audit-all" --formats svg \
+    >/dev/null 2>"$work/audit-all.err"
+check "an audit's file: every chart drawn without a gnuplot warning" \
+    bash -c "[ -s '$work/audit-all/audit-add-relu-launches.svg' ] && ! grep -qi 'warning' '$work/audit-all.err'"
 check "audit: each mode named on its ticks, the time in µs" \
     bash -c "grep -q '>torch.compile<' '$work/audit-own/audit-add-relu-audit.svg' && grep -q 'fusebench' '$work/audit-own/audit-add-relu-audit.svg' && grep -q '(µs)' '$work/audit-own/audit-add-relu-audit.svg'"
 check "audit: says why no DRAM bytes were measured" \
