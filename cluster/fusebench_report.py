@@ -107,12 +107,11 @@ def perf(derive):
     out = {name: (float("nan"), None) for name, _, _ in PERF}
     if pairs:
         main = pairs[0]   # fusebench's main pair (chart/derive.h): the first of the run
-        points = main["points"]
+        points = [p for p in derive["points"] if p["pair"] == main["pair"]]  # sorted by n
         if points:
-            # each point is [n, speedup] or, since the interval columns, [n, speedup, lo, hi]
-            n, s = points[-1][:2]
+            n, s = points[-1]["n"], points[-1]["speedup"]
             out["speedup_largest"] = (_num(s), n)
-            n, s = points[0][:2]
+            n, s = points[0]["n"], points[0]["speedup"]
             n_launch = derive["regimes"].get("n_launch")
             if n_launch is not None and n <= n_launch:
                 out["speedup_launch_bound"] = (_num(s), n)
@@ -144,7 +143,7 @@ def report(plan, derive, out=sys.stdout):
         value, n = values[name]
         where = "" if n is None else f" at n={int(n)}"
         print(f"fusebench-perf: {name}={_fmt(value)} {unit}{where}", file=out)
-    meta = derive["files"][0]["meta"] if derive.get("files") else {}
+    meta = {m["key"]: m["value"] for m in derive.get("meta", []) if m["file"] == 0}
     print(f"fusebench-device: {meta.get('backend', '?')} {meta.get('device', '?')}", file=out)
     return not reasons
 

@@ -63,7 +63,8 @@ def read_results(fusebench, path, problems=None):
         if problems is not None:
             problems.append("cannot read %s: %s" % (path, why or "fusebench --derive failed"))
         return {}, [], {}
-    return derived["files"][0]["meta"], derived["rows"], derived["files"][0]
+    meta = {m["key"]: m["value"] for m in derived["meta"] if m["file"] == 0}
+    return meta, derived["rows"], derived["files"][0]
 
 
 def num(row, col):

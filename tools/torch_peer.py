@@ -256,7 +256,7 @@ PLAN_KEYS = (("measure", dict), ("sizes", list), ("variants", list))
 def sizes_from_csv(fusebench, path):
     """The distinct n of a fusebench CSV (so a peer run uses exactly the sweep's sizes), as
     fusebench reads it (`--derive`)."""
-    sizes = derive(fusebench, [path])["sizes"]
+    sizes = [s["n"] for s in derive(fusebench, [path])["sizes"]]
     if not sizes:
         raise UsageError("%s: no rows" % path)
     return [int(n) for n in sizes]

@@ -1,39 +1,20 @@
-/* The derived numbers as JSON (shape in derive_json.h). */
+/* The derived numbers as JSON (shape in derive_json.h): filled into tables (chart/table.h),
+ * printed by the table model's JSON printer. */
 #include "chart/derive_json.h"
 
-#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chart/model.h"
+#include "chart/table.h"
 #include "common/format.h"
-#include "common/json.h"
-#include "common/text.h"
 
-static void string(FILE *out, const char *s)
+/* A count of the results file: null where it was not measured (negative). */
+static double count(int64_t x)
 {
-    size_t room = strlen(s) * 4 + 1;
-    char *text = malloc(room);
-    if (!text) {
-        fputs("null", out);
-        return;
-    }
-    fb_json_write_string(out, fb_text_escape(text, room, s));
-    free(text);
-}
-
-static void count(FILE *out, int64_t x)
-{
-    if (x >= 0)
-        fprintf(out, "%" PRId64, x);
-    else
-        fputs("null", out);
-}
-
-static void key(FILE *out, const char *k)
-{
-    fprintf(out, ",\"%s\":", k);
+    return x >= 0 ? (double)x : NAN;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -64,141 +45,155 @@ static double pair_time(const struct fb_chart_derived *d, size_t f, const struct
     return NAN;
 }
 
-static void row(FILE *out, const struct fb_chart_derived *d, size_t f, const struct fb_record *r)
+static void files(struct fb_tables *ts, const struct fb_csv_table *tables,
+                  const char *const *paths, size_t n, const struct fb_chart_derived *d)
 {
-    fprintf(out, "{\"file\":%zu", f);
-    const struct { const char *name; const char *value; } texts[] = {
-        {"backend", r->backend}, {"device", r->device}, {"variant", r->variant},
-        {"dtype", r->dtype}, {"cache", r->cache}, {"reason", r->reason}, {"role", r->role},
-        {"pair", r->pair}, {"stores", r->stores}, {"mirror", r->mirror}};
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        key(out, texts[i].name);
-        string(out, texts[i].value);
+    struct fb_table *t = fb_table_add(ts, "file path stem rows noisy", "files");
+    for (size_t f = 0; f < n; f++) {
+        size_t noisy = 0;
+        for (size_t i = 0; i < tables[f].n_records; i++)
+            noisy += tables[f].records[i].status == FB_POINT_NOISY;
+        fb_table_num(t, (double)f);
+        fb_table_text(t, paths[f]);
+        fb_table_text(t, d->stems[f]);
+        fb_table_num(t, (double)tables[f].n_records);
+        fb_table_num(t, (double)noisy);
     }
-    const struct { const char *name; int64_t value; } counts[] = {
-        {"n", r->n}, {"launches", r->launches}, {"bytes_model", r->bytes_model},
-        {"reps", r->reps}, {"batch", r->batch}, {"dram_read_bytes", r->dram_read_bytes},
-        {"dram_write_bytes", r->dram_write_bytes}, {"l2_bytes", r->l2_bytes},
-        {"host_launches", r->host_launches}, {"speedup_rounds", r->speedup_rounds}};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        key(out, counts[i].name);
-        count(out, counts[i].value);
+}
+
+static void meta(struct fb_tables *ts, const struct fb_csv_table *tables, size_t n)
+{
+    struct fb_table *t = fb_table_add(ts, "file key value", "meta");
+    for (size_t f = 0; f < n; f++)
+        for (size_t m = 0; m < tables[f].n_meta; m++) {
+            const struct fb_csv_meta *x = &tables[f].meta[m];
+            if (fb_csv_meta_get(&tables[f], x->key) != x->value)
+                continue; /* a repeated key: the first one counts */
+            fb_table_num(t, (double)f);
+            fb_table_text(t, x->key);
+            fb_table_text(t, x->value);
+        }
+}
+
+/* Every distinct n, ascending. Returns 0, or -1 out of memory. */
+static int sizes(struct fb_tables *ts, const struct fb_csv_table *tables, size_t n)
+{
+    size_t total = 0;
+    for (size_t f = 0; f < n; f++)
+        total += tables[f].n_records;
+    double *v = malloc((total ? total : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t k = 0;
+    for (size_t f = 0; f < n; f++)
+        for (size_t i = 0; i < tables[f].n_records; i++)
+            v[k++] = (double)tables[f].records[i].n;
+    qsort(v, k, sizeof *v, compare_doubles);
+    struct fb_table *t = fb_table_add(ts, "n", "sizes");
+    for (size_t i = 0; i < k; i++)
+        if (i == 0 || v[i] != v[i - 1])
+            fb_table_num(t, v[i]);
+    free(v);
+    return 0;
+}
+
+static void rows(struct fb_tables *ts, const struct fb_csv_table *tables, size_t n,
+                 const struct fb_chart_derived *d)
+{
+    struct fb_table *t = fb_table_add(
+        ts,
+        "file "
+        "backend device variant dtype cache reason role pair stores mirror "
+        "n launches bytes_model reps batch dram_read_bytes dram_write_bytes l2_bytes "
+        "host_launches speedup_rounds "
+        "time_median_s time_min_s time_max_s time_p10_s time_p90_s noise bandwidth_gbps "
+        "copy_fraction kernel_time_s launch_overhead_s dram_bytes_per_element speedup "
+        "preempted speedup_lo speedup_hi ours_ratio ours_ratio_lo ours_ratio_hi "
+        "verified status pair_time_s elements",
+        "rows");
+    for (size_t f = 0; f < n; f++)
+        for (size_t i = 0; i < tables[f].n_records; i++) {
+            const struct fb_record *r = &tables[f].records[i];
+            fb_table_num(t, (double)f);
+            const char *texts[] = {r->backend, r->device, r->variant, r->dtype, r->cache,
+                                   r->reason, r->role, r->pair, r->stores, r->mirror};
+            for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+                fb_table_text(t, texts[k]);
+            const double counts[] = {
+                count(r->n), count(r->launches), count(r->bytes_model), count(r->reps),
+                count(r->batch), count(r->dram_read_bytes), count(r->dram_write_bytes),
+                count(r->l2_bytes), count(r->host_launches), count(r->speedup_rounds)};
+            fb_table_nums(t, counts, sizeof counts / sizeof counts[0]);
+            const double reals[] = {
+                r->time_median_s, r->time_min_s, r->time_max_s, r->time_p10_s,
+                r->time_p90_s, r->noise, r->bandwidth_gbps, r->copy_fraction,
+                r->kernel_time_s, r->launch_overhead_s, r->dram_bytes_per_element,
+                r->speedup, r->preempted, r->speedup_lo, r->speedup_hi, r->ours_ratio,
+                r->ours_ratio_lo, r->ours_ratio_hi};
+            fb_table_nums(t, reals, sizeof reals / sizeof reals[0]);
+            fb_table_bool(t, r->verified);
+            fb_table_text(t, fb_point_status_name(r->status));
+            fb_table_num(t, pair_time(d, f, r));
+            fb_table_num(t, fb_model_elements(r));
+        }
+}
+
+static void pairs(struct fb_tables *ts, const struct fb_chart_derived *d)
+{
+    struct fb_table *t = fb_table_add(ts,
+                                      "pair file eager fused title launch_limit traffic_ratio "
+                                      "traffic_ratio_write_allocate",
+                                      "pairs");
+    struct fb_table *pt = fb_table_add(ts, "pair n speedup lo hi", "points");
+    for (size_t i = 0; i < d->n_pairs; i++) {
+        const struct fb_chart_pair *p = &d->pairs[i];
+        fb_table_num(t, (double)i);
+        fb_table_num(t, (double)d->series[p->eager].file);
+        fb_table_text(t, d->series[p->eager].key);
+        fb_table_text(t, d->series[p->fused].key);
+        fb_table_text(t, p->title);
+        fb_table_nums(t, (const double[]){p->launch_limit, p->traffic_ratio,
+                                          p->traffic_ratio_wa}, 3);
+        for (size_t j = 0; j < p->n_points; j++) {
+            fb_table_num(pt, (double)i);
+            fb_table_nums(pt, (const double[]){p->points[j].n, p->points[j].speedup,
+                                               p->points[j].lo, p->points[j].hi}, 4);
+        }
     }
-    const struct { const char *name; double value; } reals[] = {
-        {"time_median_s", r->time_median_s}, {"time_min_s", r->time_min_s},
-        {"time_max_s", r->time_max_s}, {"time_p10_s", r->time_p10_s},
-        {"time_p90_s", r->time_p90_s}, {"noise", r->noise},
-        {"bandwidth_gbps", r->bandwidth_gbps}, {"copy_fraction", r->copy_fraction},
-        {"kernel_time_s", r->kernel_time_s}, {"launch_overhead_s", r->launch_overhead_s},
-        {"dram_bytes_per_element", r->dram_bytes_per_element}, {"speedup", r->speedup},
-        {"preempted", r->preempted}, {"speedup_lo", r->speedup_lo},
-        {"speedup_hi", r->speedup_hi}, {"pair_time_s", pair_time(d, f, r)},
-        {"elements", fb_model_elements(r)}, {"ours_ratio", r->ours_ratio},
-        {"ours_ratio_lo", r->ours_ratio_lo}, {"ours_ratio_hi", r->ours_ratio_hi}};
-    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
-        key(out, reals[i].name);
-        fb_json_write_number(out, reals[i].value);
-    }
-    key(out, "verified");
-    fputs(r->verified ? "true" : "false", out);
-    key(out, "status");
-    string(out, fb_point_status_name(r->status));
-    fputc('}', out);
+}
+
+static void fit_and_regimes(struct fb_tables *ts, const struct fb_chart_derived *d)
+{
+    struct fb_table *t = fb_table_add(ts, "launch_s bandwidth_gbps cache_bandwidth_gbps", "fit");
+    t->record = true;
+    fb_table_nums(t, (const double[]){d->fit_launch_s, d->fit_gbps, d->fit_cache_gbps}, 3);
+    t = fb_table_add(ts, "n_launch n_launch_from n_cache", "regimes");
+    t->record = true;
+    fb_table_num(t, d->n_launch);
+    fb_table_text(t, isfinite(d->n_launch) ? (d->n_launch_from_fit ? "fit" : "data") : "");
+    fb_table_num(t, d->n_cache);
 }
 
 int fb_chart_json_write(FILE *out, const struct fb_csv_table *tables, const char *const *paths,
                         size_t n, const struct fb_chart_derived *d)
 {
-    fputs("{\"files\":[", out);
-    size_t total = 0;
-    for (size_t f = 0; f < n; f++) {
-        const struct fb_csv_table *t = &tables[f];
-        fprintf(out, "%s{\"path\":", f ? "," : "");
-        string(out, paths[f]);
-        key(out, "stem");
-        string(out, d->stems[f]);
-        fputs(",\"meta\":{", out);
-        bool first = true;
-        for (size_t m = 0; m < t->n_meta; m++) {
-            if (fb_csv_meta_get(t, t->meta[m].key) != t->meta[m].value)
-                continue; /* a repeated key: the first one counts */
-            if (!first)
-                fputc(',', out);
-            first = false;
-            string(out, t->meta[m].key);
-            fputc(':', out);
-            string(out, t->meta[m].value);
-        }
-        size_t noisy = 0;
-        for (size_t i = 0; i < t->n_records; i++)
-            noisy += t->records[i].status == FB_POINT_NOISY;
-        fprintf(out, "},\"rows\":%zu,\"noisy\":%zu}", t->n_records, noisy);
-        total += t->n_records;
+    struct fb_tables ts = {0};
+    files(&ts, tables, paths, n, d);
+    meta(&ts, tables, n);
+    bool whole = sizes(&ts, tables, n) == 0;
+    rows(&ts, tables, n, d);
+    pairs(&ts, d);
+    fit_and_regimes(&ts, d);
+    whole = whole && !ts.failed;
+    for (size_t i = 0; i < ts.n; i++)
+        whole = whole && !ts.v[i]->torn;
+    /* nothing printed out of memory; else {"files":TABLE,"meta":TABLE,...} */
+    for (size_t i = 0; whole && i < ts.n; i++) {
+        fprintf(out, "%s\"%s\":", i ? "," : "{", ts.v[i]->name);
+        fb_table_print_json(out, ts.v[i]);
     }
-    fputs("],\"sizes\":[", out);
-    double *sizes = malloc((total ? total : 1) * sizeof *sizes);
-    if (!sizes)
-        return -1;
-    size_t k = 0;
-    for (size_t f = 0; f < n; f++)
-        for (size_t i = 0; i < tables[f].n_records; i++)
-            sizes[k++] = (double)tables[f].records[i].n;
-    qsort(sizes, k, sizeof *sizes, compare_doubles);
-    for (size_t i = 0, written = 0; i < k; i++)
-        if (i == 0 || sizes[i] != sizes[i - 1])
-            fprintf(out, "%s%.0f", written++ ? "," : "", sizes[i]);
-    free(sizes);
-    fputs("],\"rows\":[", out);
-    bool first = true;
-    for (size_t f = 0; f < n; f++)
-        for (size_t i = 0; i < tables[f].n_records; i++) {
-            if (!first)
-                fputc(',', out);
-            first = false;
-            row(out, d, f, &tables[f].records[i]);
-        }
-    fputs("],\"pairs\":[", out);
-    for (size_t i = 0; i < d->n_pairs; i++) {
-        const struct fb_chart_pair *p = &d->pairs[i];
-        fprintf(out, "%s{\"file\":%zu", i ? "," : "", d->series[p->eager].file);
-        key(out, "eager");
-        string(out, d->series[p->eager].key);
-        key(out, "fused");
-        string(out, d->series[p->fused].key);
-        key(out, "title");
-        string(out, p->title);
-        key(out, "launch_limit");
-        fb_json_write_number(out, p->launch_limit);
-        key(out, "traffic_ratio");
-        fb_json_write_number(out, p->traffic_ratio);
-        key(out, "traffic_ratio_write_allocate");
-        fb_json_write_number(out, p->traffic_ratio_wa);
-        fputs(",\"points\":[", out);
-        for (size_t j = 0; j < p->n_points; j++) {
-            fprintf(out, "%s[", j ? "," : "");
-            fb_json_write_number(out, p->points[j].n);
-            fputc(',', out);
-            fb_json_write_number(out, p->points[j].speedup);
-            fputc(',', out);
-            fb_json_write_number(out, p->points[j].lo);
-            fputc(',', out);
-            fb_json_write_number(out, p->points[j].hi);
-            fputc(']', out);
-        }
-        fputs("]}", out);
-    }
-    fputs("],\"fit\":{\"launch_s\":", out);
-    fb_json_write_number(out, d->fit_launch_s);
-    key(out, "bandwidth_gbps");
-    fb_json_write_number(out, d->fit_gbps);
-    key(out, "cache_bandwidth_gbps");
-    fb_json_write_number(out, d->fit_cache_gbps);
-    fputs("},\"regimes\":{\"n_launch\":", out);
-    fb_json_write_number(out, d->n_launch);
-    fprintf(out, ",\"n_launch_from\":\"%s\"",
-            isfinite(d->n_launch) ? (d->n_launch_from_fit ? "fit" : "data") : "");
-    key(out, "n_cache");
-    fb_json_write_number(out, d->n_cache);
-    fputs("}}\n", out);
-    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+    fb_tables_free(&ts);
+    if (whole)
+        fputs("}\n", out);
+    return whole && fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

@@ -7,8 +7,10 @@
  * TAB (the last too: gnuplot 5.4 misreads a blank last field); a number as
  * %.10g, "NaN" when not finite (gnuplot leaves the point undrawn); a text through
  * fb_chart_label (chart/label.h: never gnuplot code; an empty text is " ", which strcol reads
- * as ""). JSON: an array of objects keyed by column (a record table: one object); a number in
- * JSON notation, null when not finite; a text as fb_text_escape writes it. */
+ * as ""). JSON: an array of objects keyed by column (a record table: one object); a number as
+ * fb_json_write_number writes it (%.17g: a whole number of magnitude below 1e17 has no
+ * decimal point, so a count reads back as an integer), null when not finite; a text as
+ * fb_text_escape writes it. */
 #ifndef FB_CHART_TABLE_H
 #define FB_CHART_TABLE_H
 

@@ -36,9 +36,16 @@ def derive():
                          "launches": k, "verified": True, "status": "ok", "reason": "",
                          "bandwidth_gbps": 10.0 + n / 1e6 if role == "copy_ceiling" else 5.0,
                          "copy_fraction": 0.75 if role == "fused" else None})
-    return {"files": [{"meta": {"backend": "cpu", "device": "Test CPU"}}], "rows": rows,
-            "pairs": [{"file": 0, "eager": "eager_add_relu", "fused": "fused_add_relu",
-                       "points": [[8, 1.9, 1.88, 1.92], [1000, 1.8, None, None], [1000000, 1.6, 1.5, 1.7]]}],
+    points = [(8, 1.9, 1.88, 1.92), (1000, 1.8, None, None), (1000000, 1.6, 1.5, 1.7)]
+    return {"files": [{"file": 0, "path": "run.csv", "stem": "run", "rows": len(rows),
+                       "noisy": 0}],
+            "meta": [{"file": 0, "key": "backend", "value": "cpu"},
+                     {"file": 0, "key": "device", "value": "Test CPU"}],
+            "sizes": [{"n": n} for n in SIZES], "rows": rows,
+            "pairs": [{"pair": 0, "file": 0, "eager": "eager_add_relu",
+                       "fused": "fused_add_relu"}],
+            "points": [{"pair": 0, "n": n, "speedup": s, "lo": lo, "hi": hi}
+                       for n, s, lo, hi in points],
             "fit": {"launch_s": 1.5e-6, "bandwidth_gbps": 12.5, "cache_bandwidth_gbps": None},
             "regimes": {"n_launch": 500.0}}
 

@@ -333,11 +333,17 @@ for k in 1 2 3; do
     check "dtypes payload $k: its dtypes chart is whole" charts_valid "$work/inj/dt$k" dt$k dtypes
     rm -f "$FB_CANARY"
 done
-# --derive of every payload: valid UTF-8 JSON (python's strict decoder), its names escaped
+# --derive of every payload: valid UTF-8 JSON (python's strict decoder), its names escaped;
+# its flat tables (src/chart/derive_json.h): the metadata with the payload, sizes as integers,
+# every point of a pair
 json_ok() { timeout 300 "$FB" --derive "$1" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-assert d["rows"] and d["pairs"], "no rows or pairs"'; }
+assert list(d) == ["files", "meta", "sizes", "rows", "pairs", "points", "fit", "regimes"], list(d)
+assert d["rows"] and d["pairs"] and d["points"], "no rows, pairs or points"
+assert any(m["file"] == 0 and m["key"] == "device" for m in d["meta"]), "no device metadata"
+assert d["sizes"] and all(type(s["n"]) is int for s in d["sizes"]), d["sizes"]
+assert {p["pair"] for p in d["points"]} <= {p["pair"] for p in d["pairs"]}, "a point of no pair"'; }
 for k in $(seq 1 $n_inj); do
     check "--derive of payload $k is valid UTF-8 JSON" json_ok "$work/inj/p$k.csv"
 done
