@@ -87,7 +87,7 @@ int fb_app_derive(const char *const *csv_files, int n)
     if (rc == FB_OK)
         rc = fb_chart_derive(tables, csv_files, (size_t)n, d, &err);
     if (rc == FB_OK && fb_chart_json_write(stdout, tables, csv_files, (size_t)n, d) != 0)
-        rc = fb_fail(&err, FB_ERR_RUNTIME, "--derive: cannot write to stdout");
+        rc = fb_fail(&err, FB_ERR_RUNTIME, "cannot write to stdout (or out of memory)");
     if (rc != FB_OK) {
         fb_text_escape_in_place(err.msg, sizeof err.msg);
         fprintf(stderr, "--derive: %s\n", err.msg);
