@@ -85,6 +85,11 @@ timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/default.csv" \
 for chart in summary speedup; do
     check "overlay at column width ($chart): y tick labels a line apart" \
         python3 "$src/tests/plots/svg_text.py" y-ticks-apart "$work/ov/default-vs-torch-$chart.svg"
+    # the regimes' labels above the data: their headroom is their ems over the short plot's
+    # (a fraction of the range left "cache-resident" on the points)
+    check "overlay at column width ($chart): the regime labels on no data point" \
+        python3 "$src/tests/plots/svg_text.py" clear-of-points \
+        "$work/ov/default-vs-torch-$chart.svg" launch- cache- resident memory- bound
 done
 
 # a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
