@@ -71,10 +71,20 @@ if (have_cache) {
     n_bound_keys = n_bound_keys + 1
     bound_longest = strlen(cache_key) > bound_longest ? strlen(cache_key) : bound_longest
 }
-# Headroom above the highest model line and the p90 bars for the regime labels (more for
-# labels on two lines).
-ytop = speedup_max * (regime_lines > 1 ? 1.55 : 1.3)
+# Headroom above the highest model line and the p90 bars for the regime labels. The labels
+# take a fixed number of ems (the middle one's top line at graph regime_y2, each line about
+# 1.3 em with its box, and an em to spare), and a key of many lines leaves the plot short (an
+# overlay at a column's width: some 7 em): the headroom is their ems over the plot's
+# (style.gp's plot_room, given the key's rows), a fraction of the axis, at least the 30%
+# (55% for labels on two lines) a tall plot has always had. The key's rows are known only
+# to the chart's own script, which sets the range: y_top = regime_top(rows), then
+# `set yrange [0 : y_top]`.
+regime_f(rows) = (1 - regime_y2) + (regime_lines * 1.3 + 1) / plot_room(rows)
+regime_room(rows) = (reg_f = regime_f(rows), reg_f < 0.85 ? speedup_max / (1 - reg_f) : \
+    speedup_max / 0.15)
+regime_min = speedup_max * (regime_lines > 1 ? 1.55 : 1.3)
 # (a line far above every point, as a long chain's launch limit, is left off the scale)
-do for [i=1:NSL] { if (LV[i] * 1.25 > ytop && LV[i] <= 2 * speedup_max) { ytop = LV[i] * 1.25 } }
-y_top = ytop > 2.8 ? ytop : 2.8
-set yrange [0 : y_top]
+line_top = 0
+do for [i=1:NSL] { if (LV[i] * 1.25 > line_top && LV[i] <= 2 * speedup_max) { line_top = LV[i] * 1.25 } }
+max2(a, b) = a > b ? a : b
+regime_top(rows) = max2(max2(max2(regime_room(rows), regime_min), line_top), 2.8)

@@ -36,6 +36,8 @@ do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(p
 key_n = n_bound_keys + (NP > 0) * (1 + have_cache_fit) + \
     (strlen(fit_keys) > 0) * (2 + have_cache_fit) + (many ? 0 : n_line_keys) + 1 + NX
 eval key_auto(key_longest, key_n)
+y_top = regime_top(key_rows(key_longest, key_n))  # (regimes.gp)
+set yrange [0 : y_top]
 eval y_ticks(y_top, key_rows(key_longest, key_n))
 # the y axis titled in fewer words where the plot is short (a short page, a tall key)
 set ylabel y_title(page_h / em < 40 || many ? 'speedup (eager / fused time)' : \

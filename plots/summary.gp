@@ -14,6 +14,8 @@ do for [i=1:NSL] { if (!many) { key_longest = strlen(LT[i]) > key_longest ? strl
 do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(pair_key(XT[i])) : key_longest }
 key_n = n_bound_keys + (many ? 0 : n_line_keys) + NX
 eval key_auto(key_longest, key_n)
+y_top = regime_top(key_rows(key_longest, key_n))  # (regimes.gp)
+set yrange [0 : y_top]
 eval y_ticks(y_top, key_rows(key_longest, key_n))
 set ylabel y_title('speedup (eager / fused time)', 'speedup', key_rows(key_longest, key_n))
 plot @bound_keys @model_lines \

@@ -17,14 +17,20 @@ cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 ti
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
 }
-if (have_fit) {
-    set label 10 fit_text at graph 0.03, graph 0.95 left front noenhanced tc rgb '#333333' \
-        font small_font
-}
 # Optional clauses as macros of this script's own text (gnuplot opens the first file of an
 # empty `for` all the same).
-curves = NM > 0 ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:2 with lines lc rgb MC[i] dt 2 lw 2 title (i == 1 ? 'fitted model' : ''), " : ""
-cache_curves = NM > 0 && have_cache_fit ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:3 with lines lc rgb MC[i] dt 3 lw 2 title (i == 1 ? 'fitted, in the '.cache_label : ''), " : ""
+# The fit's text at the plot's top left, above the data (times at small n are the run's
+# lowest), where it takes at most half the plot (style.gp's plot_room: the plot's ems, given
+# the key's rows; a line of the small type about 1.15 em of it). An overlay at a column's
+# width has a key of 15 lines and a plot of some 9 em, and the four lines sat on the data:
+# there, the numbers go into the key in fewer words, on the fitted curves' own lines (the
+# formula is the curve's; no line of their own, which would leave the plot shorter still).
+fit_short(t) = word(t, 1).' = '.word(t, 3).' '.word(t, 4)
+fit_em = (3 + have_cache_fit) * 1.15 * 0.85 * small_k
+model_key = 'fitted model'
+cache_model_key = 'fitted, in the '.cache_label
+curves = NM > 0 ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:2 with lines lc rgb MC[i] dt 2 lw 2 title (i == 1 ? model_key : ''), " : ""
+cache_curves = NM > 0 && have_cache_fit ? "for [i=1:NM] sprintf('m%d.dat', i) using 1:3 with lines lc rgb MC[i] dt 3 lw 2 title (i == 1 ? cache_model_key : ''), " : ""
 noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:2:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # Each key line its series' whole label, but past 6 series (a chain-length run's 25) its name
 # and count (short_title); in as many columns as the page holds (style.gp's key_auto: within
@@ -35,6 +41,20 @@ key_longest = have_cache ? strlen(cache_text) : 0
 do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
 key_n = NS + (NM > 0) + (NM > 0 && have_cache_fit) + have_cache
 eval key_auto(key_longest, key_n)
+if (have_fit && NM > 0 && fit_em + 0.05 * plot_room(key_rows(key_longest, key_n)) > \
+        0.5 * plot_room(key_rows(key_longest, key_n))) {
+    model_key = model_key.': '.fit_short(fit2).', '.fit_short(fit3)
+    cache_model_key = cache_model_key.': '.fit_short(fit4)
+    key_longest = strlen(model_key) > key_longest ? strlen(model_key) : key_longest
+    key_longest = have_cache_fit && strlen(cache_model_key) > key_longest ? \
+        strlen(cache_model_key) : key_longest
+    eval key_auto(key_longest, key_n)
+} else {
+    if (have_fit) {
+        set label 10 fit_text at graph 0.03, graph 0.95 left front noenhanced \
+            tc rgb '#333333' font small_font
+    }
+}
 # (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
 # drops a key of 25 lines: at a column's width their samples still start at the page's edge)
 if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {

@@ -9,9 +9,19 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
   columns TEXT N  the texts below TEXT (the x axis' title: the key), the footnote aside, start
                   at N different x or more: a key in N columns
   y-ticks-apart   the y axis' tick labels (the plain numbers drawn furthest left, at one x)
-                  lie a line of their type apart: none runs into the next"""
+                  lie a line of their type apart: none runs into the next
+  clear-of-points TEXT...  each text in the plot (above the x axis' title) that starts with
+                  one of TEXTs is clear of the data: no point drawn (a marker, centre and
+                  size) reaches into its box (the text's estimated width, a character 0.6 of
+                  its type, by its anchor; from 0.8 of the type above where gnuplot puts it
+                  to 0.3 below); none in the plot passes"""
 import re
 import sys
+
+POINT = re.compile(r"<use xlink:href='#gpPt\d+' transform='translate\(([-\d.]+),([-\d.]+)\)"
+                   r" scale\(([\d.]+)\)'")
+ANCHOR = re.compile(r'<g transform="translate\(([-\d.]+),([-\d.]+)\)"[^>]*?font-size="([\d.]+)"'
+                    r'[^>]*?text-anchor="(\w+)"[^>]*>\s*<text>(.*?)</text>', re.S)
 
 TEXT = re.compile(r'<g transform="translate\(([-\d.]+),([-\d.]+)\)( rotate\([-\d.]+\))?"'
                   r'[^>]*?font-size="([\d.]+)"[^>]*>\s*<text>(.*?)</text>', re.S)
@@ -64,6 +74,26 @@ def main():
         size = max((t[2] for t in nums), default=0)
         if len(ticks) < 2 or min(gaps) < size:
             sys.exit(f"{path}: y tick labels at {ticks} ({size} type): closer than a line")
+    elif check == "clear-of-points":
+        svg = open(path, encoding="utf-8").read()
+        axis = [t[0] for t in all_texts if t[3].startswith("n (elements")]
+        bottom = axis[0] if axis else float("inf")
+        points = [(float(x), float(y), float(r)) for x, y, r in POINT.findall(svg)
+                  if float(y) < bottom]
+        for m in ANCHOR.finditer(svg):
+            x, y, size, anchor = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
+            words = re.sub(r"<[^>]+>", "", m.group(5))
+            if y >= bottom or not any(words.startswith(a) for a in sys.argv[3:]):
+                continue
+            w = 0.6 * size * len(words)
+            left = x if anchor == "start" else x - w / 2 if anchor == "middle" else x - w
+            top, low = y - 0.8 * size, y + 0.3 * size
+            hits = [p for p in points if left - p[2] < p[0] < left + w + p[2]
+                    and top - p[2] < p[1] < low + p[2]]
+            if hits:
+                sys.exit(f"{path}: {words!r} (x {left:.0f}..{left + w:.0f}, y {top:.0f}.."
+                         f"{low:.0f}) lies on {len(hits)} data points, as at "
+                         f"({hits[0][0]:.0f}, {hits[0][1]:.0f})")
     else:
         sys.exit(f"svg_text.py: no check {check!r}")
 

@@ -85,6 +85,11 @@ timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/default.csv" \
 for chart in summary speedup; do
     check "overlay at column width ($chart): y tick labels a line apart" \
         python3 "$src/tests/plots/svg_text.py" y-ticks-apart "$work/ov/default-vs-torch-$chart.svg"
+    # the regimes' labels above the data: their headroom is their ems over the short plot's
+    # (a fraction of the range left "cache-resident" on the points)
+    check "overlay at column width ($chart): the regime labels on no data point" \
+        python3 "$src/tests/plots/svg_text.py" clear-of-points \
+        "$work/ov/default-vs-torch-$chart.svg" launch- cache- resident memory- bound
 done
 
 # a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
@@ -120,6 +125,14 @@ for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-b
         python3 "$src/tests/plots/check_chart.py" --edges "$work/tc/$f.png"
 done
 check "time and bandwidth at column width: no gnuplot warning" bash -c "! grep -qi warning '$work/tc.err'"
+# the fit's text clear of the data: in the plot where it fits above the data (one run), in the
+# key where a long key leaves the plot short (an overlay: its four lines sat on the data)
+for f in default-time default-vs-torch-time; do
+    check "$f at column width: the fit's text on no data point" \
+        python3 "$src/tests/plots/svg_text.py" clear-of-points "$work/tc/$f.svg" \
+        'fit: t' 'L = ' 'B = ' 'B_c = '
+    check "$f at column width: the fit's numbers drawn" grep -q 'B_c = 49.3 GB/s' "$work/tc/$f.svg"
+done
 # the glance of the audit (one size: no in-cache and no memory-bound panel) at a column's width:
 # the note of the missing panels wrapped within the page (one line ran past both edges)
 timeout 300 "$FB" --plot "$data/audit-add-relu.csv" --charts glance --size column \
