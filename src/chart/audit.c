@@ -28,12 +28,7 @@ static double meta_num(const struct fb_csv_table *t, const char *prefix, const c
 {
     char key[64];
     snprintf(key, sizeof key, "%s%s", prefix, suffix);
-    const char *v = fb_csv_meta_get(t, key);
-    if (!v || !*v)
-        return NAN;
-    char *end;
-    double x = strtod(v, &end);
-    return *end == '\0' && isfinite(x) ? x : NAN;
+    return fb_csv_meta_number(t, key);
 }
 
 /* The last row of variant in t, or NULL. */

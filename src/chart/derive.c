@@ -49,16 +49,6 @@ static const char *meta(const struct fb_csv_table *t, const char *key)
     return v ? v : "";
 }
 
-static double meta_number(const struct fb_csv_table *t, const char *key)
-{
-    const char *v = fb_csv_meta_get(t, key);
-    if (!v || !*v)
-        return NAN;
-    char *end;
-    double x = strtod(v, &end);
-    return *end == '\0' && isfinite(x) ? x : NAN;
-}
-
 /* A file's stem: its base name less ".csv". */
 static void stem_of(const char *path, char *out, size_t size)
 {
@@ -436,11 +426,11 @@ static void add_scalars(struct fb_chart_derived *d, const struct fb_csv_table *t
                 d->copy_max = p->bandwidth_gbps;
         }
     }
-    d->cache_bytes = meta_number(t0, "cache_bytes");
-    d->fit_launch_s = meta_number(t0, "fit_launch_s");
-    d->fit_gbps = meta_number(t0, "fit_bandwidth_gbps");
-    d->fit_cache_gbps = meta_number(t0, "fit_cache_bandwidth_gbps");
-    d->peak_gbps = meta_number(t0, "peak_bandwidth_gbps");
+    d->cache_bytes = fb_csv_meta_number(t0, "cache_bytes");
+    d->fit_launch_s = fb_csv_meta_number(t0, "fit_launch_s");
+    d->fit_gbps = fb_csv_meta_number(t0, "fit_bandwidth_gbps");
+    d->fit_cache_gbps = fb_csv_meta_number(t0, "fit_cache_bandwidth_gbps");
+    d->peak_gbps = fb_csv_meta_number(t0, "peak_bandwidth_gbps");
     const struct fb_record *first = t0->n_records ? &t0->records[0] : NULL;
     snprintf(d->device, sizeof d->device, "%s",
              *meta(t0, "device") ? meta(t0, "device") : first ? first->device : "");

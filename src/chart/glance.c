@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chart/charts.h"
+#include "chart/label.h"
 #include "chart/model.h"
 
 static bool positive(double x)
@@ -81,17 +82,6 @@ static double nearest(const struct fb_chart_pair *p, double lo, double hi, doubl
     return best;
 }
 
-/* n as a panel title writes it: 215, 146780, 1K, 100M. */
-static void n_text(double n, char *out, size_t size)
-{
-    if (n >= 1e6 && fmod(n, 1e6) == 0)
-        snprintf(out, size, "%gM", n / 1e6);
-    else if (n >= 1e3 && fmod(n, 1e3) == 0)
-        snprintf(out, size, "%gK", n / 1e3);
-    else
-        snprintf(out, size, "%.6g", n);
-}
-
 static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
 {
     const struct fb_chart_pair *main = &d->pairs[g->pair[0]];
@@ -109,8 +99,8 @@ static void pick_sizes(const struct fb_chart_derived *d, struct fb_glance *g)
         if (isnan(n)) {
             /* said on the figure, so that a panel is never missing without a word */
             char a[32], b[32];
-            n_text(launch_end, a, sizeof a);
-            n_text(cache_end, b, sizeof b);
+            fb_chart_n_text(launch_end, a, sizeof a);
+            fb_chart_n_text(cache_end, b, sizeof b);
             char *m = g->missing[g->n_missing++];
             const size_t size = sizeof g->missing[0];
             if (r == 2 && !positive(d->n_cache))
@@ -170,16 +160,6 @@ void fb_glance_derive(const struct fb_chart_derived *d, struct fb_glance *g)
 }
 
 /* --- its tables ------------------------------------------------------------------------ */
-
-static void size_text(double n, char *out_text, size_t size)
-{
-    if (n >= 1e6 && fmod(n, 1e6) == 0)
-        snprintf(out_text, size, "n = %gM", n / 1e6);
-    else if (n >= 1e3 && fmod(n, 1e3) == 0)
-        snprintf(out_text, size, "n = %gK", n / 1e3);
-    else
-        snprintf(out_text, size, "n = %g", n);
-}
 
 /* The unit a panel's times are drawn in: the largest that keeps max_s at 1 or more. */
 static void time_unit(double max_s, const char **unit, double *scale)
@@ -243,8 +223,8 @@ static void add_glance(struct fb_tables *ts, const struct fb_chart_derived *d,
         double scale;
         time_unit(max_s, &unit, &scale);
         char title[96], size[32];
-        size_text(g->n[j], size, sizeof size);
-        snprintf(title, sizeof title, "%s: %s%s%s", g->regime[j], size,
+        fb_chart_n_text(g->n[j], size, sizeof size);
+        snprintf(title, sizeof title, "%s: n = %s%s%s", g->regime[j], size,
                  g->unfitted[0] ? " " : "", g->unfitted);
         fb_table_num(t, (double)(j + 1));
         fb_table_text(t, title);

@@ -1,6 +1,7 @@
 /* The one quoting routine for text in charts (contract in label.h). */
 #include "chart/label.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,14 @@ char *fb_chart_label(char *out, size_t size, const char *in)
         snprintf(out, size, "-");
     free(escaped);
     return out;
+}
+
+void fb_chart_n_text(double n, char *out, size_t size)
+{
+    if (n >= 1e6 && fmod(n, 1e6) == 0)
+        snprintf(out, size, "%gM", n / 1e6);
+    else if (n >= 1e3 && fmod(n, 1e3) == 0)
+        snprintf(out, size, "%gK", n / 1e3);
+    else
+        snprintf(out, size, "%.6g", n);
 }

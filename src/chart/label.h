@@ -31,4 +31,8 @@
  * Returns out. A result that does not fit in size is cut at a character boundary. */
 char *fb_chart_label(char *out, size_t size, const char *in);
 
+/* A size as the charts write it: 215, 146780, 1K, 100M (%g of thousands and millions where
+ * whole, else %.6g). */
+void fb_chart_n_text(double n, char *out, size_t size);
+
 #endif

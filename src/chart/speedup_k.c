@@ -9,6 +9,7 @@
  *   chain_model.tsv    kernels, launch_limit, traffic_ratio, traffic_ratio_wa: per length;
  *   chain_model_wa.tsv the same, of the lengths with a write-allocate ratio */
 #include "chart/charts.h"
+#include "chart/label.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,16 +71,6 @@ static const char *few_chains(const struct fb_chart_derived *d)
     return c.lengths >= 3 ? NULL : "fewer than 3 chain lengths";
 }
 
-static void size_text(double n, char *out, size_t size)
-{
-    if (n >= 1e6 && fmod(n, 1e6) == 0)
-        snprintf(out, size, "n = %gM", n / 1e6);
-    else if (n >= 1e3 && fmod(n, 1e3) == 0)
-        snprintf(out, size, "n = %gK", n / 1e3);
-    else
-        snprintf(out, size, "n = %g", n);
-}
-
 static const unsigned colours[] = {0x1f77b4, 0x2ca02c, 0xd62728, 0x9467bd, 0xff7f0e};
 
 /* chains.tsv and c<i>.dat; ns gets the sizes, ascending. */
@@ -100,8 +91,9 @@ static size_t add_sizes(const struct chains *c, struct fb_tables *ts, double ns[
     }
     struct fb_table *t = fb_table_add(ts, "i title colour pt", "chains.tsv");
     for (size_t s = 0; s < n_ns; s++) {
-        char title[32];
-        size_text(ns[s], title, sizeof title);
+        char title[32], n[24];
+        fb_chart_n_text(ns[s], n, sizeof n);
+        snprintf(title, sizeof title, "n = %s", n);
         fb_table_num(t, (double)(s + 1));
         fb_table_text(t, title);
         fb_table_colour(t, colours[s % 5]);

@@ -128,6 +128,9 @@ void fb_csv_table_free(struct fb_csv_table *t);
 /* The value of metadata `key` in t, or NULL when absent (the first one when repeated). */
 const char *fb_csv_meta_get(const struct fb_csv_table *t, const char *key);
 
+/* The value of metadata `key` as a finite number, or NaN when absent or not wholly one. */
+double fb_csv_meta_number(const struct fb_csv_table *t, const char *key);
+
 /* The record among records[0..count-1] whose backend, device, variant, dtype and n all equal
  * the arguments (strings compared exactly), or NULL. When several match, the last one (the
  * most recent row) is returned. */

@@ -451,6 +451,16 @@ const char *fb_csv_meta_get(const struct fb_csv_table *t, const char *key)
     return NULL;
 }
 
+double fb_csv_meta_number(const struct fb_csv_table *t, const char *key)
+{
+    const char *v = fb_csv_meta_get(t, key);
+    if (!v || !*v)
+        return NAN;
+    char *end;
+    double x = strtod(v, &end);
+    return *end == '\0' && isfinite(x) ? x : NAN;
+}
+
 const struct fb_record *fb_csv_find_record(const struct fb_record *records, size_t count,
                                            const char *backend, const char *device,
                                            const char *variant, const char *dtype, int64_t n)
