@@ -170,9 +170,14 @@ class Chains(Run):
 
     def test_a_transcendental_chain_bound_still_catches_another_formula(self):
         # erf gelu instead of the tanh form: up to ~5e-4 apart, far outside gelu's ULP bound.
+        # Judged at n=1000 only: about half the sums a + b in [-2, 2) land where the two
+        # formulas agree within the bound, so all eight draws at n=8 do in about one run of
+        # twelve (CI saw it) and that row rightly verifies; a thousand never all do.
         rc, rows = self.mapped_wrong("gelu", lambda t, xs, p: t.nn.functional.gelu(xs[0]), "ag")
         self.assertEqual(rc, 1)
-        self.assertEqual({(r["status"], r["verified"]) for r in rows}, {("failed", "0")})
+        self.assertEqual({(r["n"], r["status"], r["verified"]) for r in rows if r["n"] == "1000"},
+                         {("1000", "failed", "0")})
+        self.assertIn("8", [r["n"] for r in rows])  # the small size ran, whatever it found
 
 
 class FakeOut(tp.Peer):
