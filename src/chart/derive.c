@@ -444,6 +444,35 @@ static void add_scalars(struct fb_chart_derived *d, const struct fb_csv_table *t
                  d->cache_name[0] ? d->cache_name : "cache", d->cache_bytes / 1048576.0);
 }
 
+/* Whether series s shares its colour and marker with a series it must give way to: any of
+ * a fixed entry, or a hashed one before it. */
+static bool clashes(const struct fb_chart_derived *d, size_t s)
+{
+    for (size_t t = 0; t < d->n_series; t++)
+        if (t != s && d->series[t].colour == d->series[s].colour &&
+            d->series[t].point_type == d->series[s].point_type &&
+            (t < s || fb_chart_identity_is_fixed(d->series[t].variant)))
+            return true;
+    return false;
+}
+
+/* Every series of a hashed name moved on (fb_chart_identity_next) until no other has its
+ * colour and marker; 36 entries in all, so at most 36 steps. */
+static void keep_identities_apart(struct fb_chart_derived *d)
+{
+    for (size_t s = 0; s < d->n_series; s++) {
+        struct fb_chart_series *se = &d->series[s];
+        if (fb_chart_identity_is_fixed(se->variant))
+            continue;
+        for (int step = 0; step < 36 && clashes(d, s); step++) {
+            struct fb_chart_identity id = {se->colour, se->point_type, se->dash};
+            id = fb_chart_identity_next(id);
+            se->colour = id.colour;
+            se->point_type = id.point_type;
+        }
+    }
+}
+
 int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_t n,
                     struct fb_chart_derived *out, struct fb_error *err)
 {
@@ -470,6 +499,7 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
         if (rc != FB_OK)
             return rc;
     }
+    keep_identities_apart(out);
     add_scalars(out, &tables[0]);
     int rc = add_pairs(&b);
     if (rc != FB_OK)

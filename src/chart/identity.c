@@ -130,6 +130,27 @@ struct fb_chart_identity fb_chart_identity_form(const char *variant, bool overla
     return id;
 }
 
+bool fb_chart_identity_is_fixed(const char *variant)
+{
+    return find(variant) != NULL;
+}
+
+struct fb_chart_identity fb_chart_identity_next(struct fb_chart_identity id)
+{
+    const size_t colours = sizeof hashed_colours / sizeof hashed_colours[0];
+    const size_t points = sizeof hashed_points / sizeof hashed_points[0];
+    int open = id.point_type % 2 == 0; /* the filled markers' numbers are odd */
+    for (size_t c = 0; c < colours; c++)
+        for (size_t p = 0; p < points; p++)
+            if (hashed_colours[c] == id.colour && hashed_points[p] - open == id.point_type) {
+                size_t q = (p + 1) % points, d = q == 0 ? (c + 1) % colours : c;
+                id.colour = hashed_colours[d];
+                id.point_type = hashed_points[q] - open;
+                return id;
+            }
+    return id;
+}
+
 const char *fb_chart_identity_how(const char *variant, const char *role)
 {
     static char how[FB_CHART_HOW_CHARS];

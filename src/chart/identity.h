@@ -4,7 +4,8 @@
  * ("eager: add, relu (2 kernels)"). The built-in variants and the PyTorch peer's have fixed
  * entries of one table (identity.c); any other variant (a chain's eager_NAME and fused_NAME,
  * a name from another tool) takes an entry chosen by a hash of NAME, so a custom chain keeps
- * its style from run to run and from chart to chart, whatever else the run holds.
+ * its style from run to run and from chart to chart, unless another series of the run has
+ * that colour and marker (then the next free entry: fb_chart_identity_next).
  *
  * A series drawn from an overlay (a file after the first) or in a format other than the
  * variant's plain one (fp16, bf16, streaming stores, cold cache) keeps the colour and the
@@ -33,6 +34,18 @@ struct fb_chart_identity fb_chart_identity_of(const char *variant);
  * another colour of the cycle (two and four on) and bf16 another marker. */
 struct fb_chart_identity fb_chart_identity_form(const char *variant, bool overlay,
                                                 const char *form);
+
+/* Whether `variant` has a fixed entry of the table (a built-in or a peer's variant); a
+ * name that has none takes a hashed entry. */
+bool fb_chart_identity_is_fixed(const char *variant);
+
+/* The hashed entry after id's: its colour's next marker, past the last marker the next
+ * colour's first, of the same form (filled or open); id itself where its colour or marker is
+ * none of the hashed ones'. Two hashed names can hash to one entry (36 of them; a
+ * chain-length run has 26 series): the charts move the later one on until no other series
+ * of the run has its colour and marker (derive.c), so that none is told apart by its dash
+ * alone. */
+struct fb_chart_identity fb_chart_identity_next(struct fb_chart_identity id);
 
 /* The words of a series' label into out (size bytes):
  *   "<how>: <what> (<count>)<form>"

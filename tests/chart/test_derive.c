@@ -139,6 +139,26 @@ static void test_every_eager_chain_is_paired_with_its_own_fused_one(void **state
     done(r);
 }
 
+/* A chain-length run's 18 series: two hash to one colour and marker (fused add_k4 and eager
+ * add_k6) unless the later moves on; told apart by colour and marker, never by dash alone. */
+static void test_no_two_series_share_colour_and_marker(void **state)
+{
+    (void)state;
+    const char *files[] = {"sample-chain-length.csv", "chains.csv", "sample-dtypes.csv"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        struct run *r = derive_files(files[f], NULL);
+        const struct fb_chart_derived *d = &r->d;
+        for (size_t s = 0; s < d->n_series; s++)
+            for (size_t t = s + 1; t < d->n_series; t++)
+                if (d->series[s].colour == d->series[t].colour &&
+                    d->series[s].point_type == d->series[t].point_type)
+                    fail_msg("%s: %s and %s share colour %06x and marker %d", files[f],
+                             d->series[s].key, d->series[t].key, d->series[s].colour,
+                             d->series[s].point_type);
+        done(r);
+    }
+}
+
 static void test_model_launches_by_role(void **state)
 {
     (void)state;
@@ -597,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_titles_are_words_and_renamed_by_the_config),
         cmocka_unit_test(test_every_eager_chain_is_paired_with_its_own_fused_one),
         cmocka_unit_test(test_each_pair_has_its_own_launch_limit_and_traffic_ratio),
+        cmocka_unit_test(test_no_two_series_share_colour_and_marker),
         cmocka_unit_test(test_model_launches_by_role),
         cmocka_unit_test(test_the_model_agrees_with_the_variant_table),
         cmocka_unit_test(test_a_four_op_chain_is_drawn_against_its_own_limits),
