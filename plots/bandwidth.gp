@@ -6,18 +6,23 @@ set ylabel 'bandwidth (GB/s)'
 ytop = (peak_gbps > bandwidth_max ? peak_gbps : bandwidth_max) * 1.1
 set yrange [0 : (ytop > 0 ? ytop : 1)]
 
-if (copy_max > 0) {
+# The ceiling's and the peak's lines are named in the key, as the cache's (time.gp says why):
+# a label beside the line sat on the data wherever the series cross it.
+# (in fewer words past 6 series, whose key of two columns at a column's width holds 26 characters)
+ceiling_text = sprintf(NS > 6 ? 'copy ceiling %.0f GB/s' : 'copy ceiling (best copy) %.0f GB/s', copy_max)
+peak_text = sprintf('theoretical peak %.0f GB/s', peak_gbps)
+have_ceiling = copy_max > 0
+have_peak = peak_gbps > 0
+if (have_ceiling) {
     set arrow from graph 0, first copy_max to graph 1, first copy_max nohead \
         lc rgb '#000000' dt 3 lw 1
-    set label sprintf('copy ceiling (best copy) %.0f GB/s', copy_max) at graph 0.02, \
-        first copy_max left offset 0, 0.7 font small_font
 }
-if (peak_gbps > 0) {
+if (have_peak) {
     set arrow from graph 0, first peak_gbps to graph 1, first peak_gbps nohead \
         lc rgb '#b2182b' dt 2 lw 1.5
-    set label sprintf('theoretical peak %.0f GB/s', peak_gbps) at graph 0.02, \
-        first peak_gbps left offset 0, 0.7 tc rgb '#b2182b' font small_font
 }
+lines_key = (have_ceiling ? "keyentry with lines lc rgb '#000000' dt 3 lw 1 title ceiling_text, " : "") . \
+    (have_peak ? "keyentry with lines lc rgb '#b2182b' dt 2 lw 1.5 title peak_text, " : "")
 # The cache's line is named in the key, not beside the line (time.gp says why).
 cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
 if (have_cache) {
@@ -30,13 +35,17 @@ noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:3:5:4 with points pt variable
 # key_auto; time.gp says why).
 series_key(t) = NS > 6 ? short_key(t) : t
 key_longest = have_cache ? strlen(cache_text) : 0
+key_longest = have_ceiling && strlen(ceiling_text) > key_longest ? strlen(ceiling_text) : key_longest
+key_longest = have_peak && strlen(peak_text) > key_longest ? strlen(peak_text) : key_longest
+key_n = NS + have_cache + have_ceiling + have_peak
 do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
-eval key_auto(key_longest, NS + have_cache)
+eval key_auto(key_longest, key_n)
 # (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
-# drops a key of 25 lines: at a column's width their samples still start at the page's edge)
-if (NS > 6 && key_cols(key_longest) < 2 && plot_room(NS + have_cache) < 4) {
-    eval sprintf("set key below right vertical maxrows %d width %d", int(ceil((NS + have_cache) / 2.0)), \
+# drops a key of 25 lines; with short samples, which at gnuplot's 2.5 characters ran the first
+# column's past the page's left edge at a column's width; colour and marker tell them apart)
+if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {
+    eval sprintf("set key below right vertical samplen 1.2 maxrows %d width %d", int(ceil(key_n / 2.0)), \
         key_width(key_longest))
 }
-plot @cache_key @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
+plot @cache_key @lines_key @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title series_key(ST[i])

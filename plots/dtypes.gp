@@ -22,17 +22,20 @@ set yrange [0:*]
 set ylabel 'speedup (eager time / fused time, medians)'
 # One key, under the right panel (the dtypes and the cache mark), two rows on a wide page, a
 # column on a narrow one; both panels take the same bottom margin (axis, its title, the key,
-# the noisy footnote's strip: style.gp's foot_h, in lines of the main type), so that they
-# are as tall as each other and the footnote has its line.
+# the noisy footnote's strip: style.gp's foot_h, in lines of the main type; a key line 1.1 of
+# them, where 0.95 left the last one's letters 10 px above a column's bottom edge), so that
+# they are as tall as each other and the footnote has its line.
 key_rows = narrow ? NDT + (dtype_cache_x > 0) : 2
-set bmargin 3.6 + 0.95 * key_rows + (noisy > 0 ? 2.6 : 0)
+set bmargin 3.6 + 1.1 * key_rows + (noisy > 0 ? 2.6 : 0)
 # (placed under the right panel's axis title, in screen units from the margin's lines of
 # about 1.15 em: a key "below" would go to the page's bottom, on the footnote)
 set key maxrows key_rows at screen 0.75, \
-    screen (0.95 * key_rows + (noisy > 0 ? 2.6 : 0) + 0.4) * 1.15 * em / page_h center top
+    screen (1.1 * key_rows + (noisy > 0 ? 2.6 : 0) + 0.4) * 1.15 * em / page_h center top
 # (a narrow page's column of key lines in half the page: gnuplot refuses a column as wide as
 # its estimate of the cache mark's line, which is drawn in less)
-if (narrow) { set key maxcols 1 width -int(0.3 * strlen(dtype_cache_text)) }
+# (and a wide page's in two columns, said outright: gnuplot's own count, at a key placed `at`,
+# was one, and the rows past the second ran off the page's bottom)
+if (narrow) { set key maxcols 1 width -int(0.3 * strlen(dtype_cache_text)) } else { set key vertical maxrows 2 }
 cache_mark = dtype_cache_x > 0 ? "keyentry with lines dt 2 lw 1.5 lc rgb '#777777' title dtype_cache_text, " : ""
 set multiplot layout 1,2 title (narrow ? \
     sprintf("Fusion speedup by storage type\n%s vs %s\n%s%s", dtype_variant, dtype_pair, \

@@ -56,9 +56,10 @@ if (have_fit && NM > 0 && fit_em + 0.05 * plot_room(key_rows(key_longest, key_n)
     }
 }
 # (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
-# drops a key of 25 lines: at a column's width their samples still start at the page's edge)
+# drops a key of 25 lines; with short samples, which at gnuplot's 2.5 characters ran the first
+# column's past the page's left edge at a column's width; colour and marker tell them apart)
 if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {
-    eval sprintf("set key below right vertical maxrows %d width %d", int(ceil((key_n) / 2.0)), \
+    eval sprintf("set key below right vertical samplen 1.2 maxrows %d width %d", int(ceil((key_n) / 2.0)), \
         key_width(key_longest))
 }
 # (in fewer words where the key leaves the plot short)

@@ -7,7 +7,7 @@ pointing at an xref table whose entries point at their objects, and every font e
 (as many /FontFile streams as font descriptors) and, with --min-pt, no text in it under P
 points at 1:1 and, with --in-page, no word of it outside the page (pdftotext -bbox's word
 boxes, poppler-utils: gnuplot says nothing of a key line or an axis title drawn past the
-page's edge) and, with --edges, a PNG with nothing drawn in the two pixels at its left and
+page's edge) and every word of the SVG beside it drawn in it (cairo drops key rows silently) and, with --edges, a PNG with nothing drawn in the two pixels at its left and
 right edges (a key's samples or a tick label run off the page: cut, which no text position
 shows). Prints
 what is wrong with each bad file."""
@@ -180,6 +180,25 @@ def pdf_problem(data, min_pt=None):
     return None
 
 
+def pdf_words_missing(path, data):
+    """The words of the SVG drawn beside a PDF (same name, .svg) that the PDF lacks: cairo
+    leaves out key rows it cannot place (a key `at` a point with more rows than its count of
+    columns holds) without a warning, where gnuplot's svg terminal, measuring text its own
+    way, draws them. Words of three characters or more (fp16), each found once at least (the
+    SVG draws a boxed label twice); the PDF's text read with its spaces and hyphens taken
+    out (a label split over two lines, "memory-" "bound")."""
+    try:
+        svg = open(path[:-4] + ".svg", encoding="utf-8").read()
+    except OSError:
+        return []
+    texts = re.findall(r"<text>(.*?)</text>", svg, re.S)
+    words = [w for t in texts for w in re.findall(r"[A-Za-z_][A-Za-z_0-9]{2,}", re.sub(r"<[^>]+>", "", t))]
+    pdf = subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True,
+                         check=True).stdout.decode("utf-8", "replace")
+    flat = re.sub(r"[\s\-]+", "", pdf)
+    return sorted({w for w in words if w not in flat})
+
+
 def main(paths):
     min_pt, in_page = None, False
     if paths[:1] == ["--min-pt"]:
@@ -202,8 +221,11 @@ def main(paths):
             else "not a .png, .svg or .pdf"
         if not problem and in_page and p.endswith(".pdf"):
             outside = pdf_words_outside(data)
+            missing = pdf_words_missing(p, data)
             if outside:
                 problem = "text outside the page: " + ", ".join(outside)
+            elif missing:
+                problem = "words of the SVG not drawn in the PDF: " + ", ".join(missing)
         if not problem and edges and p.endswith(".png"):
             drawn = png_edges_drawn(data)
             if drawn:

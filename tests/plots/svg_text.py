@@ -8,6 +8,8 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
   count TEXT N    exactly N texts contain TEXT
   columns TEXT N  the texts below TEXT (the x axis' title: the key), the footnote aside, start
                   at N different x or more: a key in N columns
+  in-key TEXT     every text that starts with TEXT, and there is one, lies below the x axis'
+                  title "n (elements ...)": in the key under the plot, not in the plot
   y-ticks-apart   the y axis' tick labels (the plain numbers drawn furthest left, at one x)
                   lie a line of their type apart: none runs into the next
   clear-of-points TEXT...  each text in the plot (above the x axis' title) that starts with
@@ -66,6 +68,12 @@ def main():
         if len(key) < int(sys.argv[4]):
             sys.exit(f"{path}: the texts below {arg!r} start at {sorted(key)}, "
                      f"not in {sys.argv[4]} columns")
+    elif check == "in-key":
+        axis = [t[0] for t in all_texts if t[3].startswith("n (elements")]
+        hits = [t for t in all_texts if t[3].startswith(arg)]
+        if not axis or not hits or any(t[0] <= axis[0] for t in hits):
+            sys.exit(f"{path}: {arg!r} at {[t[0] for t in hits]}, not below the x axis' "
+                     f"title at {axis}")
     elif check == "y-ticks-apart":
         nums = [t for t in all_texts if not t[1] and re.fullmatch(r"\s*-?[\d.]+\s*", t[3])]
         left = min(t[4] for t in nums) if nums else 0

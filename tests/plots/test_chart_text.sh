@@ -125,6 +125,41 @@ for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-b
         python3 "$src/tests/plots/check_chart.py" --edges "$work/tc/$f.png"
 done
 check "time and bandwidth at column width: no gnuplot warning" bash -c "! grep -qi warning '$work/tc.err'"
+# a chain-length run (26 series) at a column's width: every key line drawn (gnuplot dropped
+# the first 14 of a key two columns could not hold, saying nothing), none at the page's edge,
+# and the copy ceiling named in the key, not on the data its line crosses
+timeout 300 "$FB" --plot "$src/results/cpu-amd-epyc/chain-length.csv" \
+    --plot-config "$src/configs/chain-length.ini" --charts time,bandwidth --size column \
+    --formats png,svg --plot-dir "$work/cl" >/dev/null 2>"$work/cl.err"
+for f in chain-length-time chain-length-bandwidth; do
+    check "$f at column width: all 16 add_k lines in the key" \
+        python3 "$src/tests/plots/svg_text.py" count "$work/cl/$f.svg" 'add_k' 16
+    check "$f at column width: the references' lines in the key" \
+        python3 "$src/tests/plots/svg_text.py" count "$work/cl/$f.svg" 'memcpy (no kernel of ours)' 1
+    check "$f at column width: nothing drawn at the page's left or right edge" \
+        python3 "$src/tests/plots/check_chart.py" --edges "$work/cl/$f.png"
+done
+check "chain-length bandwidth at column width: the copy ceiling named in the key" \
+    python3 "$src/tests/plots/svg_text.py" in-key "$work/cl/chain-length-bandwidth.svg" \
+    'copy ceiling'
+check "chain-length time and bandwidth at column width: no gnuplot warning" \
+    bash -c "! grep -qi warning '$work/cl.err'"
+# the dtypes chart at every preset: each dtype's key line within the page (a wide page's key
+# was one column under the right panel, fp16 and bf16 past the page's bottom: pdftotext lists
+# only what is in the page), and nothing at its edges
+for size in "" column double slide; do
+    opt=(); [ -n "$size" ] && opt=(--size "$size")
+    out=$work/dt-${size:-own}
+    timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/dtypes.csv" \
+        --plot-config "$src/configs/dtypes.ini" --charts dtypes --formats png,pdf "${opt[@]}" \
+        --plot-dir "$out" >/dev/null 2>"$out.err"
+    if command -v pdftotext >/dev/null 2>&1; then
+        check "dtypes (${size:-own page}): fp32, fp16 and bf16 in the key, in the page" \
+            bash -c "pdftotext '$out/dtypes-dtypes.pdf' - | tr -s ' \n' '\n\n' | grep -cx 'fp32\|fp16\|bf16' | grep -qx 3"
+    fi
+    check "dtypes (${size:-own page}): nothing at the page's left or right edge, no warning" \
+        bash -c "python3 '$src/tests/plots/check_chart.py' --edges '$out/dtypes-dtypes.png' && ! grep -qi warning '$out.err'"
+done
 # the fit's text clear of the data: in the plot where it fits above the data (one run), in the
 # key where a long key leaves the plot short (an overlay: its four lines sat on the data)
 for f in default-time default-vs-torch-time; do

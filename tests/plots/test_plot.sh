@@ -565,7 +565,8 @@ warnings_at() { # CSV... : the keys of the warnings of drawing them at every siz
         # a paper's column: no text under 7 points at 1:1 (the PDFs' own type sizes)
         [ $size != column ] || $check_chart --min-pt 7 "$work/warn"/*.pdf |
             sed "s|^$work/warn/|$stem column: |"
-        # every word on the page (a key line past the page's edge draws with no warning)
+        # every word on the page (a key line past the page's edge draws with no warning), and
+        # every word of the SVG in the PDF (cairo drops a key's rows without one)
         [ -z "$pdftotext" ] || $check_chart --in-page "$work/warn"/*.pdf |
             sed "s|^$work/warn/|$stem $size: |"
         sed -n 's/^charts: \([a-z_]*\.gp\): "[^"]*" line [0-9]*: warning: \(Warning - \)\{0,1\}\([^(]*[^ (]\).*/'"$stem $size"' \1: \3/p; s/^charts: \([a-z_]*\.gp\): .* more lines from gnuplot ([1-9].*/'"$stem $size"' \1: warnings past the lines shown/p' "$work/err"
