@@ -189,8 +189,13 @@ last_space(s, w) = w < 1 ? 0 : (s[w:w] eq ' ' ? w : last_space(s, w - 1))
 wrap(s, w) = strlen(s) <= w ? s : (last_space(s, w + 1) > 1 ? \
     s[1:last_space(s, w + 1) - 1] . "\n" . wrap(s[last_space(s, w + 1) + 1:], w) : s)
 title_chars = int(page_w / (0.5 * em)) - 12
-chart_title(what) = wrap(what, title_chars) . "\n" . \
-    wrap(device . (strlen(day) > 0 ? ', ' . day : ''), title_chars)
+# A title that wraps is cut into lines of about one length: the narrowest width that takes no
+# more lines than w does (wrapped at w, a column's glance title left "goes" alone on a line).
+newlines(s) = strstrt(s, "\n") > 0 ? 1 + newlines(s[strstrt(s, "\n") + 1:]) : 0
+even_w(s, w, v) = v >= w || newlines(wrap(s, v)) <= newlines(wrap(s, w)) ? v : even_w(s, w, v + 1)
+even_wrap(s, w) = strlen(s) <= w ? s : wrap(s, even_w(s, w, int(strlen(s) / (newlines(wrap(s, w)) + 1))))
+chart_title(what) = even_wrap(what, title_chars) . "\n" . \
+    even_wrap(device . (strlen(day) > 0 ? ', ' . day : ''), title_chars)
 
 # n spans 8 .. 1e8 elements: powers of ten on a log axis.
 set logscale x 10
