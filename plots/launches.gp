@@ -4,12 +4,18 @@
 # mark. A bar that disagrees with its mark means the variant did not do what its model says.
 # The bars lie flat, the series' labels (in words) beside them, read without tilting the head.
 NLB = rows_launches
-set title chart_title('Kernel launches per call (counted) vs model') noenhanced
 set xlabel 'launches per call'
 unset logscale x
 set format x '%g'
 set style fill solid 0.75 noborder
 stats 'launches.tsv' using (strlen(strcol(2))) nooutput name 'LAB'
+# (the labels in fewer words, below: before the ranges are set, which stats would filter by)
+labels_room = 0.4 * page_w / char_w
+no_count(t) = last_open(t, 0) > 0 ? t[1:last_open(t, 0) - 1] : t
+short_label(t) = strlen(no_count(t)) <= labels_room ? no_count(t) : \
+    strlen(no_count(short_title(t))) <= labels_room || label_how(t) eq '' ? \
+    no_count(short_title(t)) : label_how(t)
+stats 'launches.tsv' using (strlen(short_label(strcol(2)))) nooutput name 'SHORT'
 stats 'launches.tsv' using 3 nooutput
 # the model's count, where a series has one (an audit's or a peer's rows have none: no mark,
 # no key line, and no gnuplot warning of a clause with no point)
@@ -19,9 +25,18 @@ set yrange [NLB + 0.7 : 0.3]
 set xtics 1
 set grid xtics noytics nomxtics
 set key outside below center height 1
-# The series' labels go beside the bars as y tick labels, or, when the longest would take
-# more than 40% of the page's width (a column), above each bar, so the plot keeps its room.
-labels_above = LAB_max > 0.4 * page_w / char_w
+# The series' labels go beside the bars as y tick labels; when the longest would take more
+# than 40% of the page's width, each without the count its bar shows, and where still too
+# long by its name alone ("eager add_k3": style.gp's short_title; "torch.compile"), which a chain-length run's
+# 26 bars take at every page size (past 12 bars: fewer are a line apart above their bars,
+# and their names in short could be alike, "torch eager"); else above each bar, so the plot
+# keeps its room. (Above, 26 bars' labels ran into their counts and the model's marks.) The
+# title, centred on the plot, which the labels move right, is moved back to the page's centre.
+labels_short = LAB_max > labels_room && SHORT_max <= labels_room && NLB > 12
+labels_above = LAB_max > labels_room && !labels_short
+bar_label(t) = labels_short ? short_label(t) : t
+set title chart_title('Kernel launches per call (counted) vs model') noenhanced \
+    offset (labels_short ? -0.5 * SHORT_max : 0), 0
 if (labels_above) {
     unset ytics
     set lmargin 2
@@ -33,6 +48,6 @@ half = labels_above ? 0.18 : 0.3
 
 labels_over = labels_above ? ", '' using (0):($1 - half - 0.2):2 with labels left noenhanced font small_font notitle" : ""
 model_marks = MODEL_max < 0 ? "" : ", 'launches.tsv' using ($4 >= 0 ? $4 : NaN):($1 - half - 0.08):(0):(2 * half + 0.16) with vectors nohead lc rgb '#000000' lw 4 title 'model (fused 1, eager 1 per op)'"
-plot 'launches.tsv' using (0):1:(0):3:($1 - half):($1 + half):5:yticlabels(2) \
+plot 'launches.tsv' using (0):1:(0):3:($1 - half):($1 + half):5:yticlabels(bar_label(strcol(2))) \
         with boxxyerror lc rgb variable notitle, \
      '' using 3:1:(sprintf(' %g', $3)) with labels left notitle @labels_over @model_marks

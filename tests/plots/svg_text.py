@@ -8,6 +8,8 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
   count TEXT N    exactly N texts contain TEXT
   columns TEXT N  the texts below TEXT (the x axis' title: the key), the footnote aside, start
                   at N different x or more: a key in N columns
+  tick-labels TEXT  every text that contains TEXT, and there is one, is anchored at its end:
+                  a y tick label beside the axis, not a label over the data
   in-key TEXT     every text that starts with TEXT, and there is one, lies below the x axis'
                   title "n (elements ...)": in the key under the plot, not in the plot
   y-ticks-apart   the y axis' tick labels (the plain numbers drawn furthest left, at one x)
@@ -68,6 +70,12 @@ def main():
         if len(key) < int(sys.argv[4]):
             sys.exit(f"{path}: the texts below {arg!r} start at {sorted(key)}, "
                      f"not in {sys.argv[4]} columns")
+    elif check == "tick-labels":
+        hits = [m.group(4) for m in ANCHOR.finditer(open(path, encoding="utf-8").read())
+                if arg in m.group(5)]
+        if not hits or set(hits) != {"end"}:
+            sys.exit(f"{path}: {arg!r}: {len(hits)} texts anchored {sorted(set(hits))}, "
+                     f"not y tick labels (end)")
     elif check == "in-key":
         axis = [t[0] for t in all_texts if t[3].startswith("n (elements")]
         hits = [t for t in all_texts if t[3].startswith(arg)]

@@ -110,15 +110,16 @@ check "timeline: drawn at --size column (the --plot options reach it)" \
     bash -c "[ \"\$(head -c 1000 '$work/tlc/t-timeline.svg' | grep -o 'width=\"[0-9]*' | head -1)\" = 'width=\"1050' ]"
 check "timeline: at column width its title wraps" \
     bash -c "grep -q '>Timeline: n = 1000 elements, the median' '$work/tlc/t-timeline.svg' && ! grep -q 'the median call of 20 per variant<' '$work/tlc/t-timeline.svg' && ! grep -qi warning '$work/tlc.err'"
-# the time and bandwidth charts at a column's width, one run and an overlay: the cache's line
+# the time, bandwidth and copy-fraction charts at a column's width, one run and an overlay: the cache's line
 # named in the key, level (a vertical label beside it crossed the data), and the key within
 # the page (gnuplot's centred key of two columns ran its samples off the page's left edge)
 for ov in "" "$src/results/cpu-intel-xeon/torch.csv"; do
     timeout 300 "$FB" --plot "$src/results/cpu-intel-xeon/default.csv" $ov \
-        --plot-config "$src/configs/default.ini" --charts time,bandwidth --size column \
-        --formats png,svg --plot-dir "$work/tc" >/dev/null 2>"$work/tc.err"
+        --plot-config "$src/configs/default.ini" --charts time,bandwidth,copy_fraction \
+        --size column --formats png,svg --plot-dir "$work/tc" >/dev/null 2>>"$work/tc.err"
 done
-for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-bandwidth; do
+for f in default-time default-bandwidth default-vs-torch-time default-vs-torch-bandwidth \
+    default-copy_fraction default-vs-torch-copy_fraction; do
     check "$f at column width: the cache named level, in the key" \
         python3 "$src/tests/plots/svg_text.py" level "$work/tc/$f.svg" 'L3 48 MB'
     check "$f at column width: nothing drawn at the page's left or right edge" \
@@ -139,6 +140,17 @@ for f in chain-length-time chain-length-bandwidth; do
     check "$f at column width: nothing drawn at the page's left or right edge" \
         python3 "$src/tests/plots/check_chart.py" --edges "$work/cl/$f.png"
 done
+# its launches chart: 26 bars named beside the axis in short ("eager add_k3"), not above each
+# bar, where the labels ran into the counts and the model's marks
+timeout 300 "$FB" --plot "$src/results/cpu-amd-epyc/chain-length.csv" \
+    --plot-config "$src/configs/chain-length.ini" --charts launches --size column \
+    --formats png,svg --plot-dir "$work/cl" >/dev/null 2>>"$work/cl.err"
+check "chain-length launches at column width: the bars named beside the axis" \
+    python3 "$src/tests/plots/svg_text.py" tick-labels "$work/cl/chain-length-launches.svg" 'add_k'
+check "chain-length launches at column width: 16 add_k names, each once" \
+    python3 "$src/tests/plots/svg_text.py" count "$work/cl/chain-length-launches.svg" 'add_k' 16
+check "chain-length launches at column width: nothing at the page's edges" \
+    python3 "$src/tests/plots/check_chart.py" --edges "$work/cl/chain-length-launches.png"
 check "chain-length bandwidth at column width: the copy ceiling named in the key" \
     python3 "$src/tests/plots/svg_text.py" in-key "$work/cl/chain-length-bandwidth.svg" \
     'copy ceiling'
