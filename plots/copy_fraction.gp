@@ -10,10 +10,10 @@ set title chart_title('Fused bandwidth / copy bandwidth (model bytes)') noenhanc
 set ylabel 'fraction of the copy ceiling'
 set yrange [0 : *]
 set format y '%.0f%%'
+# The cache's line is named in the key, not beside the line (time.gp says why).
+cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
 if (have_cache) {
     set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-    set label cache_text at n_cache, graph 0.97 right rotate by 90 offset -1.0, 0 \
-        tc rgb cache_colour noenhanced font small_font
 }
 array CV[max1(NCL)]; array CT[max1(NCL)]; array CC[max1(NCL)]; array CD[max1(NCL)]
 stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \
@@ -22,10 +22,10 @@ stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \
 # more than 6 series (a chain-length run's 13), each its name and count (style.gp's
 # short_title), as the bandwidth chart's.
 fused_key(t) = NF > 6 ? short_title(t) : t
-key_longest = 0
+key_longest = have_cache ? strlen(cache_text) : 0
 do for [i=1:NCL] { key_longest = strlen(CT[i]) > key_longest ? strlen(CT[i]) : key_longest }
 do for [j=1:NF] { key_longest = strlen(fused_key(ST[FI[j]])) > key_longest ? strlen(fused_key(ST[FI[j]])) : key_longest }
-eval key_auto(key_longest, NCL + NF)
-plot for [i=1:NCL] CV[i] with lines lc rgb CC[i] dt CD[i] lw 2 title CT[i], \
+eval key_auto(key_longest, NCL + NF + have_cache)
+plot @cache_key for [i=1:NCL] CV[i] with lines lc rgb CC[i] dt CD[i] lw 2 title CT[i], \
      for [j=1:NF] series(FI[j]) using 1:($9 * 100) with linespoints \
         lc rgb SC[FI[j]] dt SD[FI[j]] pt SP[FI[j]] ps 1.2 lw 2 title fused_key(ST[FI[j]])
