@@ -6,7 +6,7 @@ set ylabel 'bandwidth (GB/s)'
 ytop = (peak_gbps > bandwidth_max ? peak_gbps : bandwidth_max) * 1.1
 set yrange [0 : (ytop > 0 ? ytop : 1)]
 
-# The ceiling's and the peak's lines are named in the key, as the cache's (time.gp says why):
+# The ceiling's and the peak's lines are named in the key, as the cache's (style.gp's cache_key):
 # a label beside the line sat on the data wherever the series cross it.
 # (in fewer words past 6 series, whose key of two columns at a column's width holds 26 characters)
 ceiling_text = sprintf(NS > 6 ? 'copy ceiling %.0f GB/s' : 'copy ceiling (best copy) %.0f GB/s', copy_max)
@@ -23,11 +23,7 @@ if (have_peak) {
 }
 lines_key = (have_ceiling ? "keyentry with lines lc rgb '#000000' dt 3 lw 1 title ceiling_text, " : "") . \
     (have_peak ? "keyentry with lines lc rgb '#b2182b' dt 2 lw 1.5 title peak_text, " : "")
-# The cache's line is named in the key, not beside the line (time.gp says why).
-cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
-if (have_cache) {
-    set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-}
+eval cache_line  # (style.gp)
 
 noisy_points = NNT > 0 ? "'noisy_time.tsv' using 1:3:5:4 with points pt variable lc rgb variable ps 1.5 lw 2 notitle, " : ""
 # Each key line its series' whole label, but past 6 series (a chain-length run's 25) its name

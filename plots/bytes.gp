@@ -10,11 +10,7 @@ set ylabel 'DRAM traffic per element (elements)'
 set yrange [0 : *]
 set ytics 1
 
-# The cache's line is named in the key, not beside the line (time.gp says why).
-cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
-if (have_cache) {
-    set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-}
+eval cache_line  # (style.gp)
 array BV[max1(NBL)]; array BT[max1(NBL)]; array BC[max1(NBL)]; array BD[max1(NBL)]
 if (NBL > 0) {
     stats 'bytes_lines.tsv' using (i = int(column("i")), BV[i] = column("value"), \

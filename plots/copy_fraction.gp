@@ -10,11 +10,7 @@ set title chart_title('Fused bandwidth / copy bandwidth (model bytes)') noenhanc
 set ylabel 'fraction of the copy ceiling'
 set yrange [0 : *]
 set format y '%.0f%%'
-# The cache's line is named in the key, not beside the line (time.gp says why).
-cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
-if (have_cache) {
-    set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-}
+eval cache_line  # (style.gp)
 array CV[max1(NCL)]; array CT[max1(NCL)]; array CC[max1(NCL)]; array CD[max1(NCL)]
 stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \
     CT[i] = strcol("title"), CC[i] = strcol("colour"), CD[i] = int(column("dt")), 0) nooutput

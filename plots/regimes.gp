@@ -66,10 +66,10 @@ if (have_cache) {
             offset -0.8, 0 boxed tc rgb '#a0560f'
     }
     set arrow 1 from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 2 dt 3
-    cache_key = sprintf('%s: n = %.3g M', cache_text, n_cache / 1e6)
-    bound_keys = bound_keys."keyentry with lines lc rgb cache_colour lw 2 dt 3 title cache_key, "
+    cache_title = sprintf('%s: n = %.3g M', cache_text, n_cache / 1e6)
+    bound_keys = bound_keys."keyentry with lines lc rgb cache_colour lw 2 dt 3 title cache_title, "
     n_bound_keys = n_bound_keys + 1
-    bound_longest = strlen(cache_key) > bound_longest ? strlen(cache_key) : bound_longest
+    bound_longest = strlen(cache_title) > bound_longest ? strlen(cache_title) : bound_longest
 }
 # Headroom above the highest model line and the p90 bars for the regime labels. The labels
 # take a fixed number of ems (the middle one's top line at graph regime_y2, each line about

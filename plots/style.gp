@@ -205,6 +205,10 @@ set xrange [nmin / 1.6 : nmax * 1.6]
 
 have_cache = (n_cache > nmin / 1.6 && n_cache < nmax * 1.6)
 cache_colour = '#6a3d9a'
+# The cache's line on a chart against n, named in the key (@cache_key), not beside the line: a
+# vertical label there crossed the data at every page size.
+cache_line = have_cache ? "set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3" : ""
+cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
 
 # Points another program disturbed (status noisy) are drawn hollow (noisy_time.tsv, noisy_speedup.tsv,
 # by the charts that have them) and counted in a footnote. The footnote gets a strip of its

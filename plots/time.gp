@@ -11,12 +11,7 @@ set logscale y 10
 set ytics ('1 ns' 1e-9, '10 ns' 1e-8, '100 ns' 1e-7, '1 µs' 1e-6, '10 µs' 1e-5, \
            '100 µs' 1e-4, '1 ms' 1e-3, '10 ms' 1e-2, '100 ms' 1e-1, '1 s' 1, '10 s' 10)
 
-# The cache's line is named in the key, not beside the line: a vertical label there crossed
-# the data (the time rises through it at every page size).
-cache_key = have_cache ? "keyentry with lines lc rgb cache_colour lw 1.5 dt 3 title cache_text, " : ""
-if (have_cache) {
-    set arrow from n_cache, graph 0 to n_cache, graph 1 nohead lc rgb cache_colour lw 1.5 dt 3
-}
+eval cache_line  # (style.gp)
 # Optional clauses as macros of this script's own text (gnuplot opens the first file of an
 # empty `for` all the same).
 # The fit's text at the plot's top left, above the data (times at small n are the run's
