@@ -23,7 +23,7 @@ if (have_fit && !overlaid) {
         font small_font
 }
 # Optional clauses as macros of this script's own text (style.gp says why).
-predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? 'model: predicted by the fit, launches·L + bytes/B' : ''), " : ""
+predicted = NP > 0 ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:2 with lines lc rgb PC[i] dt 2 lw 2.5 title (i == 1 ? predicted_key : ''), " : ""
 cache_predicted = NP > 0 && have_cache_fit ? "for [i=1:NP] sprintf('p%d.dat', i) using 1:3 with lines lc rgb PC[i] dt 3 lw 2.5 title (i == 1 ? 'model: predicted, in the '.cache_label : ''), " : ""
 noisy_points = NNX > 0 ? "'noisy_speedup.tsv' using 1:2:4:3 with points pt variable lc rgb variable ps 1.6 lw 2 notitle, " : ""
 # past 6 pairs (style.gp's many) no model line per pair: the speedup-k chart draws each
@@ -36,6 +36,15 @@ do for [i=1:NX] { key_longest = strlen(pair_key(XT[i])) > key_longest ? strlen(p
 key_n = n_bound_keys + (NP > 0) * (1 + have_cache_fit) + \
     (strlen(fit_keys) > 0) * (2 + have_cache_fit) + (many ? 0 : n_line_keys) + 1 + NX
 eval key_auto(key_longest, key_n)
+# A key that leaves the plot under 8 em (an overlay at a column's width: 17 lines, a plot of
+# some 5 em) gives up the fit's numbers, which the time chart's key and the report carry.
+predicted_key = 'model: predicted by the fit, launches·L + bytes/B'
+if (strlen(fit_keys) > 0 && plot_room(key_rows(key_longest, key_n)) < 8) {
+    key_n = key_n - 2 - have_cache_fit
+    fit_keys = ''
+    predicted_key = 'model: predicted by the fit (numbers: time chart)'
+    eval key_auto(key_longest, key_n)
+}
 y_top = regime_top(key_rows(key_longest, key_n))  # (regimes.gp)
 set yrange [0 : y_top]
 eval y_ticks(y_top, key_rows(key_longest, key_n))

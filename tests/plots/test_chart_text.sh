@@ -92,6 +92,9 @@ for chart in summary speedup; do
         "$work/ov/default-vs-torch-$chart.svg" launch- cache- resident memory- bound
 done
 
+# its speedup chart's key (17 lines left a plot of some 5 em) gives up the fit's numbers
+check "overlay at column width (speedup): the fit's numbers left to the time chart" \
+    bash -c "grep -q 'numbers: time chart' '$work/ov/default-vs-torch-speedup.svg' && ! grep -q 'L = 1.18' '$work/ov/default-vs-torch-speedup.svg'"
 # a fresh --profile table of the CPU backend: its subtitle in plain words, whole, and µs
 timeout 300 "$FB" "$src/configs/default.ini" --profile 1K --variants eager_add_relu,fused_add_relu \
     --trace "$work/t.json" --no-plot >"$work/profile.out" 2>&1
