@@ -60,12 +60,23 @@ do for [k=1:NGP] { name_w = tick_chars(PN[k]) > name_w ? tick_chars(PN[k]) : nam
 names_fit(panels) = name_w * small_w * NGP * panels < 0.7
 
 # The key: one entry per side (a fused side several pairs share, once) and the three parts.
+# On a narrow page with more than 4 sides (a chain-length run's 7), in fewer words and two
+# columns: each side by its name (style.gp's short_title, without its count past 27
+# characters), the parts shorter; in one column of 10 lines the panels were some 2 em tall.
 nkey = 3 + have_dram
-longest = 34
+do for [k=1:NGP] { nkey = nkey + 1 + (strlen(FK[k]) > 0) }
+squeeze = narrow && nkey - 3 - have_dram > 4
+side_short(t) = (side_u = short_title(t), strlen(side_u) <= 27 || last_open(side_u, 0) == 0 ? \
+    side_u : side_u[1:last_open(side_u, 0) - 1])
+side_title(t) = squeeze ? side_short(t) : t
+launch_part = squeeze ? 'launches x L (fit)' : 'launch time (fit: host launches x L)'
+bytes_part = squeeze ? 'bytes / B (fit)' : 'bytes time (fit: bytes / B)'
+measured_part = squeeze ? 'measured (median)' : 'measured time (median)'
+dram_part = squeeze ? 'measured DRAM (arrays)' : 'measured DRAM traffic (in arrays)'
+longest = squeeze ? 22 : 34
 do for [k=1:NGP] {
-    nkey = nkey + 1 + (strlen(FK[k]) > 0)
-    longest = strlen(PT[k]) > longest ? strlen(PT[k]) : longest
-    longest = strlen(FT[k]) > longest ? strlen(FT[k]) : longest
+    longest = strlen(side_title(PT[k])) > longest ? strlen(side_title(PT[k])) : longest
+    longest = strlen(side_title(FT[k])) > longest ? strlen(side_title(FT[k])) : longest
 }
 key_cols = int(0.94 / ((longest + 6) * small_w))
 key_cols = key_cols < 1 ? 1 : key_cols > 3 ? 3 : key_cols
@@ -225,13 +236,12 @@ set key inside center center horizontal maxcols key_cols width -int(0.2 * longes
     Left reverse samplen 2 spacing 0.9 font glance_font noenhanced nobox
 # (a macro: only a run with counters has the entry)
 plot for [k=1:NGP] NaN with linespoints lc rgb PC[k] pt PP[k] dt PD[k] lw 2 ps 1.2 \
-        title PT[k], \
+        title side_title(PT[k]), \
      for [k=1:NGP] NaN with linespoints lc rgb FC[k] pt FP[k] dt FD[k] lw 2 ps 1.2 \
-        title (strlen(FK[k]) > 0 ? FT[k] : ''), \
-     NaN with boxes lc rgb '#555555' title 'launch time (fit: host launches x L)', \
-     NaN with boxes lc rgb '#555555' fs solid 0.35 title 'bytes time (fit: bytes / B)', \
+        title (strlen(FK[k]) > 0 ? side_title(FT[k]) : ''), \
+     NaN with boxes lc rgb '#555555' title launch_part, \
+     NaN with boxes lc rgb '#555555' fs solid 0.35 title bytes_part, \
      NaN with boxes fs empty border lc rgb '#000000' lc rgb '#000000' lw 1.5 \
-        title 'measured time (median)', \
-     NaN with lines lw 3 lc rgb '#000000' \
-        title (have_dram ? 'measured DRAM traffic (in arrays)' : '')
+        title measured_part, \
+     NaN with lines lw 3 lc rgb '#000000' title (have_dram ? dram_part : '')
 unset multiplot

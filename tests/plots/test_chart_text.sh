@@ -154,6 +154,13 @@ check "chain-length launches at column width: 16 add_k names, each once" \
     python3 "$src/tests/plots/svg_text.py" count "$work/cl/chain-length-launches.svg" 'add_k' 16
 check "chain-length launches at column width: nothing at the page's edges" \
     python3 "$src/tests/plots/check_chart.py" --edges "$work/cl/chain-length-launches.png"
+# its glance: 7 sides and 3 parts in a key of two columns, in fewer words (one column of 10
+# lines left the panels some 2 em tall)
+timeout 300 "$FB" --plot "$src/results/cpu-amd-epyc/chain-length.csv" \
+    --plot-config "$src/configs/chain-length.ini" --charts glance --size column \
+    --formats svg --plot-dir "$work/cl" >/dev/null 2>>"$work/cl.err"
+check "chain-length glance at column width: the key in fewer words, every side in it" \
+    bash -c "grep -q '>launches x L (fit)<' '$work/cl/chain-length-glance.svg' && python3 '$src/tests/plots/svg_text.py' count '$work/cl/chain-length-glance.svg' 'add_k' 4"
 check "chain-length bandwidth at column width: the copy ceiling named in the key" \
     python3 "$src/tests/plots/svg_text.py" in-key "$work/cl/chain-length-bandwidth.svg" \
     'copy ceiling'
