@@ -73,6 +73,10 @@ done
 check "ours_ratio: says what a ratio means" grep -q 'below 1: ours faster' "$svg"
 check "ours_ratio: sizes decades apart are not joined by lines" \
     bash -c "! grep -q 'yerrorlines' '$src/plots/ours_ratio.gp'"
+# a title that wraps is cut into lines of about one length (at a column's width the glance's
+# left "goes" alone on its second line)
+check "glance at column width: no title line of one word" \
+    bash -c "! grep -q '<text>goes</text>' '$work/column/sample-cpu-glance.svg'"
 check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/sample-cpu-glance.svg"
 check "glance: kernels and transfers are named" \
     bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
