@@ -33,15 +33,8 @@ series_key(t) = NS > 6 ? short_key(t) : t
 key_longest = have_cache ? strlen(cache_text) : 0
 key_longest = have_ceiling && strlen(ceiling_text) > key_longest ? strlen(ceiling_text) : key_longest
 key_longest = have_peak && strlen(peak_text) > key_longest ? strlen(peak_text) : key_longest
-key_n = NS + have_cache + have_ceiling + have_peak
 do for [i=1:NS] { key_longest = strlen(series_key(ST[i])) > key_longest ? strlen(series_key(ST[i])) : key_longest }
-eval key_auto(key_longest, key_n)
-# (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
-# drops a key of 25 lines; with short samples, which at gnuplot's 2.5 characters ran the first
-# column's past the page's left edge at a column's width; colour and marker tell them apart)
-if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {
-    eval sprintf("set key below right vertical samplen 1.2 maxrows %d width %d", int(ceil(key_n / 2.0)), \
-        key_width(key_longest))
-}
+key_n = NS + have_cache + have_ceiling + have_peak
+eval key_series(key_longest, key_n, NS)  # (style.gp: past 6 series, two columns)
 plot @cache_key @lines_key @noisy_points for [i=1:NS] series(i) using 1:5 with linespoints \
         lc rgb SC[i] dt SD[i] pt SP[i] ps 1.1 lw (SCOPY[i] ? 3 : 1.5) title series_key(ST[i])

@@ -25,13 +25,14 @@ set yrange [NLB + 0.7 : 0.3]
 set xtics 1
 set grid xtics noytics nomxtics
 set key outside below center height 1
-# The series' labels go beside the bars as y tick labels; when the longest would take more
-# than 40% of the page's width, each without the count its bar shows, and where still too
-# long by its name alone ("eager add_k3": style.gp's short_title; "torch.compile"), which a chain-length run's
-# 26 bars take at every page size (past 12 bars: fewer are a line apart above their bars,
-# and their names in short could be alike, "torch eager"); else above each bar, so the plot
-# keeps its room. (Above, 26 bars' labels ran into their counts and the model's marks.) The
-# title, centred on the plot, which the labels move right, is moved back to the page's centre.
+# The series' labels go beside the bars as y tick labels. When the longest would take more
+# than 40% of the page's width and there are more than 12 bars (a chain-length run's 26),
+# each without the count its bar shows, and where still too long by its name alone ("eager
+# add_k3": style.gp's short_title; "torch.compile"); fewer bars are a line apart above their
+# bars, and their names in short could be alike ("torch eager"). Else above each bar, so the
+# plot keeps its room (there, 26 bars' labels ran into their counts and the model's marks).
+# The title, centred on the plot, which the labels move right, is moved back to the page's
+# centre.
 labels_short = LAB_max > labels_room && SHORT_max <= labels_room && NLB > 12
 labels_above = LAB_max > labels_room && !labels_short
 bar_label(t) = labels_short ? short_label(t) : t

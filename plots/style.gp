@@ -156,6 +156,13 @@ y_ticks(top, rows) = plot_room(rows) >= 8 * 1.4 ? 'set ytics autofreq' : \
 # or more (a wide page: the key would otherwise take half its height), else in one.
 key_auto(longest, entries) = key_cols(longest) >= 2 ? \
     key_columns(longest, entries) : key_one_column(longest)
+# A key of `series` lines and others: past 6 series, where one column would leave no plot,
+# two (gnuplot drops a key of 25 lines), with short samples (at gnuplot's 2.5 characters a
+# column's width ran the first column's past the page's left edge; colour and marker tell
+# the series apart), else key_auto.
+key_series(longest, entries, series) = series > 6 && key_cols(longest) < 2 && \
+    plot_room(entries) < 4 ? sprintf("set key below right vertical samplen 1.2 maxrows %d width %d", \
+    int(ceil(entries / 2.0)), key_width(longest)) : key_auto(longest, entries)
 # On a wide page (a slide, a figure across two columns) a key of one column took half the
 # height: there key_title cuts its lines to half the page, so that they take two columns.
 if (page_w > 1.5 * page_h) { key_chars = key_chars2 }
@@ -190,9 +197,14 @@ wrap(s, w) = strlen(s) <= w ? s : (last_space(s, w + 1) > 1 ? \
     s[1:last_space(s, w + 1) - 1] . "\n" . wrap(s[last_space(s, w + 1) + 1:], w) : s)
 title_chars = int(page_w / (0.5 * em)) - 12
 # A title that wraps is cut into lines of about one length: the narrowest width that takes no
-# more lines than w does (wrapped at w, a column's glance title left "goes" alone on a line).
+# more lines than w does, none of them longer than w (wrapped at w, a column's glance title
+# left "goes" alone on a line; wrap leaves a word longer than its width whole, with the rest
+# of its line).
 newlines(s) = strstrt(s, "\n") > 0 ? 1 + newlines(s[strstrt(s, "\n") + 1:]) : 0
-even_w(s, w, v) = v >= w || newlines(wrap(s, v)) <= newlines(wrap(s, w)) ? v : even_w(s, w, v + 1)
+widest(s, m) = strstrt(s, "\n") > 0 ? widest(s[strstrt(s, "\n") + 1:], \
+    strstrt(s, "\n") - 1 > m ? strstrt(s, "\n") - 1 : m) : (strlen(s) > m ? strlen(s) : m)
+even_w(s, w, v) = v >= w || newlines(wrap(s, v)) <= newlines(wrap(s, w)) && \
+    widest(wrap(s, v), 0) <= w ? v : even_w(s, w, v + 1)
 even_wrap(s, w) = strlen(s) <= w ? s : wrap(s, even_w(s, w, int(strlen(s) / (newlines(wrap(s, w)) + 1))))
 chart_title(what) = even_wrap(what, title_chars) . "\n" . \
     even_wrap(device . (strlen(day) > 0 ? ', ' . day : ''), title_chars)

@@ -50,13 +50,7 @@ if (have_fit && NM > 0 && fit_em + 0.05 * plot_room(key_rows(key_longest, key_n)
             tc rgb '#333333' font small_font
     }
 }
-# (past 6 series, where one column would leave no plot, at least two columns, or gnuplot
-# drops a key of 25 lines; with short samples, which at gnuplot's 2.5 characters ran the first
-# column's past the page's left edge at a column's width; colour and marker tell them apart)
-if (NS > 6 && key_cols(key_longest) < 2 && plot_room(key_n) < 4) {
-    eval sprintf("set key below right vertical samplen 1.2 maxrows %d width %d", int(ceil((key_n) / 2.0)), \
-        key_width(key_longest))
-}
+eval key_series(key_longest, key_n, NS)  # (style.gp: past 6 series, two columns)
 # (in fewer words where the key leaves the plot short)
 set ylabel y_title('time per call (median; bars: p10..p90)', 'time per call (median)', \
     key_rows(key_longest, key_n))

@@ -77,6 +77,14 @@ check "ours_ratio: sizes decades apart are not joined by lines" \
 # left "goes" alone on its second line)
 check "glance at column width: no title line of one word" \
     bash -c "! grep -q '<text>goes</text>' '$work/column/sample-cpu-glance.svg'"
+# a device name with a word longer than half the title's width: each title line within the
+# page (the even cut took a width under that word, where wrap leaves the line whole)
+sed 's/^# device: .*/# device: AMD-EPYC-9B14-96-Core-Processor-with-a-very-long-name b c d/' \
+    "$data/sample-cpu.csv" >"$work/longname.csv"
+timeout 300 "$FB" --plot "$work/longname.csv" --charts time --size column --formats png,pdf \
+    --plot-dir "$work/ln" >/dev/null 2>&1
+check "a title with a long word at column width: every line within the page" \
+    python3 "$src/tests/plots/check_chart.py" --in-page "$work/ln/longname-time.pdf"
 check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/sample-cpu-glance.svg"
 check "glance: kernels and transfers are named" \
     bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
