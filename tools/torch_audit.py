@@ -410,8 +410,7 @@ def audit(args, out=sys.stdout):
         model = tp.derive(fusebench, [args.model])
         fit = model.get("fit") or {}
         # the regimes are the fit's own: the cache its sweep's metadata names
-        args.model_cache = {m["key"]: m["value"] for m in model.get("meta", [])
-                            if m["file"] == 0}.get("cache_bytes")
+        args.model_cache = tp.derived_meta(model).get("cache_bytes")
         if fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None:
             raise UsageError("--model %s: fusebench fitted no model to it (L %s, B %s): a "
                              "sweep over sizes is needed" % (args.model, fit.get("launch_s"),
@@ -607,8 +606,7 @@ def run_session(torch, args, lib, fusebench, tmp, output, device, fns, inputs, n
     e = rows.get(NAMES["eager"]) or {}
     result["ratio"] = [e.get("speedup"), e.get("speedup_lo"), e.get("speedup_hi")]
     fit, source = derived.get("fit") or {}, "this run"
-    cache = {m["key"]: m["value"] for m in derived.get("meta", [])
-             if m["file"] == 0}.get("cache_bytes")
+    cache = tp.derived_meta(derived).get("cache_bytes")
     if (fit.get("launch_s") is None or fit.get("bandwidth_gbps") is None) and args.model_fit:
         fit, source, cache = args.model_fit, args.model, args.model_cache
     try:

@@ -168,6 +168,11 @@ def derive(fusebench, csvs):
     return fusebench_json([fusebench, "--derive"] + list(csvs), 120)
 
 
+def derived_meta(derived, file=0):
+    """The metadata of one file of a `derive` result (its flat `meta` table), as a dict."""
+    return {m["key"]: m["value"] for m in derived.get("meta", []) if m["file"] == file}
+
+
 # The op name -> torch mapping: fn(torch, inputs, params) -> a fresh tensor, one torch call
 # (one pass over memory) per op. inputs: (a, b) for a binary op, (x,) for a unary one (the
 # arity comes from fusebench's op table, through the plan). The result is checked against the
