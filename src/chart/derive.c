@@ -60,8 +60,7 @@ static void stem_of(const char *path, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)len, base);
 }
 
-/* The format suffix of a row's series (derive.h). */
-static void format_suffix(const struct fb_record *r, char *out, size_t size)
+void fb_chart_format_suffix(const struct fb_record *r, char *out, size_t size)
 {
     const char *dtype = fb_dtype_canonical(r->dtype);
     bool plain = !dtype[0] || strcmp(dtype, "fp32") == 0;
@@ -126,7 +125,7 @@ static int add_file_series(struct builder *b, struct fb_csv_table *t, size_t fil
         if (!drawable(r))
             continue;
         char suffix[48], key[FB_CHART_KEY_MAX];
-        format_suffix(r, suffix, sizeof suffix);
+        fb_chart_format_suffix(r, suffix, sizeof suffix);
         snprintf(key, sizeof key, "%s%s", r->variant, suffix);
         size_t s = SIZE_MAX;
         for (size_t k = first; k < d->n_series && s == SIZE_MAX; k++)

@@ -187,4 +187,8 @@ double fb_chart_stores(const struct fb_chart_series *s);
 /* The series with `key` in `file`, or SIZE_MAX. */
 size_t fb_chart_find_series(const struct fb_chart_derived *d, size_t file, const char *key);
 
+/* The format suffix of row r's series key into out (above: "", "-fp16", "-streaming",
+ * "-bf16-cold"). */
+void fb_chart_format_suffix(const struct fb_record *r, char *out, size_t size);
+
 #endif

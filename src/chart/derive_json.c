@@ -29,11 +29,7 @@ static double pair_time(const struct fb_chart_derived *d, size_t f, const struct
     if (!r->pair[0] || r->status != FB_POINT_OK)
         return NAN;
     char suffix[48], k[FB_CHART_KEY_MAX];
-    const char *dtype = fb_dtype_canonical(r->dtype);
-    bool plain = !dtype[0] || strcmp(dtype, "fp32") == 0;
-    snprintf(suffix, sizeof suffix, "%s%s%s%s", plain ? "" : "-", plain ? "" : dtype,
-             strcmp(fb_stores_canonical(r->stores), "streaming") == 0 ? "-streaming" : "",
-             strcmp(r->cache, "cold") == 0 ? "-cold" : "");
+    fb_chart_format_suffix(r, suffix, sizeof suffix);
     snprintf(k, sizeof k, "%s%s", r->pair, suffix);
     size_t s = fb_chart_find_series(d, f, k);
     if (s == SIZE_MAX)
