@@ -83,8 +83,12 @@ sed 's/^# device: .*/# device: AMD-EPYC-9B14-96-Core-Processor-with-a-very-long-
     "$data/sample-cpu.csv" >"$work/longname.csv"
 timeout 300 "$FB" --plot "$work/longname.csv" --charts time --size column --formats png,pdf \
     --plot-dir "$work/ln" >/dev/null 2>&1
-check "a title with a long word at column width: every line within the page" \
-    python3 "$src/tests/plots/check_chart.py" --in-page "$work/ln/longname-time.pdf"
+check "a title with a long word at column width: nothing drawn at the page's edges" \
+    python3 "$src/tests/plots/check_chart.py" --edges "$work/ln/longname-time.png"
+if command -v pdftotext >/dev/null 2>&1; then
+    check "a title with a long word at column width: every word within the page" \
+        python3 "$src/tests/plots/check_chart.py" --in-page "$work/ln/longname-time.pdf"
+fi
 check "glance: the x ticks name the pairs" grep -q '>add, relu<' "$work/own/sample-cpu-glance.svg"
 check "glance: kernels and transfers are named" \
     bash -c "grep -q 'kernels (solid)' '$work/own/sample-cpu-glance.svg' && grep -q 'array-sized transfers' '$work/own/sample-cpu-glance.svg'"
