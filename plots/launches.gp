@@ -36,6 +36,11 @@ set key outside below center height 1
 labels_short = LAB_max > labels_room && SHORT_max <= labels_room && NLB > 12
 labels_above = LAB_max > labels_room && !labels_short
 bar_label(t) = labels_short ? short_label(t) : t
+# The labels beside the bars and the counts in type that fits a row each (lines 1.25 apart
+# in the plot's height: the page less about 9 em, style.gp's plot_room), at most the main
+# type: smaller for a slide's 26 rows; the page is tall enough for 7 points (src/chart/page.c).
+row_font = sprintf(',%.3g', (row_pt = fontsize * plot_room(1) / (NLB + 0.4) / 1.25) < fontsize ? \
+    row_pt : fontsize)
 set title chart_title('Kernel launches per call (counted) vs model') noenhanced \
     offset (labels_short ? -0.5 * SHORT_max : 0), 0
 if (labels_above) {
@@ -43,7 +48,7 @@ if (labels_above) {
     set lmargin 2
     set yrange [NLB + 0.6 : 0.1]
 } else {
-    set ytics noenhanced nomirror scale 0
+    set ytics noenhanced nomirror scale 0 font row_font
 }
 half = labels_above ? 0.18 : 0.3
 
@@ -51,4 +56,4 @@ labels_over = labels_above ? ", '' using (0):($1 - half - 0.2):2 with labels lef
 model_marks = MODEL_max < 0 ? "" : ", 'launches.tsv' using ($4 >= 0 ? $4 : NaN):($1 - half - 0.08):(0):(2 * half + 0.16) with vectors nohead lc rgb '#000000' lw 4 title 'model (fused 1, eager 1 per op)'"
 plot 'launches.tsv' using (0):1:(0):3:($1 - half):($1 + half):5:yticlabels(bar_label(strcol(2))) \
         with boxxyerror lc rgb variable notitle, \
-     '' using 3:1:(sprintf(' %g', $3)) with labels left notitle @labels_over @model_marks
+     '' using 3:1:(sprintf(' %g', $3)) with labels left font row_font notitle @labels_over @model_marks

@@ -19,6 +19,9 @@ struct fb_chart {
     const char *(*skip)(const struct fb_chart_derived *d);
     /* Adds the chart's own tables; NULL: none. */
     void (*tables)(const struct fb_chart_derived *d, struct fb_tables *ts);
+    /* The chart's own table whose rows stack down the page a line of text each (launches'
+     * bars and their labels), for a page tall enough for them (chart/page.h); NULL: none. */
+    const char *text_rows_table;
 };
 
 extern const struct fb_chart fb_chart_time, fb_chart_speedup, fb_chart_bandwidth,

@@ -181,6 +181,9 @@ static int chart_tables(struct render *r, const struct fb_plots_job *job, const 
     struct fb_error err;
     if (c->tables)
         c->tables(job->d, &own);
+    const struct fb_table *rows = c->text_rows_table ? fb_tables_find(&own, c->text_rows_table)
+                                                     : NULL;
+    r->run.text_rows = rows ? fb_table_rows(rows) : 0;
     size_t len = (size_t)snprintf(r->run.counts, sizeof r->run.counts, "%s", r->run_counts);
     int rc = fb_tables_write_tsv(r->run.stage_fd, &own, &err);
     if (rc == FB_OK && fb_tables_row_counts(&own, r->run.counts + len, sizeof r->run.counts - len) != 0)

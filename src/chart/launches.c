@@ -28,4 +28,4 @@ static void tables(const struct fb_chart_derived *d, struct fb_tables *ts)
 }
 
 const struct fb_chart fb_chart_launches = {"launches", {"launches.gp"}, 1600, 1000, 20,
-                                           no_launches, tables};
+                                           no_launches, tables, "launches.tsv"};

@@ -19,6 +19,13 @@
  * a slide's key of two columns holds no more (plots/style.gp's key_auto). */
 #define MAX_PT 18.0
 #define SMALL 0.85
+/* A chart whose rows of text stack down the page (launches: a label beside each bar) needs
+ * a line of 7-point type, 1.25 points apart per point, per row, and about 8 lines more for
+ * its title, x axis and key: a preset's page shorter than that (a column's or a double's,
+ * for a chain-length run's 26 bars: 4.1 inches) is made that tall; a slide's, taller
+ * already, keeps its 16:9 (plots/launches.gp fits the labels' type to the rows). */
+#define LINE_PITCH 1.25
+#define ROWS_AROUND 8
 
 const struct fb_chart_size fb_chart_sizes[] = {
     {"column", 3.5, 3.2, 7, 300},
@@ -36,7 +43,7 @@ const struct fb_chart_size *fb_chart_size_find(const char *name)
 }
 
 struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *format,
-                                      const struct fb_chart_size *size)
+                                      const struct fb_chart_size *size, size_t text_rows)
 {
     double w_in, h_in, pt, dpi, thin = 1;
     if (size) {
@@ -48,6 +55,8 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
         /* lines and markers shrink with a page narrower than the own 8 inches, to half */
         thin = w_in / (OWN_WIDTH_PX / OWN_DPI);
         thin = thin > 1 ? 1 : thin < 0.5 ? 0.5 : thin;
+        double rows_in = (double)(text_rows + ROWS_AROUND) * MIN_PT * LINE_PITCH / 72;
+        h_in = text_rows && rows_in > h_in ? rows_in : h_in;
     } else {
         /* a fifth more height than the chart's own: the key goes under the plot */
         w_in = c->width / OWN_DPI;

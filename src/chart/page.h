@@ -44,8 +44,9 @@ struct fb_chart_page {
 /* The page of chart c in format (a fb_chart_formats name) at size (NULL: the chart's own).
  * A chart's bigger type (summary's 28 against 20 points) is kept in a preset, in proportion,
  * at most 1.25 x the preset's and at most a slide's 18 points; a smaller one (dtypes' 18)
- * down to 7 points. */
+ * down to 7 points. text_rows: the rows of c's text_rows_table (0: none), which make a preset's
+ * page taller where they would not fit a line of 7-point type each. */
 struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *format,
-                                      const struct fb_chart_size *size);
+                                      const struct fb_chart_size *size, size_t text_rows);
 
 #endif

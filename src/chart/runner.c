@@ -182,7 +182,8 @@ int fb_runner_draw(const struct fb_runner *r, const struct fb_chart *c,
                    const struct fb_chart_format *fmt)
 {
     struct fb_error err;
-    const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size);
+    const struct fb_chart_page page = fb_chart_page_of(c, fmt->name, r->opt->size,
+                                                       r->text_rows);
     struct fb_tables page_table = {0};
     fb_chart_page_table(&page_table, fmt->name, &page);
     int written = fb_tables_write_tsv(r->stage_fd, &page_table, &err);

@@ -32,6 +32,7 @@ struct fb_runner {
     const struct fb_plot_options *opt;        /* the page size */
     const struct fb_chart_provenance *source; /* NULL: none but the producer */
     char counts[4096];                        /* gnuplot -e: the tables' rows_<table> */
+    size_t text_rows;                         /* the chart's text_rows_table's rows */
 };
 
 /* The signal that stops the drawing (0: none), and the process group of the gnuplot running

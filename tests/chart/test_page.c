@@ -28,8 +28,8 @@ static void each_page(void (*check)(const struct fb_chart *, const struct fb_cha
 static void type_at_least_7pt(const struct fb_chart *c, const struct fb_chart_size *size,
                               double dpi)
 {
-    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size);
-    struct fb_chart_page png = fb_chart_page_of(c, "png", size);
+    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size, 0);
+    struct fb_chart_page png = fb_chart_page_of(c, "png", size, 0);
     assert_true(pdf.small >= 7 && pdf.font >= pdf.small);
     PT_CLOSE(png.font * 96 / dpi, pdf.font);
     PT_CLOSE(png.small * 96 / dpi, pdf.small);
@@ -39,8 +39,8 @@ static void type_at_least_7pt(const struct fb_chart *c, const struct fb_chart_si
 static void markers_alike(const struct fb_chart *c, const struct fb_chart_size *size,
                           double dpi)
 {
-    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size);
-    struct fb_chart_page png = fb_chart_page_of(c, "png", size);
+    struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size, 0);
+    struct fb_chart_page png = fb_chart_page_of(c, "png", size, 0);
     PT_CLOSE(pdf.ps / 72, png.ps / dpi);
 }
 
@@ -56,11 +56,42 @@ static void test_markers(void **state)
     each_page(markers_alike);
 }
 
+/* Rows of text stacked down a page (launches' 26 bars of a chain-length run) make a preset's
+ * page tall enough for a line of 7-point type each, 1.25 apart, with about 8 lines around
+ * them; the width, the type and a page tall enough already (a slide's) stay as they were. */
+static void test_rows_of_text(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < fb_chart_size_count; s++) {
+        const struct fb_chart_size *size = &fb_chart_sizes[s];
+        struct fb_chart_page none = fb_chart_page_of(&fb_chart_launches, "pdf", size, 0);
+        struct fb_chart_page few = fb_chart_page_of(&fb_chart_launches, "pdf", size, 7);
+        struct fb_chart_page many = fb_chart_page_of(&fb_chart_launches, "pdf", size, 26);
+        struct fb_chart_page png = fb_chart_page_of(&fb_chart_launches, "png", size, 26);
+        PT_CLOSE(none.height, size->height_in);
+        PT_CLOSE(few.height, size->height_in);
+        const double need = (26 + 8) * 7 * 1.25 / 72;
+        PT_CLOSE(many.height, need > size->height_in ? need : size->height_in);
+        PT_CLOSE(png.height, many.height * size->dpi);
+        PT_CLOSE(many.width, none.width);
+        PT_CLOSE(many.font, none.font);
+    }
+    /* the column's 3.2 inches are too short, a slide's 7.5 are not */
+    assert_true(fb_chart_page_of(&fb_chart_launches, "pdf", fb_chart_size_find("column"), 26)
+                    .height > 4);
+    PT_CLOSE(fb_chart_page_of(&fb_chart_launches, "pdf", fb_chart_size_find("slide"), 26).height,
+             7.5);
+    /* the chart's own page is made for a screen and keeps its size */
+    PT_CLOSE(fb_chart_page_of(&fb_chart_launches, "pdf", NULL, 26).height,
+             fb_chart_page_of(&fb_chart_launches, "pdf", NULL, 0).height);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_type),
         cmocka_unit_test(test_markers),
+        cmocka_unit_test(test_rows_of_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,9 @@ tests/plots/test_plot.sh. Exit 0 when the check holds, 1 with the reason on stde
                   a y tick label beside the axis, not a label over the data
   in-key TEXT     every text that starts with TEXT, and there is one, lies below the x axis'
                   title "n (elements ...)": in the key under the plot, not in the plot
+  lines-apart TEXT  the texts that contain TEXT, and there are two, lie 1.3 of their type
+                  (font-size) apart: none runs into the next (at 1.16 an underscore reached
+                  the row below)
   y-ticks-apart   the y axis' tick labels (the plain numbers drawn furthest left, at one x)
                   lie a line of their type apart: none runs into the next
   clear-of-points TEXT...  each text in the plot (above the x axis' title) that starts with
@@ -82,6 +85,12 @@ def main():
         if not axis or not hits or any(t[0] <= axis[0] for t in hits):
             sys.exit(f"{path}: {arg!r} at {[t[0] for t in hits]}, not below the x axis' "
                      f"title at {axis}")
+    elif check == "lines-apart":
+        hits = sorted((t[0], t[2]) for t in all_texts if arg in t[3])
+        gaps = [(b[0] - a[0]) / max(a[1], b[1]) for a, b in zip(hits, hits[1:])]
+        if len(hits) < 2 or min(gaps) < 1.3:
+            sys.exit(f"{path}: {len(hits)} texts contain {arg!r}, the closest "
+                     f"{min(gaps, default=0):.2f} of their type apart, not 1.3")
     elif check == "y-ticks-apart":
         nums = [t for t in all_texts if not t[1] and re.fullmatch(r"\s*-?[\d.]+\s*", t[3])]
         left = min(t[4] for t in nums) if nums else 0

@@ -170,6 +170,17 @@ check "chain-length launches at column width: 16 add_k names, each once" \
     python3 "$src/tests/plots/svg_text.py" count "$work/cl/chain-length-launches.svg" 'add_k' 16
 check "chain-length launches at column width: nothing at the page's edges" \
     python3 "$src/tests/plots/check_chart.py" --edges "$work/cl/chain-length-launches.png"
+# at every preset its 26 labels a row each, on a page made taller for them where 7 points
+# need it (a column's, a double's) and in smaller type on a slide (there the underscores ran
+# into the row below)
+for size in column double slide; do
+    timeout 300 "$FB" --plot "$src/results/cpu-amd-epyc/chain-length.csv" \
+        --plot-config "$src/configs/chain-length.ini" --charts launches --size $size \
+        --formats svg --plot-dir "$work/cl-$size" >/dev/null 2>>"$work/cl.err"
+    check "chain-length launches at $size: the bars' labels a line apart" \
+        python3 "$src/tests/plots/svg_text.py" lines-apart \
+        "$work/cl-$size/chain-length-launches.svg" 'add_'
+done
 # its glance: 7 sides and 3 parts in a key of two columns, in fewer words (one column of 10
 # lines left the panels some 2 em tall)
 timeout 300 "$FB" --plot "$src/results/cpu-amd-epyc/chain-length.csv" \
