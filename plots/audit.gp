@@ -60,7 +60,6 @@ title_lines = 2 + (strlen(audit_title) > title_chars) + \
     (strlen(device . ', ' . day) > title_chars)
 title_h = (title_lines + 0.6) * line_h
 bottom = foot_h + key_h + notes_h
-panel_h = 1 - title_h - bottom
 
 w = 0.36
 unset logscale x
