@@ -16,8 +16,8 @@ stats 'copy_lines.tsv' using (i = int(column("i")), CV[i] = column("value"), \
     CT[i] = strcol("title"), CC[i] = strcol("colour"), CD[i] = int(column("dt")), 0) nooutput
 # The key in as many columns as the page holds, gnuplot's estimate of their width corrected;
 # more than 6 series (a chain-length run's 13), each its name and count (style.gp's
-# short_title), as the bandwidth chart's.
-fused_key(t) = NF > 6 ? short_title(t) : t
+# short_title), as the bandwidth chart's; else whole, cut to the page (key_title).
+fused_key(t) = NF > 6 ? short_title(t) : key_title(t)
 key_longest = have_cache ? strlen(cache_text) : 0
 do for [i=1:NCL] { key_longest = strlen(CT[i]) > key_longest ? strlen(CT[i]) : key_longest }
 do for [j=1:NF] { key_longest = strlen(fused_key(ST[FI[j]])) > key_longest ? strlen(fused_key(ST[FI[j]])) : key_longest }

@@ -12,6 +12,7 @@
 #include "chart/model.h"
 #include "chart/noisy.h"
 #include "common/format.h"
+#include "common/text.h"
 #include "measure/pairing.h"
 
 /* Working state. */
@@ -67,6 +68,35 @@ void fb_chart_format_suffix(const struct fb_record *r, char *out, size_t size)
     snprintf(out, size, "%s%s%s%s", plain ? "" : "-", plain ? "" : dtype,
              strcmp(fb_stores_canonical(r->stores), "streaming") == 0 ? "-streaming" : "",
              strcmp(r->cache, "cold") == 0 ? "-cold" : "");
+}
+
+/* d->names (derive.h) of the files at paths, their stems set: where two files' stems are
+ * alike, their directories' names tell them apart. */
+static void name_files(struct fb_chart_derived *d, const char *const *paths)
+{
+    for (size_t f = 0; f < d->n_files; f++) {
+        bool alike = false;
+        for (size_t g = 0; g < d->n_files; g++)
+            alike |= g != f && strcmp(d->stems[g], d->stems[f]) == 0;
+        const char *base = strrchr(paths[f], '/'), *dir = base;
+        while (dir && dir > paths[f] && dir[-1] != '/')
+            dir--;
+        const size_t dir_len = dir ? (size_t)(base - dir) : 0;
+        /* at most 16 bytes of it, in whole characters: a key has room for little more */
+        size_t len = 0;
+        while (len < dir_len) {
+            size_t c = fb_text_utf8_char(dir + len);
+            c = c ? c : 1;
+            if (len + c > 16)
+                break;
+            len += c;
+        }
+        if (alike && dir_len > 0)
+            snprintf(d->names[f], sizeof d->names[f], "%.*s%s", (int)len, dir,
+                     len < dir_len ? "…" : "");
+        else
+            snprintf(d->names[f], sizeof d->names[f], "%s", d->stems[f]);
+    }
 }
 
 size_t fb_chart_find_series(const struct fb_chart_derived *d, size_t file, const char *key)
@@ -482,8 +512,10 @@ int fb_chart_derive(struct fb_csv_table *tables, const char *const *paths, size_
         return fb_fail(err, FB_ERR_USAGE, "charts: from 1 to %d results files, not %zu",
                        FB_CHART_MAX_FILES, n);
     out->n_files = n;
-    for (size_t f = 0; f < n; f++) {
+    for (size_t f = 0; f < n; f++)
         stem_of(paths[f], out->stems[f], sizeof out->stems[f]);
+    name_files(out, paths);
+    for (size_t f = 0; f < n; f++) {
         struct fb_csv_table *t = &tables[f];
         fb_pairing_fill_builtin_roles(t->records, t->n_records);
         if (!fb_pairing_derive_missing(t->records, t->n_records) ||
@@ -545,8 +577,20 @@ void fb_chart_derive_titles(struct fb_chart_derived *d, const struct fb_chart_na
         bool repeated = false;
         for (size_t k = 0; k < i && !repeated; k++)
             repeated = d->series[k].file < s->file && strcmp(d->series[k].key, s->key) == 0;
-        snprintf(s->title, sizeof s->title, "%.200s%s%.40s%s", label, repeated ? " (" : "",
-                 repeated ? d->stems[s->file] : "", repeated ? ")" : "");
+        /* an overlay's series of a key an earlier file has: its file's name in brackets
+         * before its count, which a narrow key drops first ("eager: add, relu
+         * [cpu-amd-epyc] (2 kernels)") */
+        const char *count = label;
+        for (const char *c = label; (c = strstr(c, " (")); c++)
+            count = c;
+        if (count == label)
+            count = label + strlen(label);
+        if (repeated)
+            snprintf(s->title, sizeof s->title, "%.*s [%.120s]%.60s",
+                     (int)(count - label < 120 ? count - label : 120), label,
+                     d->names[s->file], count);
+        else
+            snprintf(s->title, sizeof s->title, "%s", label);
     }
     for (size_t i = 0; i < d->n_pairs; i++) {
         struct fb_chart_pair *p = &d->pairs[i];

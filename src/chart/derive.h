@@ -108,6 +108,9 @@ struct fb_chart_noisy_point {
 struct fb_chart_derived {
     size_t n_files;
     char stems[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX]; /* file names less ".csv" */
+    /* how labels name each file: its stem, or where another file has the same stem (two
+     * machines' default.csv) its directory's name: "cpu-amd-epyc" */
+    char names[FB_CHART_MAX_FILES][FB_CHART_TEXT_MAX];
 
     struct fb_chart_series *series;
     size_t n_series;

@@ -373,6 +373,41 @@ static void test_a_peer_is_paired_and_set_against_the_runs_copy_ceiling(void **s
     done(r);
 }
 
+/* The same run as two files of one name in two directories (two machines' default.csv):
+ * the overlay's series are named by their directory, in brackets before the count that a
+ * narrow key drops first; a long directory's name is cut at 16 bytes, between characters
+ * (there, a 16th byte that starts an "é" is left out with it). */
+static void test_overlays_of_one_name_are_told_apart_by_their_directory(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"cpu-amd-epyc",
+                                       "d\xc3\xa9j\xc3\xa0-vu-machi\xc3\xa9-\xc3\xa9t\xc3\xa9"};
+    for (size_t k = 0; k < 2; k++) {
+        struct run *r = derive_files("sample-cpu.csv", "sample-cpu.csv");
+        char second[256];
+        snprintf(second, sizeof second, "results/%s/sample-cpu.csv", dirs[k]);
+        r->paths[0] = "results/cpu-intel-xeon/sample-cpu.csv";
+        r->paths[1] = second;
+        fb_chart_derived_free(&r->d);
+        struct fb_error err;
+        assert_int_equal(fb_chart_derive(r->tables, r->paths, 2, &r->d, &err), FB_OK);
+        const char *name = k == 0 ? "cpu-amd-epyc" : "d\xc3\xa9j\xc3\xa0-vu-machi\xe2\x80\xa6";
+        assert_string_equal(r->d.names[1], name);
+        size_t first = fb_chart_find_series(&r->d, 0, "eager_add_relu");
+        size_t over = fb_chart_find_series(&r->d, 1, "eager_add_relu");
+        assert_true(first != SIZE_MAX && over != SIZE_MAX);
+        assert_null(strchr(r->d.series[first].title, '['));
+        char want[128];
+        snprintf(want, sizeof want, "eager: add, relu [%s] (2 kernels)", name);
+        assert_string_equal(r->d.series[over].title, want);
+        done(r);
+    }
+    /* files of different names keep their stems */
+    struct run *r = derive_files("sample-gpu.csv", "sample-torch.csv");
+    assert_string_equal(r->d.names[1], "sample-torch");
+    done(r);
+}
+
 /* An in-process run (tools/torch_inprocess.py): the peer's rows get ours_ratio = t_mirror /
  * t_peer from fusebench where the file has none, and the charts carry it with its interval. */
 static void test_an_in_process_peer_carries_ours_ratio(void **state)
@@ -630,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_noisy_points_are_kept_hollow_with_their_speedup),
         cmocka_unit_test(test_no_fitted_curve_where_kernels_outnumber_launches),
         cmocka_unit_test(test_model_lines_are_models_where_they_apply),
+        cmocka_unit_test(test_overlays_of_one_name_are_told_apart_by_their_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,5 +223,19 @@ timeout 300 "$FB" --plot "$data/audit-add-relu.csv" --charts glance --size colum
     --formats png --plot-dir "$work/gm" >/dev/null 2>&1
 check "glance of one size at column width: the missing panels' note within the page" \
     python3 "$src/tests/plots/check_chart.py" --edges "$work/gm/audit-add-relu-glance.png"
+# two machines' default.csv overlaid, at a column's width: the overlay's pairs named by their
+# directory in the key (cut to fit, never dropped: "(default)" went with the counts), and the
+# summary's and copy fraction's keys whole (no gnuplot warning)
+mkdir -p "$work/two/cpu-intel-xeon" "$work/two/cpu-amd-epyc"
+cp "$src/results/cpu-intel-xeon/default.csv" "$work/two/cpu-intel-xeon/"
+cp "$src/results/cpu-amd-epyc/default.csv" "$work/two/cpu-amd-epyc/"
+timeout 300 "$FB" --plot "$work/two/cpu-intel-xeon/default.csv" \
+    "$work/two/cpu-amd-epyc/default.csv" --charts summary,copy_fraction --size column \
+    --formats svg --plot-dir "$work/two/out" >/dev/null 2>"$work/two.err"
+check "two default.csv overlaid at column width: the overlay's pairs named by their directory" \
+    python3 "$src/tests/plots/svg_text.py" count "$work/two/out/default-vs-default-summary.svg" \
+    '[cpu-amd-epyc]' 3
+check "two default.csv overlaid at column width: no gnuplot warning" \
+    bash -c "[ -s '$work/two/out/default-vs-default-copy_fraction.svg' ] && ! grep -qi warning '$work/two.err'"
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
