@@ -110,9 +110,8 @@ set title noenhanced
 # whose left margin is about 6 em wider than its right: a key wider than the page less 6 em
 # is aligned to the plot's right instead, or its last column runs past the page (key_at).
 # A line longer than the key's room (key_chars; a pair's "<eager> / fused (1 kernel)" at a
-# column's width) loses, until it fits (key_title): its last "(...)" (the fused side's count,
-# a series' count), then its eager side's count (key_bare), then its fused side, then its
-# end at a space, marked "..." (key_cut; an overlay named by a long directory).
+# column's width) drops its last "(...)", the fused side's count or a series' count
+# (key_title), then if need be its eager side's count; an overlay's "[name]" stays.
 small_k = smallsize / (0.85 * fontsize)
 key_em(longest) = small_k * 0.5525 * (longest + 5.3 + key_width(longest))
 key_width(longest) = -int(0.18 * longest)
@@ -129,18 +128,12 @@ key_chars = key_png < key_chars ? key_png : key_chars
 key_chars2 = int((key_room / 2 / small_k - 2.87) / 0.444)
 last_open(t, from) = (key_k = strstrt(t[from + 1:], ' ('), key_k > 0 ? last_open(t, from + key_k) : from)
 drop_last(t) = last_open(t, 0) > 0 ? t[1:last_open(t, 0) - 1] : t
-key_title(t) = strlen(t) <= key_chars ? t : strstrt(t, ' / ') == 0 ? key_cut(drop_last(t)) : \
-    last_open(t, 0) > strstrt(t, ' / ') && strlen(drop_last(t)) <= key_chars ? drop_last(t) : \
-    key_cut(key_bare(t))
-# a pair's without its eager side's count too ("torch eager, out=: add, relu /
-# torch.compile, out="; label_first and last_open on the label's parts)
+key_title(t) = strlen(t) <= key_chars || last_open(t, 0) <= strstrt(t, ' / ') ? t : \
+    strlen(drop_last(t)) <= key_chars ? drop_last(t) : key_bare(t)
+# and one still too long, its eager side's count too ("torch eager, out=: add, relu /
+# torch.compile, out="; label_first and last_open on the label's parts), and no further
 key_bare(t) = (key_e = label_first(t), key_f = t[strstrt(t, ' / ') + 3:], \
     drop_last(key_e).' / '.drop_last(key_f))
-# and one still too long: a pair's eager side alone (the title says "eager / fused"), else
-# cut at a space (a space is one byte: a character is never cut)
-key_cut(t) = strlen(t) <= key_chars ? t : \
-    strstrt(t, ' / ') > 0 && strlen(label_first(t)) <= key_chars ? label_first(t) : \
-    last_space(t, key_chars - 3) < 2 ? t : t[1:last_space(t, key_chars - 3) - 1].'...'
 key_one_column(longest) = sprintf("set key %s maxcols 1 width %d", key_at(longest, 1), \
     key_width(longest))
 key_columns(longest, entries) = sprintf("set key %s vertical maxrows %d width %d", \
