@@ -36,11 +36,9 @@ set key outside below center height 1
 labels_short = LAB_max > labels_room && SHORT_max <= labels_room && NLB > 12
 labels_above = LAB_max > labels_room && !labels_short
 bar_label(t) = labels_short ? short_label(t) : t
-# The labels beside the bars and the counts in type that fits a row each (lines 1.25 apart
-# in the plot's height: the page less about 9 em, style.gp's plot_room), at most the main
-# type: smaller for a slide's 26 rows; the page is tall enough for 7 points (src/chart/page.c).
-row_font = sprintf(',%.3g', (row_pt = fontsize * plot_room(1) / (NLB + 0.4) / 1.25) < fontsize ? \
-    row_pt : fontsize)
+# The labels beside the bars and the counts in the type that fits a row each (page.tsv's
+# rows, src/chart/page.c: smaller than the main type on a slide's 26 rows)
+row_font = sprintf(',%.3g', rowsize)
 set title chart_title('Kernel launches per call (counted) vs model') noenhanced \
     offset (labels_short ? -0.5 * SHORT_max : 0), 0
 if (labels_above) {

@@ -18,6 +18,7 @@ set datafile missing 'NaN'
 
 stats 'page.tsv' using (fmt = strcol("format"), page_w = column("width"), \
     page_h = column("height"), fontsize = column("font"), smallsize = column("small"), \
+    rowsize = column("rows"), \
     page_lw = column("lw"), page_ps = column("ps"), 0) nooutput
 # Smaller type, for annotations and keys: 85% of the main type, never under 7 points.
 small_font = sprintf(',%.3g', smallsize)

@@ -19,11 +19,12 @@
  * a slide's key of two columns holds no more (plots/style.gp's key_auto). */
 #define MAX_PT 18.0
 #define SMALL 0.85
-/* A chart whose rows of text stack down the page (launches: a label beside each bar) needs
- * a line of 7-point type, 1.25 points apart per point, per row, and about 8 lines more for
- * its title, x axis and key: a preset's page shorter than that (a column's or a double's,
- * for a chain-length run's 26 bars: 4.1 inches) is made that tall; a slide's, taller
- * already, keeps its 16:9 (plots/launches.gp fits the labels' type to the rows). */
+/* A chart whose rows of text stack down the page (launches: a label beside each bar) takes
+ * about 8 lines of the main type for its title, x axis and key, lines 1.25 apart per point,
+ * and the plot, a row more than its rows high: the rows' type is what fits there, between 7
+ * points and the main type. A preset's page too short for 7 points (a column's or a
+ * double's, for a chain-length run's 26 bars: 4.2 and 4.3 inches) is made that tall; a
+ * slide's keeps its 16:9 and takes smaller type. */
 #define LINE_PITCH 1.25
 #define ROWS_AROUND 8
 
@@ -55,8 +56,6 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
         /* lines and markers shrink with a page narrower than the own 8 inches, to half */
         thin = w_in / (OWN_WIDTH_PX / OWN_DPI);
         thin = thin > 1 ? 1 : thin < 0.5 ? 0.5 : thin;
-        double rows_in = (double)(text_rows + ROWS_AROUND) * MIN_PT * LINE_PITCH / 72;
-        h_in = text_rows && rows_in > h_in ? rows_in : h_in;
     } else {
         /* a fifth more height than the chart's own: the key goes under the plot */
         w_in = c->width / OWN_DPI;
@@ -66,15 +65,20 @@ struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *form
     }
     pt = pt < MIN_PT ? MIN_PT : size && pt > MAX_PT ? MAX_PT : pt;
     double small = pt * SMALL < MIN_PT ? MIN_PT : pt * SMALL;
+    const double around = ROWS_AROUND * pt * LINE_PITCH, rows = text_rows + 1.0;
+    if (size && text_rows && h_in * 72 < around + rows * MIN_PT * LINE_PITCH)
+        h_in = (around + rows * MIN_PT * LINE_PITCH) / 72;
+    double row = text_rows ? (h_in * 72 - around) / rows / LINE_PITCH : pt;
+    row = row < MIN_PT ? MIN_PT : row > pt ? pt : row;
     /* pdfcairo's line width 1 is half a point: 1.5 is the 2 pixels of the own 200-dpi PNG;
      * it draws a marker in points where pngcairo draws it in pixels (pointscale 1: about 6
      * of either), so the own PNG's marker scale 1 at 200 dpi is 72 / 200 here */
     if (strcmp(format, "pdf") == 0)
-        return (struct fb_chart_page){w_in, h_in, pt, small, 1.5 * thin,
+        return (struct fb_chart_page){w_in, h_in, pt, small, row, 1.5 * thin,
                                       thin * 72.0 / OWN_DPI};
     /* pixels; pngcairo draws a font's point as 1/96 inch of its pixels (a 72-point "H" is
      * about 100 pixels tall, CSS's 96 px per inch), lines and markers in pixels */
     double px = dpi / CAIRO_DPI, own = dpi / OWN_DPI;
-    return (struct fb_chart_page){w_in * dpi, h_in * dpi, pt * px, small * px,
+    return (struct fb_chart_page){w_in * dpi, h_in * dpi, pt * px, small * px, row * px,
                                   2.0 * own * thin, own * thin};
 }

@@ -35,17 +35,18 @@ const struct fb_chart_size *fb_chart_size_find(const char *name);
 
 /* What page.tsv holds for one chart in one format: width and height in the terminal's unit
  * (pixels, or inches for pdf), font and small (the main and the small type, never under 7
- * points at 1:1) in the terminal's points, lw the line width factor, ps the marker scale (png
- * and pdf; the svg terminal has none). */
+ * points at 1:1) and rows (the type of rows of text stacked a line each: text_rows below; the
+ * main type when none) in the terminal's points, lw the line width factor, ps the marker
+ * scale (png and pdf; the svg terminal has none). */
 struct fb_chart_page {
-    double width, height, font, small, lw, ps;
+    double width, height, font, small, rows, lw, ps;
 };
 
 /* The page of chart c in format (a fb_chart_formats name) at size (NULL: the chart's own).
  * A chart's bigger type (summary's 28 against 20 points) is kept in a preset, in proportion,
  * at most 1.25 x the preset's and at most a slide's 18 points; a smaller one (dtypes' 18)
  * down to 7 points. text_rows: the rows of c's text_rows_table (0: none), which make a preset's
- * page taller where they would not fit a line of 7-point type each. */
+ * page taller where they would not fit a line of 7-point type each (page.c says how). */
 struct fb_chart_page fb_chart_page_of(const struct fb_chart *c, const char *format,
                                       const struct fb_chart_size *size, size_t text_rows);
 

@@ -116,8 +116,9 @@ void fb_chart_tables_fill(const struct fb_chart_derived *d, struct fb_tables *ts
 
 void fb_chart_page_table(struct fb_tables *ts, const char *format, const struct fb_chart_page *page)
 {
-    struct fb_table *t = fb_table_add(ts, "format width height font small lw ps", "page.tsv");
+    struct fb_table *t = fb_table_add(ts, "format width height font small rows lw ps",
+                                      "page.tsv");
     fb_table_text(t, format);
     fb_table_nums(t, (const double[]){page->width, page->height, page->font, page->small,
-                                      page->lw, page->ps}, 6);
+                                      page->rows, page->lw, page->ps}, 7);
 }

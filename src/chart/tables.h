@@ -11,7 +11,7 @@
  *   labels.tsv    one row of text: device, day, cache_text, cache_name, noisy_text
  *   fit.tsv       text: the fit's numbers, one line each (none without a fit)
  *   page.tsv      one row: format (png, svg, pdf), width, height (pixels; inches for
- *                 pdf), font, small (points), lw (line width factor), ps (marker scale) of
+ *                 pdf), font, small, rows (points), lw (line width factor), ps (marker scale) of
  *                 the chart being drawn (chart/page.h); rewritten before each one
  *   series.tsv    i, title, colour (#rrggbb), pt, dt, copy (1: the copy ceiling, drawn
  *                 thick); s<i>.dat: n, time_s, p10_s, p90_s, bandwidth_gbps, dram_elements,

@@ -30,7 +30,7 @@ static void type_at_least_7pt(const struct fb_chart *c, const struct fb_chart_si
 {
     struct fb_chart_page pdf = fb_chart_page_of(c, "pdf", size, 0);
     struct fb_chart_page png = fb_chart_page_of(c, "png", size, 0);
-    assert_true(pdf.small >= 7 && pdf.font >= pdf.small);
+    assert_true(pdf.small >= 7 && pdf.font >= pdf.small && pdf.rows >= 7);
     PT_CLOSE(png.font * 96 / dpi, pdf.font);
     PT_CLOSE(png.small * 96 / dpi, pdf.small);
 }
@@ -57,8 +57,9 @@ static void test_markers(void **state)
 }
 
 /* Rows of text stacked down a page (launches' 26 bars of a chain-length run) make a preset's
- * page tall enough for a line of 7-point type each, 1.25 apart, with about 8 lines around
- * them; the width, the type and a page tall enough already (a slide's) stay as they were. */
+ * page tall enough for a line of 7-point type each, 1.25 apart, a row more and 8 lines of the
+ * main type around them; their type fits the page between 7 points and the main type; the
+ * width, the main type and a page tall enough already (a slide's) stay as they were. */
 static void test_rows_of_text(void **state)
 {
     (void)state;
@@ -69,18 +70,26 @@ static void test_rows_of_text(void **state)
         struct fb_chart_page many = fb_chart_page_of(&fb_chart_launches, "pdf", size, 26);
         struct fb_chart_page png = fb_chart_page_of(&fb_chart_launches, "png", size, 26);
         PT_CLOSE(none.height, size->height_in);
+        PT_CLOSE(none.rows, none.font);
         PT_CLOSE(few.height, size->height_in);
-        const double need = (26 + 8) * 7 * 1.25 / 72;
+        const double need = (8 * many.font + 27 * 7) * 1.25 / 72;
         PT_CLOSE(many.height, need > size->height_in ? need : size->height_in);
         PT_CLOSE(png.height, many.height * size->dpi);
         PT_CLOSE(many.width, none.width);
         PT_CLOSE(many.font, none.font);
+        /* the rows a line of their type apart in the page less the lines around them */
+        const double rows = (many.height * 72 - 8 * many.font * 1.25) / 27 / 1.25;
+        PT_CLOSE(many.rows, rows < 7 ? 7 : rows > many.font ? many.font : rows);
+        assert_true(many.rows >= 7 && many.rows <= many.font);
     }
-    /* the column's 3.2 inches are too short, a slide's 7.5 are not */
+    /* the column's 3.2 inches are too short, a slide's 7.5 are not: there the rows take
+     * smaller type than its 18 points */
     assert_true(fb_chart_page_of(&fb_chart_launches, "pdf", fb_chart_size_find("column"), 26)
                     .height > 4);
-    PT_CLOSE(fb_chart_page_of(&fb_chart_launches, "pdf", fb_chart_size_find("slide"), 26).height,
-             7.5);
+    struct fb_chart_page slide =
+        fb_chart_page_of(&fb_chart_launches, "pdf", fb_chart_size_find("slide"), 26);
+    PT_CLOSE(slide.height, 7.5);
+    assert_true(slide.rows > 7 && slide.rows < 12);
     /* the chart's own page is made for a screen and keeps its size */
     PT_CLOSE(fb_chart_page_of(&fb_chart_launches, "pdf", NULL, 26).height,
              fb_chart_page_of(&fb_chart_launches, "pdf", NULL, 0).height);
