@@ -23,7 +23,7 @@
  * about 8 lines of the main type for its title, x axis and key, lines 1.25 apart per point,
  * and the plot, a row more than its rows high: the rows' type is what fits there, between 7
  * points and the main type. A preset's page too short for 7 points (a column's or a
- * double's, for a chain-length run's 26 bars: 4.2 and 4.3 inches) is made that tall; a
+ * double's, for a chain-length run's 26 bars: 4.13 and 4.27 inches) is made that tall; a
  * slide's keeps its 16:9 and takes smaller type. */
 #define LINE_PITCH 1.25
 #define ROWS_AROUND 8
