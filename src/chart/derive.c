@@ -82,20 +82,21 @@ static void name_files(struct fb_chart_derived *d, const char *const *paths)
         while (dir && dir > paths[f] && dir[-1] != '/')
             dir--;
         const size_t dir_len = dir ? (size_t)(base - dir) : 0;
+        if (!alike || dir_len == 0) {
+            snprintf(d->names[f], sizeof d->names[f], "%s", d->stems[f]);
+            continue;
+        }
         /* at most 16 bytes of it, in whole characters: a key has room for little more */
         size_t len = 0;
         while (len < dir_len) {
             size_t c = fb_text_utf8_char(dir + len);
-            c = c ? c : 1;
+            c = c ? c : 1; /* a byte that is not UTF-8 counts alone */
             if (len + c > 16)
                 break;
             len += c;
         }
-        if (alike && dir_len > 0)
-            snprintf(d->names[f], sizeof d->names[f], "%.*s%s", (int)len, dir,
-                     len < dir_len ? "…" : "");
-        else
-            snprintf(d->names[f], sizeof d->names[f], "%s", d->stems[f]);
+        snprintf(d->names[f], sizeof d->names[f], "%.*s%s", (int)len, dir,
+                 len < dir_len ? "…" : "");
     }
 }
 
@@ -580,10 +581,10 @@ void fb_chart_derive_titles(struct fb_chart_derived *d, const struct fb_chart_na
         /* an overlay's series of a key an earlier file has: its file's name in brackets
          * before its count, which a narrow key drops first ("eager: add, relu
          * [cpu-amd-epyc] (2 kernels)") */
-        const char *count = label;
+        const char *count = NULL;
         for (const char *c = label; (c = strstr(c, " (")); c++)
             count = c;
-        if (count == label)
+        if (!count)
             count = label + strlen(label);
         if (repeated)
             snprintf(s->title, sizeof s->title, "%.*s [%.120s]%.60s",
